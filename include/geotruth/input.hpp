@@ -1,0 +1,37 @@
+// Reading scenes: limits, errors that name where and what, and the normalized writer.
+#pragma once
+
+#include <geotruth/scene.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace geotruth {
+
+/// Resource limits that turn pathological input into errors instead of hangs.
+struct Limits {
+  std::size_t max_elements = 100'000;         ///< items in all top-level arrays of a scene
+  std::size_t max_line_bytes = 16u << 20;     ///< one JSONL line (or one .json file)
+  std::size_t max_depth = 64;                 ///< JSON nesting depth
+};
+
+/// Why a record could not be read. `pointer` is an RFC 6901 JSON pointer into the record
+/// ("" for the whole record); `message` says what was found and what was expected.
+struct InputError {
+  std::string pointer;
+  std::string message;
+};
+
+using SceneOrError = std::variant<Scene, InputError>;
+
+/// Parses and validates one scene from its JSON text (docs/format.md). Never throws on bad
+/// input: every problem comes back as an InputError naming the place and the expectation.
+SceneOrError read_scene(std::string_view json_text, const Limits& limits = {});
+
+/// The normalized scene as compact JSON: defaults filled in, numbers exact (JSON numbers when
+/// a double round-trips them, else strings "p/q"). read_scene(write_scene(s)) == s.
+std::string write_scene(const Scene& scene);
+
+}  // namespace geotruth

@@ -1,0 +1,37 @@
+// Exact rational numbers as geotruth reads them from JSON text.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace geotruth {
+
+/// Every coordinate, radius and angle in a scene is an exact rational.
+using Rational = mpq_class;
+
+/// Result of reading one number's text: the value, or why the text is not an accepted number.
+struct RationalParse {
+  std::optional<Rational> value;
+  std::string error;  ///< empty when value is set
+};
+
+/// Reads a JSON number's decimal text ("-12.5e-3") exactly: 0.1 is 1/10, not the nearest double.
+/// Accepts only JSON number grammar. Values whose decimal magnitude lies outside 1e±308
+/// (they overflow a double, so no renderer could use them) are rejected as out of range.
+RationalParse parse_decimal(std::string_view text);
+
+/// Reads a number written as a string: decimal text as above, or "p/q" with integers p, q
+/// (q != 0, optional leading '-'), e.g. "700/3". Whitespace is not accepted.
+RationalParse parse_rational_string(std::string_view text);
+
+/// Canonical text for a rational: "3", "-1/3", or the exact decimal "0.125" when the
+/// denominator has no prime factor other than 2 and 5 and the decimal is short.
+std::string to_text(const Rational& value);
+
+/// Nearest double; only for reporting slack and drawing, never for decisions.
+double to_double(const Rational& value);
+
+}  // namespace geotruth

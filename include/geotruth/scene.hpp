@@ -1,0 +1,175 @@
+// The scene model: native format v1 (docs/format.md) as plain data, with exact numbers.
+#pragma once
+
+#include <geotruth/rational.hpp>
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace geotruth {
+
+struct Vec2 {
+  Rational x, y;
+  friend bool operator==(const Vec2&, const Vec2&) = default;
+};
+
+enum class YAxis { down, up };
+enum class Extent { segment, ray, line };
+enum class Stroke { solid, dashed };
+
+/// Canvas the coordinates live on. Slack in pixels is measured on it.
+struct Frame {
+  Rational width{640}, height{640};
+  YAxis y = YAxis::down;
+  friend bool operator==(const Frame&, const Frame&) = default;
+};
+
+/// A named point. `at` is absent for figures given without coordinates (line lists).
+struct Point {
+  std::string id;
+  std::optional<Vec2> at;
+  std::optional<Rational> z;  ///< solid geometry: depth of the point
+  bool labelled = true;       ///< false: an unnamed crossing or helper point, not a letter
+  std::string extra;          ///< free-form JSON kept verbatim (compact text), "" when absent
+  friend bool operator==(const Point&, const Point&) = default;
+};
+
+/// A drawn straight piece through points in order; the first and last are its ends.
+struct Line {
+  std::string id;                    ///< optional
+  std::vector<std::size_t> through;  ///< indices into Scene::points, at least two distinct
+  Extent extent = Extent::segment;
+  Stroke style = Stroke::solid;
+  std::string extra;
+  friend bool operator==(const Line&, const Line&) = default;
+};
+
+/// A drawn full circle: a centre (point or coordinates) and a radius or points it passes.
+struct Circle {
+  std::string id;
+  std::optional<std::size_t> center_point;  ///< index into Scene::points when named
+  std::optional<Vec2> center;               ///< coordinates (copied from the point when named)
+  std::optional<Rational> radius;           ///< as declared
+  std::vector<std::size_t> through;         ///< points declared on the circle
+  Stroke style = Stroke::solid;
+  std::string extra;
+  friend bool operator==(const Circle&, const Circle&) = default;
+};
+
+struct PolygonShape {
+  std::vector<Vec2> points;  ///< at least 3
+  friend bool operator==(const PolygonShape&, const PolygonShape&) = default;
+};
+/// Straight shape given by two points: a segment, a ray from a through b, or a full line.
+struct StraightShape {
+  Extent extent = Extent::segment;
+  Vec2 a, b;
+  friend bool operator==(const StraightShape&, const StraightShape&) = default;
+};
+/// Ellipse by centre, SEMI-axis lengths and rotation in degrees from +x toward +y.
+struct EllipseShape {
+  Vec2 center;
+  std::array<Rational, 2> axes;
+  Rational rotation_deg{0};
+  friend bool operator==(const EllipseShape&, const EllipseShape&) = default;
+};
+/// Circular sector, angles in degrees counter-clockwise (toward +y); may wrap past 360.
+struct SectorShape {
+  Vec2 center;
+  Rational radius, start_deg, end_deg;
+  friend bool operator==(const SectorShape&, const SectorShape&) = default;
+};
+struct StarShape {
+  Vec2 center;
+  Rational outer_radius, inner_radius;
+  int num_points = 5;
+  Rational rotation_deg{0};
+  friend bool operator==(const StarShape&, const StarShape&) = default;
+};
+/// r(θ) = a + (b + ε·sin(ωθ + φ))·θ for θ in [0, max_theta], θ in radians.
+struct SpiralShape {
+  Vec2 center;
+  Rational initial_radius, growth_rate, sin_eps{0}, sin_omega{0}, sin_phi{0}, max_theta;
+  friend bool operator==(const SpiralShape&, const SpiralShape&) = default;
+};
+
+using ShapeGeometry =
+    std::variant<PolygonShape, StraightShape, EllipseShape, SectorShape, StarShape, SpiralShape>;
+
+/// A GePBench-style shape with coordinates of its own.
+struct Shape {
+  std::string id;
+  std::string type;  ///< polygon, segment, ray, line, ellipse, circle, sector, star, spiral
+  std::string kind;  ///< declared label ("rectangle", "regular pentagon", ...), "" if none
+  ShapeGeometry geometry;
+  Stroke style = Stroke::solid;
+  std::string extra;
+  friend bool operator==(const Shape&, const Shape&) = default;
+};
+
+/// A declared (annotated) fact between two elements, to be audited, not trusted.
+struct Relation {
+  std::string type;
+  std::array<std::string, 2> between;
+  std::string extra;
+  friend bool operator==(const Relation&, const Relation&) = default;
+};
+
+enum class EntityKind { text, icon };
+struct Entity {
+  std::string id, text;
+  EntityKind kind = EntityKind::text;
+  std::array<Rational, 4> box;  ///< x0, y0, x1, y1 with x0 < x1, y0 < y1
+  std::vector<std::string> tags;
+  std::string extra;
+  friend bool operator==(const Entity&, const Entity&) = default;
+};
+
+enum class LinkKind { arrow, line, wire };
+struct Link {
+  std::string id;
+  std::string from, to;  ///< entity ids
+  bool directed = true;
+  LinkKind kind = LinkKind::arrow;
+  std::vector<Vec2> path;  ///< drawn polyline, empty if not drawn
+  std::string extra;
+  friend bool operator==(const Link&, const Link&) = default;
+};
+
+/// A question about the scene (DESIGN.md vocabulary). Parameters not used by a kind stay empty.
+struct Question {
+  std::string id, ask, of;
+  std::vector<std::string> options;
+  std::string answer;  ///< option letter "A".."D", or the value itself when there are no options
+  std::vector<std::string> between;
+  std::string anchor, relative_to, measure, criterion, value, touching, connected_to, relation,
+      row, column;
+  bool absent = false, connected_pair = false;
+  std::string extra;
+  friend bool operator==(const Question&, const Question&) = default;
+};
+
+struct Scene {
+  std::string id;
+  Frame frame;
+  std::vector<Point> points;
+  std::vector<Line> lines;
+  std::vector<Circle> circles;
+  std::vector<Shape> shapes;
+  std::vector<Relation> relations;
+  std::vector<Entity> entities;
+  std::vector<Link> links;
+  std::vector<Question> questions;
+  std::string extra;
+  friend bool operator==(const Scene&, const Scene&) = default;
+};
+
+/// Squared radius of a circle, exact: radius² when declared, else |through[0] − center|²;
+/// empty when neither is known (no radius and no coordinates).
+std::optional<Rational> radius_squared(const Scene& scene, const Circle& circle);
+
+}  // namespace geotruth

@@ -1,0 +1,42 @@
+// Options and output handling shared by the subcommands.
+#pragma once
+
+#include "core/batch.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace geotruth::cli {
+
+/// Exit codes: every subcommand returns one of these.
+enum Exit : int { kOk = 0, kRecordErrors = 1, kUsage = 2 };
+
+/// Inputs (files or "-") plus the resource limits, registered on a subcommand.
+struct InputOptions {
+  std::vector<std::string> inputs;
+  Limits limits;
+  void add_to(CLI::App& app, const std::string& what = "scene files: JSONL, a .json scene, or - for stdin");
+};
+
+/// Writes to stdout, or to a file through a temporary name renamed into place on commit(),
+/// so a reader never sees a half-written output.
+class Output {
+ public:
+  explicit Output(const std::string& path);  ///< "" or "-" is stdout
+  ~Output();
+  std::ostream& stream() { return file_ ? static_cast<std::ostream&>(*file_) : *stdout_; }
+  bool commit();  ///< false (with a message on stderr) if the file could not be written
+ private:
+  std::string path_, temp_;
+  std::unique_ptr<std::ofstream> file_;
+  std::ostream* stdout_;
+};
+
+int analyze(const InputOptions& in, const std::string& output);
+
+}  // namespace geotruth::cli

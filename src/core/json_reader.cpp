@@ -1,0 +1,229 @@
+#include "core/json_reader.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <unordered_set>
+
+namespace geotruth::json {
+
+const Value* Value::find(std::string_view key) const {
+  for (const auto& [k, v] : members)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+const char* kind_name(Value::Kind kind) {
+  switch (kind) {
+    case Value::Kind::null: return "null";
+    case Value::Kind::boolean: return "a boolean";
+    case Value::Kind::number: return "a number";
+    case Value::Kind::string: return "a string";
+    case Value::Kind::array: return "an array";
+    case Value::Kind::object: return "an object";
+  }
+  return "?";
+}
+
+std::string pointer_token(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+namespace {
+
+using nlohmann::json;
+
+// Builds a Value tree from SAX events while tracking the JSON pointer of the current position.
+class TreeBuilder final : public nlohmann::json_sax<json> {
+ public:
+  TreeBuilder(std::string_view text, const Limits& limits) : text_(text), limits_(limits) {}
+
+  Value root;
+  std::optional<InputError> error;
+
+  bool null() override { return add(Value{}); }
+  bool boolean(bool v) override {
+    Value value{Value::Kind::boolean};
+    value.flag = v;
+    return add(std::move(value));
+  }
+  bool number_integer(number_integer_t v) override { return add_number(std::to_string(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return add_number(std::to_string(v)); }
+  bool number_float(number_float_t, const string_t& s) override { return add_number(s); }
+  bool string(string_t& s) override {
+    Value value{Value::Kind::string};
+    value.text = std::move(s);
+    return add(std::move(value));
+  }
+  bool binary(binary_t&) override { return fail("binary values are not JSON"); }
+
+  bool start_object(std::size_t) override { return open(Value::Kind::object); }
+  bool key(string_t& k) override {
+    if (!open_keys_.back().insert(k).second) {
+      pending_key_ = k;
+      return fail("duplicate key \"" + k + "\"");
+    }
+    pending_key_ = std::move(k);
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(Value::Kind::array); }
+  bool end_array() override { return close(); }
+
+  bool parse_error(std::size_t position, const std::string& last_token,
+                   const nlohmann::detail::exception& ex) override {
+    if (error) return false;  // our own earlier failure is the real cause
+    // The word the lexer stopped in: back from the failure position over letters and signs.
+    std::size_t start = std::min(position, text_.size());
+    while (start > 0 && (std::isalpha(static_cast<unsigned char>(text_[start - 1])) || text_[start - 1] == '-'))
+      --start;
+    const std::string_view rest = text_.substr(start);
+    for (std::string_view word : {"NaN", "nan", "Infinity", "-Infinity", "inf", "-inf", "-NaN"}) {
+      if (rest.substr(0, word.size()) == word) {
+        return fail("non-finite number '" + std::string(word) +
+                    "': numbers must be finite JSON numbers or \"p/q\" strings");
+      }
+    }
+    if (ex.id == 406)  // nlohmann's "number overflow"
+      return fail("number '" + last_token + "' is out of range (|x| must lie within 1e-308..1e308)");
+    std::string message = ex.what();
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: ..." → from "parse error".
+    if (auto at = message.find("parse error"); at != std::string::npos) message = message.substr(at);
+    if (stack_.empty() && root.kind == Value::Kind::null && position <= 1 && text_.empty())
+      message = "empty input: expected a JSON object";
+    return fail("invalid JSON (" + message + ")");
+  }
+
+  std::string pointer() const {
+    std::string out;
+    for (const auto& token : path_) out += "/" + token;
+    if (!stack_.empty() && stack_.back()->kind == Value::Kind::object && !pending_key_.empty())
+      out += "/" + pointer_token(pending_key_);
+    else if (!stack_.empty() && stack_.back()->kind == Value::Kind::array)
+      out += "/" + std::to_string(stack_.back()->items.size());
+    return out;
+  }
+
+ private:
+  bool fail(std::string message) {
+    if (!error) error = InputError{pointer(), std::move(message)};
+    return false;
+  }
+
+  bool add_number(std::string text) {
+    Value value{Value::Kind::number};
+    value.text = std::move(text);
+    return add(std::move(value));
+  }
+
+  // Places a value at the current position; returns a pointer to it where it now lives.
+  Value* place(Value&& value) {
+    if (++values_ > limits_.max_elements * 20)
+      return fail("more than " + std::to_string(limits_.max_elements * 20) +
+                  " JSON values in one record (raise --max-elements)"),
+             nullptr;
+    if (stack_.empty()) {
+      if (placed_root_) return fail("more than one JSON value in the record"), nullptr;
+      placed_root_ = true;
+      root = std::move(value);
+      return &root;
+    }
+    Value& parent = *stack_.back();
+    if (parent.kind == Value::Kind::array) {
+      // Items of the scene's top-level arrays (points, lines, ...) are its elements.
+      if (stack_.size() == 2 && ++elements_ > limits_.max_elements)
+        return fail("more than " + std::to_string(limits_.max_elements) +
+                    " elements in one scene (raise --max-elements)"),
+               nullptr;
+      parent.items.push_back(std::move(value));
+      return &parent.items.back();
+    }
+    parent.members.emplace_back(pending_key_, std::move(value));
+    return &parent.members.back().second;
+  }
+
+  bool add(Value&& value) { return place(std::move(value)) != nullptr; }
+
+  bool open(Value::Kind kind) {
+    if (stack_.size() + 1 > limits_.max_depth)
+      return fail("nesting deeper than " + std::to_string(limits_.max_depth) + " levels");
+    std::string token;
+    if (!stack_.empty()) {
+      const Value& parent = *stack_.back();
+      token = parent.kind == Value::Kind::array ? std::to_string(parent.items.size())
+                                                : pointer_token(pending_key_);
+    }
+    Value* placed = place(Value{kind});
+    if (!placed) return false;
+    if (!stack_.empty()) path_.push_back(std::move(token));
+    stack_.push_back(placed);
+    open_keys_.emplace_back();
+    pending_key_.clear();
+    return true;
+  }
+
+  bool close() {
+    stack_.pop_back();
+    open_keys_.pop_back();
+    if (!path_.empty() && stack_.size() == path_.size()) path_.pop_back();
+    pending_key_.clear();
+    return true;
+  }
+
+  std::string_view text_;
+  const Limits& limits_;
+  // Pointers stay valid: a container only grows while it is the innermost open one.
+  std::vector<Value*> stack_;
+  std::vector<std::unordered_set<std::string>> open_keys_;
+  std::vector<std::string> path_;
+  std::string pending_key_;
+  std::size_t values_ = 0, elements_ = 0;
+  bool placed_root_ = false;
+};
+
+}  // namespace
+
+std::variant<Value, InputError> read(std::string_view text, const Limits& limits) {
+  if (text.size() > limits.max_line_bytes)
+    return InputError{"", "record of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
+                              std::to_string(limits.max_line_bytes) + " bytes (raise --max-line-bytes)"};
+  TreeBuilder builder(text, limits);
+  const bool ok = json::sax_parse(text.begin(), text.end(), &builder);
+  if (!ok || builder.error) {
+    if (builder.error) return *builder.error;
+    return InputError{builder.pointer(), "invalid JSON"};
+  }
+  return std::move(builder.root);
+}
+
+std::string to_text(const Value& value) {
+  switch (value.kind) {
+    case Value::Kind::null: return "null";
+    case Value::Kind::boolean: return value.flag ? "true" : "false";
+    case Value::Kind::number: return value.text;
+    case Value::Kind::string: return nlohmann::json(value.text).dump();
+    case Value::Kind::array: {
+      std::string out = "[";
+      for (std::size_t i = 0; i < value.items.size(); ++i) out += (i ? "," : "") + to_text(value.items[i]);
+      return out + "]";
+    }
+    case Value::Kind::object: {
+      std::string out = "{";
+      bool first = true;
+      for (const auto& [k, v] : value.members) {
+        out += (first ? "" : ",") + nlohmann::json(k).dump() + ":" + to_text(v);
+        first = false;
+      }
+      return out + "}";
+    }
+  }
+  return "null";
+}
+
+}  // namespace geotruth::json

@@ -1,0 +1,122 @@
+#include <geotruth/rational.hpp>
+
+#include <cctype>
+#include <cstdlib>
+#include <limits>
+
+namespace geotruth {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Largest decimal exponent (of the leading digit) we accept: doubles overflow beyond 1e308.
+constexpr long kMaxDecimalExponent = 308;
+
+RationalParse fail(std::string message) { return {std::nullopt, std::move(message)}; }
+
+}  // namespace
+
+RationalParse parse_decimal(std::string_view text) {
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  bool negative = false;
+  if (i < n && text[i] == '-') {
+    negative = true;
+    ++i;
+  }
+  std::string digits;
+  const std::size_t int_start = i;
+  while (i < n && is_digit(text[i])) digits.push_back(text[i++]);
+  const std::size_t int_len = i - int_start;
+  if (int_len == 0) return fail("expected a decimal number, got \"" + std::string(text) + "\"");
+  if (int_len > 1 && text[int_start] == '0')
+    return fail("leading zeros are not JSON numbers: \"" + std::string(text) + "\"");
+  long frac_len = 0;
+  if (i < n && text[i] == '.') {
+    ++i;
+    while (i < n && is_digit(text[i])) {
+      digits.push_back(text[i++]);
+      ++frac_len;
+    }
+    if (frac_len == 0) return fail("expected digits after '.' in \"" + std::string(text) + "\"");
+  }
+  long exponent = 0;
+  if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    bool exp_negative = false;
+    if (i < n && (text[i] == '+' || text[i] == '-')) exp_negative = text[i++] == '-';
+    std::size_t exp_digits = 0;
+    while (i < n && is_digit(text[i])) {
+      // Saturate: anything this large is out of range anyway.
+      if (exponent < 100'000'000) exponent = exponent * 10 + (text[i] - '0');
+      ++i;
+      ++exp_digits;
+    }
+    if (exp_digits == 0) return fail("expected digits in the exponent of \"" + std::string(text) + "\"");
+    if (exp_negative) exponent = -exponent;
+  }
+  if (i != n) return fail("expected a decimal number, got \"" + std::string(text) + "\"");
+
+  const std::size_t first_nonzero = digits.find_first_not_of('0');
+  if (first_nonzero == std::string::npos) return {Rational(0), {}};
+  const long significant = static_cast<long>(digits.size() - first_nonzero);
+  const long leading_exponent = significant - 1 + exponent - frac_len;
+  if (leading_exponent > kMaxDecimalExponent || leading_exponent < -kMaxDecimalExponent)
+    return fail("number \"" + std::string(text) + "\" is out of range (|x| must lie within 1e-308..1e308)");
+
+  mpz_class mantissa(digits.substr(first_nonzero), 10);
+  const long scale = exponent - frac_len;
+  mpz_class power;
+  mpz_ui_pow_ui(power.get_mpz_t(), 10, static_cast<unsigned long>(scale < 0 ? -scale : scale));
+  Rational value = scale >= 0 ? Rational(mantissa * power) : Rational(mantissa, power);
+  value.canonicalize();
+  if (negative) value = -value;
+  return {std::move(value), {}};
+}
+
+RationalParse parse_rational_string(std::string_view text) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string_view::npos) return parse_decimal(text);
+  const std::string_view num = text.substr(0, slash), den = text.substr(slash + 1);
+  auto is_integer = [](std::string_view s, bool allow_sign) {
+    if (allow_sign && !s.empty() && s.front() == '-') s.remove_prefix(1);
+    if (s.empty() || s.size() > 400) return false;
+    for (char c : s)
+      if (!is_digit(c)) return false;
+    return true;
+  };
+  if (!is_integer(num, true) || !is_integer(den, false))
+    return fail("expected a rational \"p/q\" with integers p and q, got \"" + std::string(text) + "\"");
+  mpz_class q(std::string(den), 10);
+  if (q == 0) return fail("zero denominator in \"" + std::string(text) + "\"");
+  Rational value(mpz_class(std::string(num), 10), q);
+  value.canonicalize();
+  return {std::move(value), {}};
+}
+
+std::string to_text(const Rational& value) {
+  if (value.get_den() == 1) return value.get_num().get_str();
+  mpz_class den = value.get_den();
+  unsigned twos = 0, fives = 0;
+  while (mpz_divisible_ui_p(den.get_mpz_t(), 2)) {
+    den /= 2;
+    ++twos;
+  }
+  while (mpz_divisible_ui_p(den.get_mpz_t(), 5)) {
+    den /= 5;
+    ++fives;
+  }
+  const unsigned places = twos > fives ? twos : fives;
+  if (den != 1 || places > 40) return value.get_str();
+  mpz_class scale;
+  mpz_ui_pow_ui(scale.get_mpz_t(), 10, places);
+  mpz_class scaled = abs(value.get_num()) * (scale / value.get_den());
+  std::string digits = scaled.get_str();
+  if (digits.size() <= places) digits.insert(0, places - digits.size() + 1, '0');
+  digits.insert(digits.size() - places, ".");
+  return (value < 0 ? "-" : "") + digits;
+}
+
+double to_double(const Rational& value) { return value.get_d(); }
+
+}  // namespace geotruth

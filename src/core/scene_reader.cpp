@@ -1,0 +1,528 @@
+// Validation of native format v1 (docs/format.md) into the Scene model.
+#include "core/json_reader.hpp"
+
+#include <geotruth/input.hpp>
+
+#include <algorithm>
+#include <initializer_list>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace geotruth {
+
+std::optional<Rational> radius_squared(const Scene& scene, const Circle& circle) {
+  if (circle.radius) return *circle.radius * *circle.radius;
+  if (!circle.center || circle.through.empty()) return std::nullopt;
+  const auto& on = scene.points[circle.through.front()].at;
+  if (!on) return std::nullopt;
+  const Rational dx = on->x - circle.center->x, dy = on->y - circle.center->y;
+  return Rational(dx * dx + dy * dy);
+}
+
+namespace {
+
+using json::Value;
+using Kind = Value::Kind;
+
+struct Failure {
+  InputError error;
+};
+
+[[noreturn]] void fail(const std::string& pointer, std::string message) {
+  throw Failure{{pointer, std::move(message)}};
+}
+
+std::string at(const std::string& pointer, std::string_view key) {
+  return pointer + "/" + json::pointer_token(key);
+}
+std::string at(const std::string& pointer, std::size_t index) {
+  return pointer + "/" + std::to_string(index);
+}
+
+std::string join(std::initializer_list<std::string_view> words) {
+  std::string out;
+  for (auto w : words) out += (out.empty() ? "" : ", ") + std::string(w);
+  return out;
+}
+
+void expect_kind(const Value& v, Kind kind, const std::string& ptr, std::string_view what) {
+  if (v.kind != kind)
+    fail(ptr, "expected " + std::string(what) + ", got " + json::kind_name(v.kind));
+}
+
+// Checks that `v` is an object whose keys are all in `allowed` (plus "extra").
+void expect_object(const Value& v, const std::string& ptr, std::string_view what,
+                   std::initializer_list<std::string_view> allowed) {
+  expect_kind(v, Kind::object, ptr, what);
+  for (const auto& [key, _] : v.members) {
+    if (key == "extra") continue;
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      fail(at(ptr, key), "unknown key \"" + key + "\" in " + std::string(what) + " (expected one of: " +
+                             join(allowed) + "; put anything else under \"extra\")");
+  }
+}
+
+std::string extra_of(const Value& v) {
+  const Value* extra = v.find("extra");
+  return extra ? json::to_text(*extra) : std::string();
+}
+
+const Value& required(const Value& obj, const std::string& ptr, std::string_view key, std::string_view what) {
+  const Value* v = obj.find(key);
+  if (!v) fail(ptr, "missing key \"" + std::string(key) + "\" (" + std::string(what) + ")");
+  return *v;
+}
+
+std::string read_string(const Value& v, const std::string& ptr, bool non_empty = true) {
+  expect_kind(v, Kind::string, ptr, "a string");
+  if (non_empty && v.text.empty()) fail(ptr, "expected a non-empty string");
+  return v.text;
+}
+
+std::string optional_string(const Value& obj, const std::string& ptr, std::string_view key) {
+  const Value* v = obj.find(key);
+  return v ? read_string(*v, at(ptr, key), false) : std::string();
+}
+
+bool optional_bool(const Value& obj, const std::string& ptr, std::string_view key, bool fallback) {
+  const Value* v = obj.find(key);
+  if (!v) return fallback;
+  expect_kind(*v, Kind::boolean, at(ptr, key), "true or false");
+  return v->flag;
+}
+
+// A string restricted to a fixed set of words.
+template <typename Enum>
+Enum read_choice(const Value& obj, const std::string& ptr, std::string_view key, Enum fallback,
+                 std::initializer_list<std::pair<std::string_view, Enum>> choices) {
+  const Value* v = obj.find(key);
+  if (!v) return fallback;
+  const std::string p = at(ptr, key);
+  const std::string word = read_string(*v, p);
+  std::string names;
+  for (const auto& [name, value] : choices) {
+    if (name == word) return value;
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  }
+  fail(p, "unknown value \"" + word + "\" (expected one of: " + names + ")");
+}
+
+Rational read_number(const Value& v, const std::string& ptr) {
+  RationalParse parsed;
+  if (v.kind == Kind::number) parsed = parse_decimal(v.text);
+  else if (v.kind == Kind::string) parsed = parse_rational_string(v.text);
+  else fail(ptr, std::string("expected a number or a \"p/q\" string, got ") + json::kind_name(v.kind));
+  if (!parsed.value) fail(ptr, parsed.error);
+  return std::move(*parsed.value);
+}
+
+Rational read_positive(const Value& v, const std::string& ptr, std::string_view what) {
+  Rational r = read_number(v, ptr);
+  if (r <= 0) fail(ptr, std::string(what) + " must be positive, got " + to_text(r));
+  return r;
+}
+
+Rational optional_number(const Value& obj, const std::string& ptr, std::string_view key, Rational fallback) {
+  const Value* v = obj.find(key);
+  return v ? read_number(*v, at(ptr, key)) : fallback;
+}
+
+Vec2 read_vec2(const Value& v, const std::string& ptr) {
+  expect_kind(v, Kind::array, ptr, "a coordinate pair [x, y]");
+  if (v.items.size() != 2)
+    fail(ptr, "expected a coordinate pair [x, y], got " + std::to_string(v.items.size()) + " numbers");
+  return {read_number(v.items[0], at(ptr, 0)), read_number(v.items[1], at(ptr, 1))};
+}
+
+std::vector<Vec2> read_vec2_list(const Value& v, const std::string& ptr, std::size_t min_count,
+                                 std::string_view what) {
+  expect_kind(v, Kind::array, ptr, "an array of [x, y] pairs");
+  if (v.items.size() < min_count)
+    fail(ptr, std::string(what) + " needs at least " + std::to_string(min_count) + " points, got " +
+                  std::to_string(v.items.size()));
+  std::vector<Vec2> out;
+  out.reserve(v.items.size());
+  for (std::size_t i = 0; i < v.items.size(); ++i) out.push_back(read_vec2(v.items[i], at(ptr, i)));
+  return out;
+}
+
+const std::initializer_list<std::pair<std::string_view, Stroke>> kStrokes = {
+    {"solid", Stroke::solid}, {"dashed", Stroke::dashed}};
+
+// The relation names a scene may declare (GePBench importer maps its strings onto these).
+constexpr std::string_view kRelationTypes[] = {
+    "tangent",      "internal_tangent", "external_tangent", "parallel",    "perpendicular",
+    "concentric",   "circumscribed",    "inscribed",        "shared_edge", "diagonal",
+    "major_axis",   "minor_axis",       "diameter",         "similar",     "symmetric",
+    "intersecting", "contained",        "disjoint",         "on"};
+
+class SceneReader {
+ public:
+  Scene read(const Value& root) {
+    expect_object(root, "", "a scene",
+                  {"id", "frame", "points", "lines", "circles", "shapes", "relations", "entities", "links",
+                   "questions"});
+    scene_.id = read_string(required(root, "", "id", "the scene's id, a non-empty string"), "/id");
+    scene_.extra = extra_of(root);
+    if (const Value* frame = root.find("frame")) read_frame(*frame);
+    each(root, "points", [&](const Value& v, const std::string& p) { read_point(v, p); });
+    each(root, "lines", [&](const Value& v, const std::string& p) { read_line(v, p); });
+    each(root, "circles", [&](const Value& v, const std::string& p) { read_circle(v, p); });
+    each(root, "shapes", [&](const Value& v, const std::string& p) { read_shape(v, p); });
+    each(root, "entities", [&](const Value& v, const std::string& p) { read_entity(v, p); });
+    each(root, "links", [&](const Value& v, const std::string& p) { read_link(v, p); });
+    each(root, "relations", [&](const Value& v, const std::string& p) { read_relation(v, p); });
+    each(root, "questions", [&](const Value& v, const std::string& p) { read_question(v, p); });
+    return std::move(scene_);
+  }
+
+ private:
+  template <typename Fn>
+  void each(const Value& root, std::string_view key, Fn&& fn) {
+    const Value* list = root.find(key);
+    if (!list) return;
+    const std::string ptr = at("", key);
+    expect_kind(*list, Kind::array, ptr, "an array");
+    for (std::size_t i = 0; i < list->items.size(); ++i) fn(list->items[i], at(ptr, i));
+  }
+
+  // Registers an element id in the scene's one namespace (points, lines, circles, shapes, entities).
+  void claim_id(const std::string& id, const std::string& ptr) {
+    auto [it, inserted] = ids_.emplace(id, ptr);
+    if (!inserted) fail(ptr, "duplicate id \"" + id + "\" (already used at " + it->second + ")");
+  }
+
+  std::size_t point_index(const Value& v, const std::string& ptr) {
+    const std::string id = read_string(v, ptr);
+    auto it = point_by_id_.find(id);
+    if (it == point_by_id_.end()) fail(ptr, "unknown point label \"" + id + "\" (expected the id of a point in /points)");
+    return it->second;
+  }
+
+  void read_frame(const Value& v) {
+    expect_object(v, "/frame", "the frame", {"width", "height", "y"});
+    if (const Value* w = v.find("width")) scene_.frame.width = read_positive(*w, "/frame/width", "width");
+    if (const Value* h = v.find("height")) scene_.frame.height = read_positive(*h, "/frame/height", "height");
+    scene_.frame.y = read_choice(v, "/frame", "y", YAxis::down, {{"down", YAxis::down}, {"up", YAxis::up}});
+  }
+
+  void read_point(const Value& v, const std::string& ptr) {
+    expect_object(v, ptr, "a point", {"id", "at", "z", "label"});
+    Point point;
+    point.id = read_string(required(v, ptr, "id", "the point's label"), at(ptr, "id"));
+    claim_id(point.id, at(ptr, "id"));
+    if (const Value* pos = v.find("at")) {
+      const std::string p = at(ptr, "at");
+      expect_kind(*pos, Kind::array, p, "[x, y] or [x, y, z]");
+      if (pos->items.size() != 2 && pos->items.size() != 3)
+        fail(p, "expected [x, y] or [x, y, z], got " + std::to_string(pos->items.size()) + " numbers");
+      point.at = Vec2{read_number(pos->items[0], at(p, 0)), read_number(pos->items[1], at(p, 1))};
+      if (pos->items.size() == 3) point.z = read_number(pos->items[2], at(p, 2));
+    }
+    if (const Value* z = v.find("z")) {
+      if (point.z) fail(at(ptr, "z"), "z given twice (in \"at\" and \"z\")");
+      point.z = read_number(*z, at(ptr, "z"));
+    }
+    point.labelled = optional_bool(v, ptr, "label", true);
+    point.extra = extra_of(v);
+    point_by_id_.emplace(point.id, scene_.points.size());
+    scene_.points.push_back(std::move(point));
+  }
+
+  bool same_position(const Point& a, const Point& b) const {
+    return a.at && b.at && *a.at == *b.at && a.z.value_or(0) == b.z.value_or(0);
+  }
+
+  void read_line(const Value& v, const std::string& ptr) {
+    expect_object(v, ptr, "a line", {"id", "through", "extent", "style"});
+    Line line;
+    line.id = optional_string(v, ptr, "id");
+    if (!line.id.empty()) claim_id(line.id, at(ptr, "id"));
+    const std::string tp = at(ptr, "through");
+    const Value& through = required(v, ptr, "through", "the point ids along the line, in order");
+    expect_kind(through, Kind::array, tp, "an array of point ids");
+    for (std::size_t i = 0; i < through.items.size(); ++i) {
+      const std::size_t index = point_index(through.items[i], at(tp, i));
+      if (std::find(line.through.begin(), line.through.end(), index) != line.through.end())
+        fail(at(tp, i), "point \"" + scene_.points[index].id + "\" is listed twice on one line");
+      line.through.push_back(index);
+    }
+    if (line.through.size() < 2)
+      fail(tp, "a line needs at least 2 distinct points, got " + std::to_string(line.through.size()));
+    const Point& first = scene_.points[line.through.front()];
+    const Point& last = scene_.points[line.through.back()];
+    if (same_position(first, last))
+      fail(tp, "the ends \"" + first.id + "\" and \"" + last.id +
+                   "\" are distinct points at the same position: the piece has zero length");
+    line.extent = read_choice(v, ptr, "extent", Extent::segment,
+                              {{"segment", Extent::segment}, {"ray", Extent::ray}, {"line", Extent::line}});
+    line.style = read_choice(v, ptr, "style", Stroke::solid, kStrokes);
+    line.extra = extra_of(v);
+    scene_.lines.push_back(std::move(line));
+  }
+
+  void read_circle(const Value& v, const std::string& ptr) {
+    expect_object(v, ptr, "a circle", {"id", "center", "radius", "through", "style"});
+    Circle circle;
+    circle.id = optional_string(v, ptr, "id");
+    if (!circle.id.empty()) claim_id(circle.id, at(ptr, "id"));
+    const std::string cp = at(ptr, "center");
+    const Value& center = required(v, ptr, "center", "a point id or [x, y]");
+    if (center.kind == Kind::string) {
+      circle.center_point = point_index(center, cp);
+      circle.center = scene_.points[*circle.center_point].at;
+    } else if (center.kind == Kind::array) {
+      circle.center = read_vec2(center, cp);
+    } else {
+      fail(cp, std::string("expected a point id or [x, y], got ") + json::kind_name(center.kind));
+    }
+    if (const Value* r = v.find("radius")) {
+      circle.radius = read_number(*r, at(ptr, "radius"));
+      if (*circle.radius <= 0) fail(at(ptr, "radius"), "zero or negative radius " + to_text(*circle.radius));
+    }
+    if (const Value* through = v.find("through")) {
+      const std::string tp = at(ptr, "through");
+      expect_kind(*through, Kind::array, tp, "an array of point ids");
+      for (std::size_t i = 0; i < through->items.size(); ++i) {
+        const std::size_t index = point_index(through->items[i], at(tp, i));
+        if (circle.center_point && index == *circle.center_point)
+          fail(at(tp, i), "the centre \"" + scene_.points[index].id + "\" cannot lie on its own circle");
+        const Point& p = scene_.points[index];
+        if (circle.center && p.at && *p.at == *circle.center)
+          fail(at(tp, i), "point \"" + p.id + "\" sits at the centre: zero radius");
+        circle.through.push_back(index);
+      }
+    }
+    if (!circle.radius && circle.through.empty())
+      fail(ptr, "a circle needs a \"radius\" or points it passes \"through\"");
+    circle.style = read_choice(v, ptr, "style", Stroke::solid, kStrokes);
+    circle.extra = extra_of(v);
+    scene_.circles.push_back(std::move(circle));
+  }
+
+  void read_shape(const Value& v, const std::string& ptr) {
+    const Value& type_value = required(v, ptr, "type", "the shape type");
+    Shape shape;
+    shape.type = read_string(type_value, at(ptr, "type"));
+    const std::string& type = shape.type;
+    auto keys = [&](std::initializer_list<std::string_view> specific) {
+      std::vector<std::string_view> all = {"id", "type", "kind", "style"};
+      all.insert(all.end(), specific.begin(), specific.end());
+      expect_kind(v, Kind::object, ptr, "a shape");
+      for (const auto& [key, _] : v.members)
+        if (key != "extra" && std::find(all.begin(), all.end(), key) == all.end())
+          fail(at(ptr, key), "unknown key \"" + key + "\" for a " + type + " (put anything else under \"extra\")");
+    };
+    auto need = [&](std::string_view key, std::string_view what) -> const Value& {
+      return required(v, ptr, key, what);
+    };
+    if (type == "polygon") {
+      keys({"points"});
+      shape.geometry = PolygonShape{read_vec2_list(need("points", "the vertices"), at(ptr, "points"), 3, "a polygon")};
+    } else if (type == "segment" || type == "ray" || type == "line") {
+      keys({"points"});
+      auto pts = read_vec2_list(need("points", "two points"), at(ptr, "points"), 2, "a " + type);
+      if (pts.size() != 2) fail(at(ptr, "points"), "a " + type + " takes exactly 2 points");
+      if (pts[0] == pts[1]) fail(at(ptr, "points"), "the two points of a " + type + " coincide");
+      const Extent e = type == "segment" ? Extent::segment : type == "ray" ? Extent::ray : Extent::line;
+      shape.geometry = StraightShape{e, pts[0], pts[1]};
+    } else if (type == "ellipse") {
+      keys({"center", "axes", "rotation"});
+      EllipseShape e;
+      e.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
+      const std::string ap = at(ptr, "axes");
+      const Value& axes = need("axes", "the two semi-axis lengths [a, b]");
+      expect_kind(axes, Kind::array, ap, "[a, b] semi-axis lengths");
+      if (axes.items.size() != 2) fail(ap, "expected 2 semi-axis lengths");
+      for (std::size_t i = 0; i < 2; ++i) e.axes[i] = read_positive(axes.items[i], at(ap, i), "a semi-axis");
+      e.rotation_deg = optional_number(v, ptr, "rotation", 0);
+      shape.geometry = e;
+    } else if (type == "circle") {
+      keys({"center", "radius"});
+      EllipseShape e;
+      e.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
+      const Rational r = read_positive(need("radius", "the radius"), at(ptr, "radius"), "radius");
+      e.axes = {r, r};
+      shape.geometry = e;
+    } else if (type == "sector") {
+      keys({"center", "radius", "start_angle", "end_angle"});
+      SectorShape s;
+      s.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
+      s.radius = read_positive(need("radius", "the radius"), at(ptr, "radius"), "radius");
+      s.start_deg = read_number(need("start_angle", "degrees"), at(ptr, "start_angle"));
+      s.end_deg = read_number(need("end_angle", "degrees"), at(ptr, "end_angle"));
+      if (s.start_deg == s.end_deg) fail(at(ptr, "end_angle"), "a sector's start and end angles coincide");
+      shape.geometry = s;
+    } else if (type == "star") {
+      keys({"center", "outer_radius", "inner_radius", "num_points", "rotation"});
+      StarShape s;
+      s.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
+      s.outer_radius = read_positive(need("outer_radius", "a length"), at(ptr, "outer_radius"), "outer_radius");
+      s.inner_radius = read_positive(need("inner_radius", "a length"), at(ptr, "inner_radius"), "inner_radius");
+      if (s.inner_radius >= s.outer_radius) fail(at(ptr, "inner_radius"), "inner_radius must be below outer_radius");
+      const Rational n = read_number(need("num_points", "an integer ≥ 3"), at(ptr, "num_points"));
+      if (n.get_den() != 1 || n < 3 || n > 1000) fail(at(ptr, "num_points"), "expected an integer from 3 to 1000");
+      s.num_points = static_cast<int>(n.get_num().get_si());
+      s.rotation_deg = optional_number(v, ptr, "rotation", 0);
+      shape.geometry = s;
+    } else if (type == "spiral") {
+      keys({"center", "initial_radius", "growth_rate", "sin_params", "max_theta"});
+      SpiralShape s;
+      s.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
+      s.initial_radius = read_number(need("initial_radius", "a length"), at(ptr, "initial_radius"));
+      if (s.initial_radius < 0) fail(at(ptr, "initial_radius"), "initial_radius must not be negative");
+      s.growth_rate = read_number(need("growth_rate", "length per radian"), at(ptr, "growth_rate"));
+      s.max_theta = read_positive(need("max_theta", "radians"), at(ptr, "max_theta"), "max_theta");
+      if (const Value* sp = v.find("sin_params")) {
+        const std::string p = at(ptr, "sin_params");
+        expect_kind(*sp, Kind::array, p, "[epsilon, omega, phi]");
+        if (sp->items.size() != 3) fail(p, "expected [epsilon, omega, phi]");
+        s.sin_eps = read_number(sp->items[0], at(p, 0));
+        s.sin_omega = read_number(sp->items[1], at(p, 1));
+        s.sin_phi = read_number(sp->items[2], at(p, 2));
+      }
+      shape.geometry = s;
+    } else {
+      fail(at(ptr, "type"), "unknown shape type \"" + type +
+                                "\" (expected one of: polygon, segment, ray, line, ellipse, circle, sector, star, spiral)");
+    }
+    shape.id = read_string(need("id", "the shape's id"), at(ptr, "id"));
+    claim_id(shape.id, at(ptr, "id"));
+    shape.kind = optional_string(v, ptr, "kind");
+    shape.style = read_choice(v, ptr, "style", Stroke::solid, kStrokes);
+    shape.extra = extra_of(v);
+    scene_.shapes.push_back(std::move(shape));
+  }
+
+  void read_entity(const Value& v, const std::string& ptr) {
+    expect_object(v, ptr, "an entity", {"id", "text", "kind", "box", "tags"});
+    Entity e;
+    e.id = read_string(required(v, ptr, "id", "the entity's id"), at(ptr, "id"));
+    claim_id(e.id, at(ptr, "id"));
+    e.text = optional_string(v, ptr, "text");
+    e.kind = read_choice(v, ptr, "kind", EntityKind::text, {{"text", EntityKind::text}, {"icon", EntityKind::icon}});
+    const std::string bp = at(ptr, "box");
+    const Value& box = required(v, ptr, "box", "[x0, y0, x1, y1]");
+    expect_kind(box, Kind::array, bp, "[x0, y0, x1, y1]");
+    if (box.items.size() != 4) fail(bp, "expected [x0, y0, x1, y1], got " + std::to_string(box.items.size()) + " numbers");
+    for (std::size_t i = 0; i < 4; ++i) e.box[i] = read_number(box.items[i], at(bp, i));
+    if (e.box[0] >= e.box[2] || e.box[1] >= e.box[3])
+      fail(bp, "degenerate box: expected x0 < x1 and y0 < y1");
+    if (const Value* tags = v.find("tags")) {
+      const std::string tp = at(ptr, "tags");
+      expect_kind(*tags, Kind::array, tp, "an array of strings");
+      for (std::size_t i = 0; i < tags->items.size(); ++i) e.tags.push_back(read_string(tags->items[i], at(tp, i)));
+    }
+    e.extra = extra_of(v);
+    entity_ids_.emplace(e.id);
+    scene_.entities.push_back(std::move(e));
+  }
+
+  std::string entity_ref(const Value& v, const std::string& ptr) {
+    std::string id = read_string(v, ptr);
+    if (!entity_ids_.count(id)) fail(ptr, "unknown entity \"" + id + "\" (expected the id of an entity in /entities)");
+    return id;
+  }
+
+  void read_link(const Value& v, const std::string& ptr) {
+    expect_object(v, ptr, "a link", {"id", "from", "to", "directed", "kind", "path"});
+    Link link;
+    link.id = optional_string(v, ptr, "id");
+    if (!link.id.empty()) claim_id(link.id, at(ptr, "id"));
+    link.from = entity_ref(required(v, ptr, "from", "an entity id"), at(ptr, "from"));
+    link.to = entity_ref(required(v, ptr, "to", "an entity id"), at(ptr, "to"));
+    link.directed = optional_bool(v, ptr, "directed", true);
+    link.kind = read_choice(v, ptr, "kind", LinkKind::arrow,
+                            {{"arrow", LinkKind::arrow}, {"line", LinkKind::line}, {"wire", LinkKind::wire}});
+    if (const Value* path = v.find("path")) link.path = read_vec2_list(*path, at(ptr, "path"), 2, "a link path");
+    link.extra = extra_of(v);
+    scene_.links.push_back(std::move(link));
+  }
+
+  void read_relation(const Value& v, const std::string& ptr) {
+    expect_object(v, ptr, "a relation", {"type", "between"});
+    Relation r;
+    const std::string tp = at(ptr, "type");
+    r.type = read_string(required(v, ptr, "type", "the relation name"), tp);
+    if (std::find(std::begin(kRelationTypes), std::end(kRelationTypes), r.type) == std::end(kRelationTypes)) {
+      std::string names;
+      for (auto n : kRelationTypes) names += (names.empty() ? "" : ", ") + std::string(n);
+      fail(tp, "unknown relation \"" + r.type + "\" (expected one of: " + names + ")");
+    }
+    const std::string bp = at(ptr, "between");
+    const Value& between = required(v, ptr, "between", "two element ids");
+    expect_kind(between, Kind::array, bp, "two element ids");
+    if (between.items.size() != 2) fail(bp, "expected exactly two element ids");
+    for (std::size_t i = 0; i < 2; ++i) {
+      r.between[i] = read_string(between.items[i], at(bp, i));
+      if (!ids_.count(r.between[i])) fail(at(bp, i), "unknown element \"" + r.between[i] + "\"");
+    }
+    r.extra = extra_of(v);
+    scene_.relations.push_back(std::move(r));
+  }
+
+  // Options and answers may be written as numbers or strings; both keep their text.
+  std::string scalar_text(const Value& v, const std::string& ptr) {
+    if (v.kind == Kind::string) return v.text;
+    if (v.kind == Kind::number) return v.text;
+    fail(ptr, std::string("expected a string or a number, got ") + json::kind_name(v.kind));
+  }
+
+  void read_question(const Value& v, const std::string& ptr) {
+    expect_object(v, ptr, "a question",
+                  {"id", "ask", "of", "options", "answer", "between", "anchor", "relative_to", "measure",
+                   "criterion", "value", "touching", "connected_to", "relation", "row", "column", "absent",
+                   "connected_pair"});
+    Question q;
+    q.id = read_string(required(v, ptr, "id", "the question's id"), at(ptr, "id"));
+    if (!question_ids_.insert(q.id).second) fail(at(ptr, "id"), "duplicate question id \"" + q.id + "\"");
+    q.ask = read_string(required(v, ptr, "ask", "what is asked: count, exists, location, ..."), at(ptr, "ask"));
+    q.of = optional_string(v, ptr, "of");
+    if (const Value* options = v.find("options")) {
+      const std::string op = at(ptr, "options");
+      expect_kind(*options, Kind::array, op, "an array of options");
+      for (std::size_t i = 0; i < options->items.size(); ++i)
+        q.options.push_back(scalar_text(options->items[i], at(op, i)));
+    }
+    if (const Value* answer = v.find("answer")) q.answer = scalar_text(*answer, at(ptr, "answer"));
+    if (const Value* between = v.find("between")) {
+      const std::string bp = at(ptr, "between");
+      expect_kind(*between, Kind::array, bp, "two element ids");
+      for (std::size_t i = 0; i < between->items.size(); ++i)
+        q.between.push_back(read_string(between->items[i], at(bp, i)));
+    }
+    q.anchor = optional_string(v, ptr, "anchor");
+    q.relative_to = optional_string(v, ptr, "relative_to");
+    q.measure = optional_string(v, ptr, "measure");
+    q.criterion = optional_string(v, ptr, "criterion");
+    q.value = optional_string(v, ptr, "value");
+    q.touching = optional_string(v, ptr, "touching");
+    q.connected_to = optional_string(v, ptr, "connected_to");
+    q.relation = optional_string(v, ptr, "relation");
+    q.row = optional_string(v, ptr, "row");
+    q.column = optional_string(v, ptr, "column");
+    q.absent = optional_bool(v, ptr, "absent", false);
+    q.connected_pair = optional_bool(v, ptr, "connected_pair", false);
+    q.extra = extra_of(v);
+    scene_.questions.push_back(std::move(q));
+  }
+
+  Scene scene_;
+  std::unordered_map<std::string, std::string> ids_;  // id → pointer where it was declared
+  std::unordered_map<std::string, std::size_t> point_by_id_;
+  std::unordered_set<std::string> entity_ids_, question_ids_;
+};
+
+}  // namespace
+
+SceneOrError read_scene(std::string_view json_text, const Limits& limits) {
+  auto tree = json::read(json_text, limits);
+  if (auto* error = std::get_if<InputError>(&tree)) return *error;
+  try {
+    return SceneReader().read(std::get<json::Value>(tree));
+  } catch (const Failure& failure) {
+    return failure.error;
+  }
+}
+
+}  // namespace geotruth

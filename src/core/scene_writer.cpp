@@ -1,0 +1,201 @@
+#include "core/exact_json.hpp"
+
+#include <geotruth/input.hpp>
+
+#include <cstdlib>
+
+namespace geotruth {
+
+ordered_json exact_number(const Rational& value) {
+  if (value.get_den() == 1 && value.get_num().fits_slong_p()) return value.get_num().get_si();
+  const std::string text = to_text(value);
+  if (text.find('/') == std::string::npos) {
+    // strtod rounds the exact decimal correctly; keep the double only if its printed form
+    // reads back as the same rational.
+    ordered_json number = std::strtod(text.c_str(), nullptr);
+    auto back = parse_decimal(number.dump());
+    if (back.value && *back.value == value) return number;
+  }
+  return text;
+}
+
+ordered_json exact_pair(const Vec2& v) { return ordered_json::array({exact_number(v.x), exact_number(v.y)}); }
+
+namespace {
+
+const char* name(Extent e) { return e == Extent::segment ? "segment" : e == Extent::ray ? "ray" : "line"; }
+const char* name(Stroke s) { return s == Stroke::solid ? "solid" : "dashed"; }
+
+void put_extra(ordered_json& out, const std::string& extra) {
+  if (!extra.empty()) out["extra"] = ordered_json::parse(extra);
+}
+void put_if(ordered_json& out, const char* key, const std::string& value) {
+  if (!value.empty()) out[key] = value;
+}
+
+ordered_json shape_json(const Shape& shape) {
+  ordered_json out;
+  out["id"] = shape.id;
+  out["type"] = shape.type;
+  put_if(out, "kind", shape.kind);
+  std::visit(
+      [&](const auto& g) {
+        using T = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<T, PolygonShape>) {
+          ordered_json pts = ordered_json::array();
+          for (const auto& p : g.points) pts.push_back(exact_pair(p));
+          out["points"] = pts;
+        } else if constexpr (std::is_same_v<T, StraightShape>) {
+          out["points"] = ordered_json::array({exact_pair(g.a), exact_pair(g.b)});
+        } else if constexpr (std::is_same_v<T, EllipseShape>) {
+          out["center"] = exact_pair(g.center);
+          if (shape.type == "circle") {
+            out["radius"] = exact_number(g.axes[0]);
+          } else {
+            out["axes"] = ordered_json::array({exact_number(g.axes[0]), exact_number(g.axes[1])});
+            out["rotation"] = exact_number(g.rotation_deg);
+          }
+        } else if constexpr (std::is_same_v<T, SectorShape>) {
+          out["center"] = exact_pair(g.center);
+          out["radius"] = exact_number(g.radius);
+          out["start_angle"] = exact_number(g.start_deg);
+          out["end_angle"] = exact_number(g.end_deg);
+        } else if constexpr (std::is_same_v<T, StarShape>) {
+          out["center"] = exact_pair(g.center);
+          out["outer_radius"] = exact_number(g.outer_radius);
+          out["inner_radius"] = exact_number(g.inner_radius);
+          out["num_points"] = g.num_points;
+          out["rotation"] = exact_number(g.rotation_deg);
+        } else if constexpr (std::is_same_v<T, SpiralShape>) {
+          out["center"] = exact_pair(g.center);
+          out["initial_radius"] = exact_number(g.initial_radius);
+          out["growth_rate"] = exact_number(g.growth_rate);
+          out["sin_params"] = ordered_json::array(
+              {exact_number(g.sin_eps), exact_number(g.sin_omega), exact_number(g.sin_phi)});
+          out["max_theta"] = exact_number(g.max_theta);
+        }
+      },
+      shape.geometry);
+  out["style"] = name(shape.style);
+  put_extra(out, shape.extra);
+  return out;
+}
+
+ordered_json question_json(const Question& q) {
+  ordered_json out;
+  out["id"] = q.id;
+  out["ask"] = q.ask;
+  put_if(out, "of", q.of);
+  if (!q.options.empty()) out["options"] = q.options;
+  put_if(out, "answer", q.answer);
+  if (!q.between.empty()) out["between"] = q.between;
+  put_if(out, "anchor", q.anchor);
+  put_if(out, "relative_to", q.relative_to);
+  put_if(out, "measure", q.measure);
+  put_if(out, "criterion", q.criterion);
+  put_if(out, "value", q.value);
+  put_if(out, "touching", q.touching);
+  put_if(out, "connected_to", q.connected_to);
+  put_if(out, "relation", q.relation);
+  put_if(out, "row", q.row);
+  put_if(out, "column", q.column);
+  if (q.absent) out["absent"] = true;
+  if (q.connected_pair) out["connected_pair"] = true;
+  put_extra(out, q.extra);
+  return out;
+}
+
+}  // namespace
+
+std::string write_scene(const Scene& scene) { return to_line(scene_json(scene)); }
+
+ordered_json scene_json(const Scene& scene) {
+  ordered_json out;
+  out["id"] = scene.id;
+  out["frame"] = {{"width", exact_number(scene.frame.width)},
+                  {"height", exact_number(scene.frame.height)},
+                  {"y", scene.frame.y == YAxis::down ? "down" : "up"}};
+  auto list = [&](const char* key, const auto& items, auto&& to_json) {
+    if (items.empty()) return;
+    ordered_json arr = ordered_json::array();
+    for (const auto& item : items) arr.push_back(to_json(item));
+    out[key] = std::move(arr);
+  };
+  list("points", scene.points, [](const Point& p) {
+    ordered_json o;
+    o["id"] = p.id;
+    if (p.at) {
+      o["at"] = exact_pair(*p.at);
+      if (p.z) o["at"].push_back(exact_number(*p.z));
+    } else if (p.z) {
+      o["z"] = exact_number(*p.z);
+    }
+    o["label"] = p.labelled;
+    put_extra(o, p.extra);
+    return o;
+  });
+  list("lines", scene.lines, [&](const Line& l) {
+    ordered_json o;
+    put_if(o, "id", l.id);
+    ordered_json through = ordered_json::array();
+    for (auto i : l.through) through.push_back(scene.points[i].id);
+    o["through"] = through;
+    o["extent"] = name(l.extent);
+    o["style"] = name(l.style);
+    put_extra(o, l.extra);
+    return o;
+  });
+  list("circles", scene.circles, [&](const Circle& c) {
+    ordered_json o;
+    put_if(o, "id", c.id);
+    if (c.center_point) o["center"] = scene.points[*c.center_point].id;
+    else o["center"] = exact_pair(*c.center);
+    if (c.radius) o["radius"] = exact_number(*c.radius);
+    if (!c.through.empty()) {
+      ordered_json through = ordered_json::array();
+      for (auto i : c.through) through.push_back(scene.points[i].id);
+      o["through"] = through;
+    }
+    o["style"] = name(c.style);
+    put_extra(o, c.extra);
+    return o;
+  });
+  list("shapes", scene.shapes, shape_json);
+  list("entities", scene.entities, [](const Entity& e) {
+    ordered_json o;
+    o["id"] = e.id;
+    o["text"] = e.text;
+    o["kind"] = e.kind == EntityKind::text ? "text" : "icon";
+    o["box"] = ordered_json::array();
+    for (const auto& v : e.box) o["box"].push_back(exact_number(v));
+    if (!e.tags.empty()) o["tags"] = e.tags;
+    put_extra(o, e.extra);
+    return o;
+  });
+  list("links", scene.links, [](const Link& l) {
+    ordered_json o;
+    put_if(o, "id", l.id);
+    o["from"] = l.from;
+    o["to"] = l.to;
+    o["directed"] = l.directed;
+    o["kind"] = l.kind == LinkKind::arrow ? "arrow" : l.kind == LinkKind::line ? "line" : "wire";
+    if (!l.path.empty()) {
+      o["path"] = ordered_json::array();
+      for (const auto& p : l.path) o["path"].push_back(exact_pair(p));
+    }
+    put_extra(o, l.extra);
+    return o;
+  });
+  list("relations", scene.relations, [](const Relation& r) {
+    ordered_json o;
+    o["type"] = r.type;
+    o["between"] = {r.between[0], r.between[1]};
+    put_extra(o, r.extra);
+    return o;
+  });
+  list("questions", scene.questions, question_json);
+  put_extra(out, scene.extra);
+  return out;
+}
+
+}  // namespace geotruth

@@ -1,8 +1,7 @@
 // Reading and normalizing scenes: the floor under every subcommand's throughput.
-#include <geotruth/input.hpp>
-
 #include <benchmark/benchmark.h>
 
+#include <geotruth/input.hpp>
 #include <string>
 
 namespace {
@@ -22,14 +21,15 @@ std::string tangram_scene(int k) {
   for (int i = 1; i <= k; ++i) {
     const int num = 80 * (k + 1) + 480 * i, den = k + 1;
     point("D" + std::to_string(i), "\"" + std::to_string(num) + "/" + std::to_string(den) + "\"", "560");
-    point("H" + std::to_string(i), "\"" + std::to_string(num + 320 * den) + "/" + std::to_string(2 * den) + "\"", "320");
+    point("H" + std::to_string(i), "\"" + std::to_string(num + 320 * den) + "/" + std::to_string(2 * den) + "\"",
+          "320");
     lines += ",{\"through\":[\"A\",\"H" + std::to_string(i) + "\",\"D" + std::to_string(i) + "\"]}";
     parallel += ",\"H" + std::to_string(i) + "\"";
     base += ",\"D" + std::to_string(i) + "\"";
   }
   return "{\"id\":\"bench\",\"points\":[" + points + "],\"lines\":[{\"through\":[\"A\",\"F\",\"B\"]}," +
-         "{\"through\":[\"A\",\"G\",\"C\"]},{\"through\":[" + base + ",\"C\"]},{\"through\":[" + parallel +
-         ",\"G\"]}" + lines + "],\"questions\":[{\"id\":\"t\",\"ask\":\"count\",\"of\":\"triangles\"," +
+         "{\"through\":[\"A\",\"G\",\"C\"]},{\"through\":[" + base + ",\"C\"]},{\"through\":[" + parallel + ",\"G\"]}" +
+         lines + "],\"questions\":[{\"id\":\"t\",\"ask\":\"count\",\"of\":\"triangles\"," +
          "\"options\":[\"1\",\"2\",\"3\",\"4\"],\"answer\":\"A\"}]}";
 }
 

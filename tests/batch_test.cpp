@@ -1,5 +1,5 @@
 // JSONL batches: one output record per input record, errors name file, line and pointer.
-#include "core/batch.hpp"
+#include "batch/batch.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Exact decimal semantics: numbers are read from their text, never through a double.
-#include <geotruth/rational.hpp>
-
 #include <gtest/gtest.h>
+
+#include <geotruth/rational.hpp>
 
 using geotruth::parse_decimal;
 using geotruth::parse_rational_string;

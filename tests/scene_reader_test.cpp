@@ -1,9 +1,9 @@
 // Native format v1: round trips, every validation error with its pointer, and the limits.
-#include "core/exact_json.hpp"
+#include <gtest/gtest.h>
 
 #include <geotruth/input.hpp>
 
-#include <gtest/gtest.h>
+#include "core/exact_json.hpp"
 
 using namespace geotruth;
 
@@ -27,10 +27,10 @@ InputError read_bad(std::string_view text, const Limits& limits = {}) {
   return std::get<InputError>(result);
 }
 
-#define EXPECT_INPUT_ERROR(text, expected_pointer, message_part)                      \
-  do {                                                                                \
-    const InputError e_ = read_bad(text);                                             \
-    EXPECT_EQ(e_.pointer, expected_pointer) << e_.message;                            \
+#define EXPECT_INPUT_ERROR(text, expected_pointer, message_part)                              \
+  do {                                                                                        \
+    const InputError e_ = read_bad(text);                                                     \
+    EXPECT_EQ(e_.pointer, expected_pointer) << e_.message;                                    \
     EXPECT_NE(e_.message.find(message_part), std::string::npos) << "message: " << e_.message; \
   } while (0)
 
@@ -130,14 +130,14 @@ TEST(SceneReaderErrors, DuplicateIds) {
                      "duplicate id \"A\" (already used at /points/0/id)");
   EXPECT_INPUT_ERROR(R"({"id":"s","points":[{"id":"k","at":[0,0]}],"circles":[{"id":"k","center":[0,0],"radius":1}]})",
                      "/circles/0/id", "duplicate id \"k\"");
-  EXPECT_INPUT_ERROR(R"({"id":"s","questions":[{"id":"q","ask":"count"},{"id":"q","ask":"count"}]})",
-                     "/questions/1/id", "duplicate question id");
+  EXPECT_INPUT_ERROR(R"({"id":"s","questions":[{"id":"q","ask":"count"},{"id":"q","ask":"count"}]})", "/questions/1/id",
+                     "duplicate question id");
   EXPECT_INPUT_ERROR(R"({"id":"s","id":"t"})", "/id", "duplicate key \"id\"");
 }
 
 TEST(SceneReaderErrors, LineThroughFewerThanTwoDistinctPoints) {
-  EXPECT_INPUT_ERROR(R"({"id":"s","points":[{"id":"A","at":[0,0]}],"lines":[{"through":["A"]}]})",
-                     "/lines/0/through", "at least 2 distinct points");
+  EXPECT_INPUT_ERROR(R"({"id":"s","points":[{"id":"A","at":[0,0]}],"lines":[{"through":["A"]}]})", "/lines/0/through",
+                     "at least 2 distinct points");
   EXPECT_INPUT_ERROR(R"({"id":"s","points":[{"id":"A","at":[0,0]}],"lines":[{"through":["A","A"]}]})",
                      "/lines/0/through/1", "listed twice");
 }
@@ -160,16 +160,15 @@ TEST(SceneReaderErrors, ZeroRadius) {
 }
 
 TEST(SceneReaderErrors, DegenerateShapes) {
-  EXPECT_INPUT_ERROR(R"({"id":"s","shapes":[{"id":"p","type":"polygon","points":[[0,0],[1,1]]}]})",
-                     "/shapes/0/points", "at least 3 points, got 2");
-  EXPECT_INPUT_ERROR(R"({"id":"s","shapes":[{"id":"l","type":"segment","points":[[1,1],[1,1]]}]})",
-                     "/shapes/0/points", "coincide");
+  EXPECT_INPUT_ERROR(R"({"id":"s","shapes":[{"id":"p","type":"polygon","points":[[0,0],[1,1]]}]})", "/shapes/0/points",
+                     "at least 3 points, got 2");
+  EXPECT_INPUT_ERROR(R"({"id":"s","shapes":[{"id":"l","type":"segment","points":[[1,1],[1,1]]}]})", "/shapes/0/points",
+                     "coincide");
   EXPECT_INPUT_ERROR(R"({"id":"s","shapes":[{"id":"e","type":"ellipse","center":[0,0],"axes":[1,0]}]})",
                      "/shapes/0/axes/1", "must be positive");
   EXPECT_INPUT_ERROR(R"({"id":"s","shapes":[{"id":"t","type":"hexagram","points":[]}]})", "/shapes/0/type",
                      "unknown shape type");
-  EXPECT_INPUT_ERROR(R"({"id":"s","entities":[{"id":"e","box":[10,10,5,20]}]})", "/entities/0/box",
-                     "degenerate box");
+  EXPECT_INPUT_ERROR(R"({"id":"s","entities":[{"id":"e","box":[10,10,5,20]}]})", "/entities/0/box", "degenerate box");
 }
 
 TEST(SceneReaderErrors, UnknownKeysUnlessUnderExtra) {
@@ -183,7 +182,8 @@ TEST(SceneReaderErrors, NonFiniteAndOutOfRangeNumbers) {
   EXPECT_INPUT_ERROR(R"({"id":"s","points":[{"id":"A","at":[0,Infinity]}]})", "/points/0/at/1", "non-finite");
   EXPECT_INPUT_ERROR(R"({"id":"s","points":[{"id":"A","at":[-Infinity,0]}]})", "/points/0/at/0", "non-finite");
   EXPECT_INPUT_ERROR(R"({"id":"s","points":[{"id":"A","at":[1e400,0]}]})", "/points/0/at/0", "out of range");
-  EXPECT_INPUT_ERROR(R"({"id":"s","points":[{"id":"A","at":["NaN",0]}]})", "/points/0/at/0", "expected a decimal number");
+  EXPECT_INPUT_ERROR(R"({"id":"s","points":[{"id":"A","at":["NaN",0]}]})", "/points/0/at/0",
+                     "expected a decimal number");
   EXPECT_INPUT_ERROR(R"({"id":"s","points":[{"id":"A","at":["1/0",0]}]})", "/points/0/at/0", "zero denominator");
 }
 

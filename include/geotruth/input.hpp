@@ -1,9 +1,8 @@
 // Reading scenes: limits, errors that name where and what, and the normalized writer.
 #pragma once
 
-#include <geotruth/scene.hpp>
-
 #include <cstddef>
+#include <geotruth/scene.hpp>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -12,9 +11,9 @@ namespace geotruth {
 
 /// Resource limits that turn pathological input into errors instead of hangs.
 struct Limits {
-  std::size_t max_elements = 100'000;         ///< items in all top-level arrays of a scene
-  std::size_t max_line_bytes = 16u << 20;     ///< one JSONL line (or one .json file)
-  std::size_t max_depth = 64;                 ///< JSON nesting depth
+  std::size_t max_elements = 100'000;      ///< items in all top-level arrays of a scene
+  std::size_t max_line_bytes = 16u << 20;  ///< one JSONL line (or one .json file)
+  std::size_t max_depth = 64;              ///< JSON nesting depth
 };
 
 /// Why a record could not be read. `pointer` is an RFC 6901 JSON pointer into the record

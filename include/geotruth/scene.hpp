@@ -1,10 +1,9 @@
 // The scene model: native format v1 (docs/format.md) as plain data, with exact numbers.
 #pragma once
 
-#include <geotruth/rational.hpp>
-
 #include <array>
 #include <cstddef>
+#include <geotruth/rational.hpp>
 #include <optional>
 #include <string>
 #include <variant>
@@ -55,6 +54,7 @@ struct Circle {
   std::optional<Vec2> center;               ///< coordinates (copied from the point when named)
   std::optional<Rational> radius;           ///< as declared
   std::vector<std::size_t> through;         ///< points declared on the circle
+  std::string quadrants = "1111";           ///< drawn quadrants (PGDP mask); "1111" is a full circle
   Stroke style = Stroke::solid;
   std::string extra;
   friend bool operator==(const Circle&, const Circle&) = default;
@@ -97,8 +97,7 @@ struct SpiralShape {
   friend bool operator==(const SpiralShape&, const SpiralShape&) = default;
 };
 
-using ShapeGeometry =
-    std::variant<PolygonShape, StraightShape, EllipseShape, SectorShape, StarShape, SpiralShape>;
+using ShapeGeometry = std::variant<PolygonShape, StraightShape, EllipseShape, SectorShape, StarShape, SpiralShape>;
 
 /// A GePBench-style shape with coordinates of its own.
 struct Shape {
@@ -146,8 +145,7 @@ struct Question {
   std::vector<std::string> options;
   std::string answer;  ///< option letter "A".."D", or the value itself when there are no options
   std::vector<std::string> between;
-  std::string anchor, relative_to, measure, criterion, value, touching, connected_to, relation,
-      row, column;
+  std::string anchor, relative_to, measure, criterion, value, touching, connected_to, relation, row, column;
   bool absent = false, connected_pair = false;
   std::string extra;
   friend bool operator==(const Question&, const Question&) = default;
@@ -168,8 +166,8 @@ struct Scene {
   friend bool operator==(const Scene&, const Scene&) = default;
 };
 
-/// Squared radius of a circle, exact: radius² when declared, else |through[0] − center|²;
-/// empty when neither is known (no radius and no coordinates).
+/// Squared radius of a circle, exact: radius² when declared, else the lower median of
+/// |P − center|² over its `through` points with coordinates; empty when neither is known.
 std::optional<Rational> radius_squared(const Scene& scene, const Circle& circle);
 
 }  // namespace geotruth

@@ -1,14 +1,18 @@
 #include "cli/common.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <unistd.h>
 
 namespace geotruth::cli {
 
 void InputOptions::add_to(CLI::App& app, const std::string& what) {
   app.add_option("inputs", inputs, what)->required();
+  app.add_option("--from", from, "input format: native, geometry3k, pgdp, linelist")
+      ->check(CLI::IsMember({"native", "geometry3k", "pgdp", "linelist"}))
+      ->capture_default_str();
   app.add_option("--max-elements", limits.max_elements, "most elements (array items) in one scene")
       ->capture_default_str();
   app.add_option("--max-line-bytes", limits.max_line_bytes, "longest input record in bytes")->capture_default_str();

@@ -1,15 +1,14 @@
 // Options and output handling shared by the subcommands.
 #pragma once
 
-#include "core/batch.hpp"
-
 #include <CLI/CLI.hpp>
-
 #include <fstream>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "batch/batch.hpp"
 
 namespace geotruth::cli {
 
@@ -20,7 +19,9 @@ enum Exit : int { kOk = 0, kRecordErrors = 1, kUsage = 2 };
 struct InputOptions {
   std::vector<std::string> inputs;
   Limits limits;
+  std::string from = "native";
   void add_to(CLI::App& app, const std::string& what = "scene files: JSONL, a .json scene, or - for stdin");
+  SourceFormat format() const { return *source_format_named(from); }
 };
 
 /// Writes to stdout, or to a file through a temporary name renamed into place on commit(),
@@ -37,6 +38,17 @@ class Output {
   std::ostream* stdout_;
 };
 
-int analyze(const InputOptions& in, const std::string& output);
+struct FigureOptions;
+
+int analyze(const InputOptions& in, const FigureOptions& figure, const std::string& output);
+
+struct CountCommand {
+  InputOptions in;
+  std::string output;
+  bool any_vertex = false, quadrilaterals = false, table = false;
+};
+int count(const CountCommand& command, const FigureOptions& figure);
+
+int import_scenes(const InputOptions& in, const std::string& output);
 
 }  // namespace geotruth::cli

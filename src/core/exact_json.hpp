@@ -2,7 +2,6 @@
 #pragma once
 
 #include <geotruth/scene.hpp>
-
 #include <nlohmann/json.hpp>
 
 namespace geotruth {

@@ -1,8 +1,7 @@
 #include "core/json_reader.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cctype>
+#include <nlohmann/json.hpp>
 #include <unordered_set>
 
 namespace geotruth::json {
@@ -15,12 +14,18 @@ const Value* Value::find(std::string_view key) const {
 
 const char* kind_name(Value::Kind kind) {
   switch (kind) {
-    case Value::Kind::null: return "null";
-    case Value::Kind::boolean: return "a boolean";
-    case Value::Kind::number: return "a number";
-    case Value::Kind::string: return "a string";
-    case Value::Kind::array: return "an array";
-    case Value::Kind::object: return "an object";
+    case Value::Kind::null:
+      return "null";
+    case Value::Kind::boolean:
+      return "a boolean";
+    case Value::Kind::number:
+      return "a number";
+    case Value::Kind::string:
+      return "a string";
+    case Value::Kind::array:
+      return "an array";
+    case Value::Kind::object:
+      return "an object";
   }
   return "?";
 }
@@ -28,10 +33,19 @@ const char* kind_name(Value::Kind kind) {
 std::string pointer_token(std::string_view key) {
   std::string out;
   for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
+  return out;
+}
+
+std::string member_pointer(std::string_view key) {
+  std::string out = "/";
+  out += pointer_token(key);
   return out;
 }
 
@@ -156,8 +170,7 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
     std::string token;
     if (!stack_.empty()) {
       const Value& parent = *stack_.back();
-      token = parent.kind == Value::Kind::array ? std::to_string(parent.items.size())
-                                                : pointer_token(pending_key_);
+      token = parent.kind == Value::Kind::array ? std::to_string(parent.items.size()) : pointer_token(pending_key_);
     }
     Value* placed = place(Value{kind});
     if (!placed) return false;
@@ -204,10 +217,14 @@ std::variant<Value, InputError> read(std::string_view text, const Limits& limits
 
 std::string to_text(const Value& value) {
   switch (value.kind) {
-    case Value::Kind::null: return "null";
-    case Value::Kind::boolean: return value.flag ? "true" : "false";
-    case Value::Kind::number: return value.text;
-    case Value::Kind::string: return nlohmann::json(value.text).dump();
+    case Value::Kind::null:
+      return "null";
+    case Value::Kind::boolean:
+      return value.flag ? "true" : "false";
+    case Value::Kind::number:
+      return value.text;
+    case Value::Kind::string:
+      return nlohmann::json(value.text).dump();
     case Value::Kind::array: {
       std::string out = "[";
       for (std::size_t i = 0; i < value.items.size(); ++i) out += (i ? "," : "") + to_text(value.items[i]);

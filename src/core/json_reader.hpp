@@ -2,7 +2,6 @@
 #pragma once
 
 #include <geotruth/input.hpp>
-
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +32,9 @@ std::variant<Value, InputError> read(std::string_view text, const Limits& limits
 
 /// RFC 6901 escaping of one reference token ('~' → "~0", '/' → "~1").
 std::string pointer_token(std::string_view key);
+
+/// The pointer to a member of the root object: "/" + its escaped key.
+std::string member_pointer(std::string_view key);
 
 /// Compact JSON text of a value, numbers written with their original text.
 std::string to_text(const Value& value);

@@ -1,18 +1,21 @@
-#include <geotruth/rational.hpp>
-
 #include <cctype>
 #include <cstdlib>
+#include <geotruth/rational.hpp>
 #include <limits>
 
 namespace geotruth {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // Largest decimal exponent (of the leading digit) we accept: doubles overflow beyond 1e308.
 constexpr long kMaxDecimalExponent = 308;
 
-RationalParse fail(std::string message) { return {std::nullopt, std::move(message)}; }
+RationalParse fail(std::string message) {
+  return {std::nullopt, std::move(message)};
+}
 
 }  // namespace
 
@@ -117,6 +120,8 @@ std::string to_text(const Rational& value) {
   return (value < 0 ? "-" : "") + digits;
 }
 
-double to_double(const Rational& value) { return value.get_d(); }
+double to_double(const Rational& value) {
+  return value.get_d();
+}
 
 }  // namespace geotruth

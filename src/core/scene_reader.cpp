@@ -1,22 +1,29 @@
 // Validation of native format v1 (docs/format.md) into the Scene model.
-#include "core/json_reader.hpp"
-
-#include <geotruth/input.hpp>
-
 #include <algorithm>
+#include <geotruth/input.hpp>
 #include <initializer_list>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "core/json_reader.hpp"
 
 namespace geotruth {
 
 std::optional<Rational> radius_squared(const Scene& scene, const Circle& circle) {
   if (circle.radius) return *circle.radius * *circle.radius;
-  if (!circle.center || circle.through.empty()) return std::nullopt;
-  const auto& on = scene.points[circle.through.front()].at;
-  if (!on) return std::nullopt;
-  const Rational dx = on->x - circle.center->x, dy = on->y - circle.center->y;
-  return Rational(dx * dx + dy * dy);
+  if (!circle.center) return std::nullopt;
+  std::vector<Rational> squared;
+  for (auto i : circle.through)
+    if (const auto& on = scene.points[i].at) {
+      const Rational dx = on->x - circle.center->x, dy = on->y - circle.center->y;
+      squared.push_back(dx * dx + dy * dy);
+    }
+  if (squared.empty()) return std::nullopt;
+  // The lower median: one point's own distance, so the radius stays exact and no single
+  // sloppy annotation sets it.
+  auto median = squared.begin() + static_cast<std::ptrdiff_t>((squared.size() - 1) / 2);
+  std::nth_element(squared.begin(), median, squared.end());
+  return *median;
 }
 
 namespace {
@@ -46,8 +53,7 @@ std::string join(std::initializer_list<std::string_view> words) {
 }
 
 void expect_kind(const Value& v, Kind kind, const std::string& ptr, std::string_view what) {
-  if (v.kind != kind)
-    fail(ptr, "expected " + std::string(what) + ", got " + json::kind_name(v.kind));
+  if (v.kind != kind) fail(ptr, "expected " + std::string(what) + ", got " + json::kind_name(v.kind));
 }
 
 // Checks that `v` is an object whose keys are all in `allowed` (plus "extra").
@@ -57,8 +63,8 @@ void expect_object(const Value& v, const std::string& ptr, std::string_view what
   for (const auto& [key, _] : v.members) {
     if (key == "extra") continue;
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      fail(at(ptr, key), "unknown key \"" + key + "\" in " + std::string(what) + " (expected one of: " +
-                             join(allowed) + "; put anything else under \"extra\")");
+      fail(at(ptr, key), "unknown key \"" + key + "\" in " + std::string(what) + " (expected one of: " + join(allowed) +
+                             "; put anything else under \"extra\")");
   }
 }
 
@@ -109,9 +115,12 @@ Enum read_choice(const Value& obj, const std::string& ptr, std::string_view key,
 
 Rational read_number(const Value& v, const std::string& ptr) {
   RationalParse parsed;
-  if (v.kind == Kind::number) parsed = parse_decimal(v.text);
-  else if (v.kind == Kind::string) parsed = parse_rational_string(v.text);
-  else fail(ptr, std::string("expected a number or a \"p/q\" string, got ") + json::kind_name(v.kind));
+  if (v.kind == Kind::number)
+    parsed = parse_decimal(v.text);
+  else if (v.kind == Kind::string)
+    parsed = parse_rational_string(v.text);
+  else
+    fail(ptr, std::string("expected a number or a \"p/q\" string, got ") + json::kind_name(v.kind));
   if (!parsed.value) fail(ptr, parsed.error);
   return std::move(*parsed.value);
 }
@@ -134,8 +143,7 @@ Vec2 read_vec2(const Value& v, const std::string& ptr) {
   return {read_number(v.items[0], at(ptr, 0)), read_number(v.items[1], at(ptr, 1))};
 }
 
-std::vector<Vec2> read_vec2_list(const Value& v, const std::string& ptr, std::size_t min_count,
-                                 std::string_view what) {
+std::vector<Vec2> read_vec2_list(const Value& v, const std::string& ptr, std::size_t min_count, std::string_view what) {
   expect_kind(v, Kind::array, ptr, "an array of [x, y] pairs");
   if (v.items.size() < min_count)
     fail(ptr, std::string(what) + " needs at least " + std::to_string(min_count) + " points, got " +
@@ -146,8 +154,8 @@ std::vector<Vec2> read_vec2_list(const Value& v, const std::string& ptr, std::si
   return out;
 }
 
-const std::initializer_list<std::pair<std::string_view, Stroke>> kStrokes = {
-    {"solid", Stroke::solid}, {"dashed", Stroke::dashed}};
+const std::initializer_list<std::pair<std::string_view, Stroke>> kStrokes = {{"solid", Stroke::solid},
+                                                                             {"dashed", Stroke::dashed}};
 
 // The relation names a scene may declare (GePBench importer maps its strings onto these).
 constexpr std::string_view kRelationTypes[] = {
@@ -159,9 +167,9 @@ constexpr std::string_view kRelationTypes[] = {
 class SceneReader {
  public:
   Scene read(const Value& root) {
-    expect_object(root, "", "a scene",
-                  {"id", "frame", "points", "lines", "circles", "shapes", "relations", "entities", "links",
-                   "questions"});
+    expect_object(
+        root, "", "a scene",
+        {"id", "frame", "points", "lines", "circles", "shapes", "relations", "entities", "links", "questions"});
     scene_.id = read_string(required(root, "", "id", "the scene's id, a non-empty string"), "/id");
     scene_.extra = extra_of(root);
     if (const Value* frame = root.find("frame")) read_frame(*frame);
@@ -195,7 +203,8 @@ class SceneReader {
   std::size_t point_index(const Value& v, const std::string& ptr) {
     const std::string id = read_string(v, ptr);
     auto it = point_by_id_.find(id);
-    if (it == point_by_id_.end()) fail(ptr, "unknown point label \"" + id + "\" (expected the id of a point in /points)");
+    if (it == point_by_id_.end())
+      fail(ptr, "unknown point label \"" + id + "\" (expected the id of a point in /points)");
     return it->second;
   }
 
@@ -262,7 +271,7 @@ class SceneReader {
   }
 
   void read_circle(const Value& v, const std::string& ptr) {
-    expect_object(v, ptr, "a circle", {"id", "center", "radius", "through", "style"});
+    expect_object(v, ptr, "a circle", {"id", "center", "radius", "through", "quadrants", "style"});
     Circle circle;
     circle.id = optional_string(v, ptr, "id");
     if (!circle.id.empty()) claim_id(circle.id, at(ptr, "id"));
@@ -293,8 +302,12 @@ class SceneReader {
         circle.through.push_back(index);
       }
     }
-    if (!circle.radius && circle.through.empty())
-      fail(ptr, "a circle needs a \"radius\" or points it passes \"through\"");
+    if (const Value* q = v.find("quadrants")) {
+      circle.quadrants = read_string(*q, at(ptr, "quadrants"));
+      if (circle.quadrants.size() != 4 || circle.quadrants.find_first_not_of("01") != std::string::npos ||
+          circle.quadrants == "0000")
+        fail(at(ptr, "quadrants"), "expected four characters 0/1 with at least one 1, like \"1111\"");
+    }
     circle.style = read_choice(v, ptr, "style", Stroke::solid, kStrokes);
     circle.extra = extra_of(v);
     scene_.circles.push_back(std::move(circle));
@@ -383,8 +396,9 @@ class SceneReader {
       }
       shape.geometry = s;
     } else {
-      fail(at(ptr, "type"), "unknown shape type \"" + type +
-                                "\" (expected one of: polygon, segment, ray, line, ellipse, circle, sector, star, spiral)");
+      fail(at(ptr, "type"),
+           "unknown shape type \"" + type +
+               "\" (expected one of: polygon, segment, ray, line, ellipse, circle, sector, star, spiral)");
     }
     shape.id = read_string(need("id", "the shape's id"), at(ptr, "id"));
     claim_id(shape.id, at(ptr, "id"));
@@ -404,10 +418,10 @@ class SceneReader {
     const std::string bp = at(ptr, "box");
     const Value& box = required(v, ptr, "box", "[x0, y0, x1, y1]");
     expect_kind(box, Kind::array, bp, "[x0, y0, x1, y1]");
-    if (box.items.size() != 4) fail(bp, "expected [x0, y0, x1, y1], got " + std::to_string(box.items.size()) + " numbers");
+    if (box.items.size() != 4)
+      fail(bp, "expected [x0, y0, x1, y1], got " + std::to_string(box.items.size()) + " numbers");
     for (std::size_t i = 0; i < 4; ++i) e.box[i] = read_number(box.items[i], at(bp, i));
-    if (e.box[0] >= e.box[2] || e.box[1] >= e.box[3])
-      fail(bp, "degenerate box: expected x0 < x1 and y0 < y1");
+    if (e.box[0] >= e.box[2] || e.box[1] >= e.box[3]) fail(bp, "degenerate box: expected x0 < x1 and y0 < y1");
     if (const Value* tags = v.find("tags")) {
       const std::string tp = at(ptr, "tags");
       expect_kind(*tags, Kind::array, tp, "an array of strings");
@@ -470,9 +484,8 @@ class SceneReader {
 
   void read_question(const Value& v, const std::string& ptr) {
     expect_object(v, ptr, "a question",
-                  {"id", "ask", "of", "options", "answer", "between", "anchor", "relative_to", "measure",
-                   "criterion", "value", "touching", "connected_to", "relation", "row", "column", "absent",
-                   "connected_pair"});
+                  {"id", "ask", "of", "options", "answer", "between", "anchor", "relative_to", "measure", "criterion",
+                   "value", "touching", "connected_to", "relation", "row", "column", "absent", "connected_pair"});
     Question q;
     q.id = read_string(required(v, ptr, "id", "the question's id"), at(ptr, "id"));
     if (!question_ids_.insert(q.id).second) fail(at(ptr, "id"), "duplicate question id \"" + q.id + "\"");

@@ -1,8 +1,7 @@
-#include "core/exact_json.hpp"
-
+#include <cstdlib>
 #include <geotruth/input.hpp>
 
-#include <cstdlib>
+#include "core/exact_json.hpp"
 
 namespace geotruth {
 
@@ -19,12 +18,18 @@ ordered_json exact_number(const Rational& value) {
   return text;
 }
 
-ordered_json exact_pair(const Vec2& v) { return ordered_json::array({exact_number(v.x), exact_number(v.y)}); }
+ordered_json exact_pair(const Vec2& v) {
+  return ordered_json::array({exact_number(v.x), exact_number(v.y)});
+}
 
 namespace {
 
-const char* name(Extent e) { return e == Extent::segment ? "segment" : e == Extent::ray ? "ray" : "line"; }
-const char* name(Stroke s) { return s == Stroke::solid ? "solid" : "dashed"; }
+const char* name(Extent e) {
+  return e == Extent::segment ? "segment" : e == Extent::ray ? "ray" : "line";
+}
+const char* name(Stroke s) {
+  return s == Stroke::solid ? "solid" : "dashed";
+}
 
 void put_extra(ordered_json& out, const std::string& extra) {
   if (!extra.empty()) out["extra"] = ordered_json::parse(extra);
@@ -70,8 +75,8 @@ ordered_json shape_json(const Shape& shape) {
           out["center"] = exact_pair(g.center);
           out["initial_radius"] = exact_number(g.initial_radius);
           out["growth_rate"] = exact_number(g.growth_rate);
-          out["sin_params"] = ordered_json::array(
-              {exact_number(g.sin_eps), exact_number(g.sin_omega), exact_number(g.sin_phi)});
+          out["sin_params"] =
+              ordered_json::array({exact_number(g.sin_eps), exact_number(g.sin_omega), exact_number(g.sin_phi)});
           out["max_theta"] = exact_number(g.max_theta);
         }
       },
@@ -107,7 +112,9 @@ ordered_json question_json(const Question& q) {
 
 }  // namespace
 
-std::string write_scene(const Scene& scene) { return to_line(scene_json(scene)); }
+std::string write_scene(const Scene& scene) {
+  return to_line(scene_json(scene));
+}
 
 ordered_json scene_json(const Scene& scene) {
   ordered_json out;
@@ -148,14 +155,17 @@ ordered_json scene_json(const Scene& scene) {
   list("circles", scene.circles, [&](const Circle& c) {
     ordered_json o;
     put_if(o, "id", c.id);
-    if (c.center_point) o["center"] = scene.points[*c.center_point].id;
-    else o["center"] = exact_pair(*c.center);
+    if (c.center_point)
+      o["center"] = scene.points[*c.center_point].id;
+    else
+      o["center"] = exact_pair(*c.center);
     if (c.radius) o["radius"] = exact_number(*c.radius);
     if (!c.through.empty()) {
       ordered_json through = ordered_json::array();
       for (auto i : c.through) through.push_back(scene.points[i].id);
       o["through"] = through;
     }
+    if (c.quadrants != "1111") o["quadrants"] = c.quadrants;
     o["style"] = name(c.style);
     put_extra(o, c.extra);
     return o;

@@ -1,4 +1,4 @@
-#include "core/batch.hpp"
+#include "batch/batch.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -12,7 +12,9 @@ constexpr std::size_t kChunk = 1 << 20;
 bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
-bool is_blank(const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }
+bool is_blank(const std::string& s) {
+  return s.find_first_not_of(" \t\r\n") == std::string::npos;
+}
 }  // namespace
 
 RecordReader::RecordReader(std::string path, std::size_t max_bytes)
@@ -42,7 +44,7 @@ bool RecordReader::fill() {
 
 bool RecordReader::next(RawRecord& record) {
   for (;;) {
-    record = RawRecord{path_, 0, {}, 0};
+    record = RawRecord{path_, 0, {}, 0, {}, {}};
     bool saw_any = false;
     for (;;) {
       if (begin_ == end_ && !fill()) break;
@@ -79,27 +81,77 @@ ordered_json error_record(const RawRecord& record, const InputError& error) {
   ordered_json out;
   out["line"] = record.line;
   out["file"] = record.file;
+  if (!record.key.empty()) out["key"] = record.key;
   out["error"] = {{"pointer", error.pointer}, {"message", error.message}};
   return out;
 }
 
-BatchStats run_batch(const std::vector<std::string>& inputs, const Limits& limits, const SceneHandler& handler,
-                     std::ostream& out, std::ostream& diagnostics) {
+namespace {
+
+// Reads a whole input (a file or stdin) for an importer.
+std::optional<std::string> slurp(const std::string& path, std::string& error) {
+  RecordReader reader(path, std::size_t{1} << 30);
+  if (!reader.ok()) {
+    error = reader.open_error();
+    return std::nullopt;
+  }
+  std::string text;
+  RawRecord record;
+  while (reader.next(record)) {
+    if (record.dropped_bytes) {
+      error = "input larger than 1 GiB";
+      return std::nullopt;
+    }
+    text += record.text;
+    text += '\n';
+  }
+  return text;
+}
+
+}  // namespace
+
+BatchStats run_batch(const std::vector<std::string>& inputs, SourceFormat format, const Limits& limits,
+                     const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics) {
   BatchStats stats;
   constexpr std::size_t kShownErrors = 20;
   auto report = [&](const RawRecord& record, const InputError& error) {
     ++stats.errors;
     out << to_line(error_record(record, error)) << '\n';
     if (stats.errors <= kShownErrors)
-      diagnostics << record.file << ':' << record.line << ": " << (error.pointer.empty() ? "/" : error.pointer)
-                  << ": " << error.message << '\n';
+      diagnostics << record.file << ':' << record.line << (record.key.empty() ? "" : " (" + record.key + ")") << ": "
+                  << (error.pointer.empty() ? "/" : error.pointer) << ": " << error.message << '\n';
+  };
+  auto handle = [&](const Scene& scene, const RawRecord& record) {
+    try {
+      out << to_line(handler(scene, record)) << '\n';
+    } catch (const InputError& error) {
+      report(record, error);
+    }
   };
   for (const auto& path : inputs) {
+    if (format != SourceFormat::native) {
+      std::string error;
+      const auto text = slurp(path, error);
+      if (!text) {
+        ++stats.records;
+        report(RawRecord{path, 0, {}, 0, {}, {}}, {"", "cannot read input: " + error});
+        continue;
+      }
+      std::size_t ordinal = 0;
+      for (auto& imported : import_source(format, *text, path)) {
+        ++stats.records;
+        RawRecord record{path, ++ordinal, {}, 0, imported.key, std::move(imported.notes)};
+        if (auto* error = std::get_if<InputError>(&imported.scene))
+          report(record, *error);
+        else
+          handle(std::get<Scene>(imported.scene), record);
+      }
+      continue;
+    }
     RecordReader reader(path, limits.max_line_bytes);
     if (!reader.ok()) {
-      RawRecord whole{path, 0, {}, 0};
       ++stats.records;
-      report(whole, {"", "cannot open input: " + reader.open_error()});
+      report(RawRecord{path, 0, {}, 0, {}, {}}, {"", "cannot open input: " + reader.open_error()});
       continue;
     }
     RawRecord record;
@@ -111,15 +163,10 @@ BatchStats run_batch(const std::vector<std::string>& inputs, const Limits& limit
         continue;
       }
       auto parsed = read_scene(record.text, limits);
-      if (auto* error = std::get_if<InputError>(&parsed)) {
+      if (auto* error = std::get_if<InputError>(&parsed))
         report(record, *error);
-        continue;
-      }
-      try {
-        out << to_line(handler(std::get<Scene>(parsed), record)) << '\n';
-      } catch (const InputError& error) {
-        report(record, error);
-      }
+      else
+        handle(std::get<Scene>(parsed), record);
     }
   }
   if (stats.errors > kShownErrors)

@@ -1,0 +1,401 @@
+// Building the incidence structure from declared `through` lists and exact geometry.
+#include <algorithm>
+#include <boost/pending/disjoint_sets.hpp>
+#include <cmath>
+#include <geotruth/incidence.hpp>
+#include <map>
+#include <numeric>
+#include <set>
+
+#include "geometry/predicates.hpp"
+
+namespace geotruth {
+
+const char* mode_name(IncidenceMode mode) {
+  switch (mode) {
+    case IncidenceMode::declared:
+      return "declared";
+    case IncidenceMode::geometric:
+      return "geometric";
+    case IncidenceMode::merged:
+      return "merged";
+  }
+  return "?";
+}
+
+double pixels_per_unit(const Frame& frame, const Thresholds& t) {
+  const double longer = to_double(std::max(frame.width, frame.height));
+  const double render = t.render_size_px > 0 ? t.render_size_px : longer < 64 ? 640 : longer;
+  return render / longer;
+}
+
+namespace {
+
+using namespace geometry;
+
+// Union-find over indices 0..n-1.
+class Groups {
+ public:
+  explicit Groups(std::size_t n) : rank_(n), parent_(n), sets_(rank_.data(), parent_.data()) {
+    for (std::size_t i = 0; i < n; ++i) sets_.make_set(i);
+  }
+  void join(std::size_t a, std::size_t b) { sets_.union_set(a, b); }
+  std::size_t find(std::size_t a) { return sets_.find_set(a); }
+
+ private:
+  std::vector<std::size_t> rank_, parent_;
+  boost::disjoint_sets<std::size_t*, std::size_t*> sets_;
+};
+
+// One drawn straight piece (a Scene line) as the builder sees it.
+struct Piece {
+  std::vector<std::size_t> members;  // points on it by declaration (geometric mode: its ends only)
+  std::optional<std::pair<Vec2, Vec2>> extent;
+  std::optional<std::pair<Rational, Rational>> z;  // depth at the two ends (solid geometry)
+  std::string name;
+};
+
+class Builder {
+ public:
+  Builder(const Scene& scene, IncidenceMode mode, const Thresholds& t) : scene_(scene), mode_(mode) {
+    out_.mode = mode;
+    out_.px_per_unit = pixels_per_unit(scene.frame, t);
+    // Bands in frame units, exact: the doubles given by the user are converted bit for bit.
+    const Rational units_per_px = 1 / Rational(out_.px_per_unit);
+    eps_ = Rational(t.eps_num_px) * units_per_px;
+    eps_vis_ = Rational(t.eps_vis_px) * units_per_px;
+    eps2_ = eps_ * eps_;
+    eps_vis2_ = eps_vis_ * eps_vis_;
+  }
+
+  Incidence build() {
+    for (std::size_t i = 0; i < scene_.points.size(); ++i) {
+      const Point& p = scene_.points[i];
+      out_.vertices.push_back({i, p.at, p.labelled});
+    }
+    make_pieces();
+    merge_pieces();
+    if (uses_geometry()) attach_points_geometrically();
+    merge_lines_sharing_two_points();
+    order_points_along_lines();
+    if (uses_geometry()) add_crossings();
+    attach_circle_points();
+    return std::move(out_);
+  }
+
+ private:
+  bool uses_geometry() const { return mode_ != IncidenceMode::declared; }
+  bool uses_declarations() const { return mode_ != IncidenceMode::geometric; }
+  double px(const Rational& squared_distance) const {
+    return std::sqrt(to_double(squared_distance)) * out_.px_per_unit;
+  }
+
+  void finding(std::string kind, std::size_t point, std::string element, double slack, std::string detail) {
+    out_.findings.push_back({std::move(kind), point < scene_.points.size() ? scene_.points[point].id : "",
+                             std::move(element), slack, std::move(detail)});
+  }
+
+  void make_pieces() {
+    for (const Line& line : scene_.lines) {
+      Piece piece;
+      const Point& first = scene_.points[line.through.front()];
+      const Point& last = scene_.points[line.through.back()];
+      piece.name = line.id.empty() ? first.id + "-" + last.id : line.id;
+      if (uses_declarations())
+        piece.members = line.through;
+      else
+        piece.members = {line.through.front(), line.through.back()};
+      if (first.at && last.at) {
+        piece.extent = drawn_extent(*first.at, *last.at, line.extent, scene_.frame);
+        if (first.z && last.z && line.extent == Extent::segment) piece.z = std::make_pair(*first.z, *last.z);
+      } else if (mode_ == IncidenceMode::geometric) {
+        finding("missing_position", first.at ? line.through.back() : line.through.front(), piece.name, 0,
+                "geometric mode needs coordinates; the piece is kept with its ends only");
+      }
+      pieces_.push_back(std::move(piece));
+    }
+  }
+
+  // Collinear within eps and overlapping or touching: one maximal line.
+  bool geometrically_one_line(const Piece& a, const Piece& b) const {
+    if (!a.extent || !b.extent) return false;
+    const auto& [a0, a1] = *a.extent;
+    const auto& [b0, b1] = *b.extent;
+    if (squared_distance_to_line(b0, a0, a1) > eps2_ || squared_distance_to_line(b1, a0, a1) > eps2_ ||
+        squared_distance_to_line(a0, b0, b1) > eps2_ || squared_distance_to_line(a1, b0, b1) > eps2_)
+      return false;
+    return squared_distance_to_segment(b0, a0, a1) <= eps2_ || squared_distance_to_segment(b1, a0, a1) <= eps2_ ||
+           squared_distance_to_segment(a0, b0, b1) <= eps2_ || squared_distance_to_segment(a1, b0, b1) <= eps2_;
+  }
+
+  static std::size_t shared_count(const std::vector<std::size_t>& a, const std::vector<std::size_t>& b) {
+    std::size_t n = 0;
+    for (auto x : a) n += std::count(b.begin(), b.end(), x);
+    return n;
+  }
+
+  void merge_pieces() {
+    const std::size_t n = pieces_.size();
+    Groups groups(n);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        if (shared_count(pieces_[i].members, pieces_[j].members) >= 2 ||
+            (uses_geometry() && geometrically_one_line(pieces_[i], pieces_[j])))
+          groups.join(i, j);
+    std::map<std::size_t, std::size_t> line_of_root;
+    for (std::size_t i = 0; i < n; ++i) {
+      auto [it, fresh] = line_of_root.emplace(groups.find(i), out_.lines.size());
+      if (fresh) out_.lines.emplace_back();
+      out_.lines[it->second].pieces.push_back(i);
+    }
+    for (auto& line : out_.lines) recompute_line(line);
+  }
+
+  // Members and drawn extent of a line from its pieces: the extent spans the extreme piece ends.
+  void recompute_line(MaximalLine& line) {
+    std::set<std::size_t> members(line.vertices.begin(), line.vertices.end());
+    std::optional<std::pair<Vec2, Vec2>> reference;
+    std::vector<Vec2> ends;
+    for (auto p : line.pieces) {
+      members.insert(pieces_[p].members.begin(), pieces_[p].members.end());
+      if (pieces_[p].extent) {
+        if (!reference) reference = pieces_[p].extent;
+        ends.push_back(pieces_[p].extent->first);
+        ends.push_back(pieces_[p].extent->second);
+      }
+    }
+    line.vertices.assign(members.begin(), members.end());
+    if (!reference) return;
+    auto by_parameter = [&](const Vec2& a, const Vec2& b) {
+      return line_parameter(a, reference->first, reference->second) <
+             line_parameter(b, reference->first, reference->second);
+    };
+    line.ends = std::make_pair(*std::min_element(ends.begin(), ends.end(), by_parameter),
+                               *std::max_element(ends.begin(), ends.end(), by_parameter));
+  }
+
+  std::string line_name(const MaximalLine& line) const {
+    std::string name;
+    for (auto p : line.pieces) name += (name.empty() ? "" : "+") + pieces_[p].name;
+    return name;
+  }
+
+  // Depth along a solid-geometry piece agrees with the point's depth.
+  bool depth_agrees(const MaximalLine& line, const Point& p) const {
+    if (!p.z || !p.at) return true;
+    for (auto index : line.pieces) {
+      const Piece& piece = pieces_[index];
+      if (!piece.z || !piece.extent) continue;
+      const Rational t = line_parameter(*p.at, piece.extent->first, piece.extent->second);
+      if (t < 0 || t > 1) continue;
+      const Rational z = piece.z->first + t * (piece.z->second - piece.z->first);
+      const Rational dz = z - *p.z;
+      return dz * dz <= eps2_;
+    }
+    return true;
+  }
+
+  void attach_points_geometrically() {
+    for (auto& line : out_.lines) {
+      if (!line.ends) continue;
+      const auto& [a, b] = *line.ends;
+      const std::string name = line_name(line);
+      std::set<std::size_t> declared(line.vertices.begin(), line.vertices.end());
+      std::set<std::size_t> ends_of_pieces;
+      for (auto p : line.pieces) {
+        const auto& through = scene_.lines[p].through;
+        ends_of_pieces.insert(through.front());
+        ends_of_pieces.insert(through.back());
+      }
+      for (std::size_t i = 0; i < scene_.points.size(); ++i) {
+        const Point& point = scene_.points[i];
+        if (!point.at) continue;
+        const Rational to_segment = squared_distance_to_segment(*point.at, a, b);
+        if (declared.count(i)) {
+          if (mode_ != IncidenceMode::merged || ends_of_pieces.count(i)) continue;
+          const Rational to_line = squared_distance_to_line(*point.at, a, b);
+          if (to_line > eps2_)
+            finding("declared_off_line", i, name, px(to_line), "declared on the line but off it");
+          else if (to_segment > eps2_)
+            finding("declared_outside_extent", i, name, px(to_segment),
+                    "declared on the line but beyond its drawn ends");
+          continue;
+        }
+        if (to_segment <= eps2_ && depth_agrees(line, point)) {
+          line.vertices.push_back(i);
+          if (mode_ == IncidenceMode::merged)
+            finding("undeclared_on_line", i, name, px(to_segment), "lies on the drawn line but is not declared on it");
+        } else if (to_segment < eps_vis2_ && depth_agrees(line, point)) {
+          finding("near_miss_line", i, name, px(to_segment), "too close to the line to tell apart (ambiguous band)");
+        }
+      }
+    }
+  }
+
+  void merge_lines_sharing_two_points() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t i = 0; i < out_.lines.size() && !changed; ++i)
+        for (std::size_t j = i + 1; j < out_.lines.size() && !changed; ++j) {
+          if (shared_count(out_.lines[i].vertices, out_.lines[j].vertices) < 2) continue;
+          out_.findings.push_back({"lines_merged", "", line_name(out_.lines[i]) + " & " + line_name(out_.lines[j]), 0,
+                                   "two drawn lines share two points, so they are one line"});
+          auto& keep = out_.lines[i];
+          const auto& gone = out_.lines[j];
+          keep.pieces.insert(keep.pieces.end(), gone.pieces.begin(), gone.pieces.end());
+          keep.vertices.insert(keep.vertices.end(), gone.vertices.begin(), gone.vertices.end());
+          out_.lines.erase(out_.lines.begin() + static_cast<std::ptrdiff_t>(j));
+          recompute_line(keep);
+          changed = true;
+        }
+    }
+  }
+
+  void order_points_along_lines() {
+    for (auto& line : out_.lines) {
+      const bool all_placed = line.ends && std::all_of(line.vertices.begin(), line.vertices.end(),
+                                                       [&](std::size_t v) { return out_.vertices[v].at.has_value(); });
+      if (all_placed) {
+        const auto& [a, b] = *line.ends;
+        std::vector<std::pair<Rational, std::size_t>> keyed;
+        for (auto v : line.vertices) keyed.emplace_back(line_parameter(*out_.vertices[v].at, a, b), v);
+        std::sort(keyed.begin(), keyed.end());
+        for (std::size_t k = 0; k < keyed.size(); ++k) line.vertices[k] = keyed[k].second;
+      } else {
+        order_by_declarations(line);
+      }
+    }
+  }
+
+  // Without coordinates: merge the orders of the line's `through` lists (a topological sort of
+  // "comes right before", each piece turned to agree with the pieces already placed).
+  void order_by_declarations(MaximalLine& line) {
+    std::vector<std::vector<std::size_t>> sequences;
+    for (auto p : line.pieces) sequences.push_back(pieces_[p].members);
+    std::map<std::size_t, std::size_t> position;  // from the first sequence, to orient the others
+    for (std::size_t k = 0; k < sequences.front().size(); ++k) position[sequences.front()[k]] = k;
+    for (std::size_t s = 1; s < sequences.size(); ++s) {
+      std::vector<std::pair<std::size_t, std::size_t>> known;  // (index in sequence, position)
+      for (std::size_t k = 0; k < sequences[s].size(); ++k)
+        if (auto it = position.find(sequences[s][k]); it != position.end()) known.emplace_back(k, it->second);
+      if (known.size() >= 2 && (known[0].second > known[1].second))
+        std::reverse(sequences[s].begin(), sequences[s].end());
+      for (std::size_t k = 0; k < sequences[s].size(); ++k) position.emplace(sequences[s][k], position.size());
+    }
+    std::map<std::size_t, std::set<std::size_t>> after;
+    std::map<std::size_t, std::size_t> indegree;
+    for (auto v : line.vertices) indegree[v];
+    for (const auto& seq : sequences)
+      for (std::size_t k = 0; k + 1 < seq.size(); ++k)
+        if (after[seq[k]].insert(seq[k + 1]).second) ++indegree[seq[k + 1]];
+    std::vector<std::size_t> order;
+    std::set<std::pair<std::size_t, std::size_t>> ready;  // (first-seen position, vertex)
+    for (auto [v, d] : indegree)
+      if (d == 0) ready.emplace(position.count(v) ? position[v] : SIZE_MAX, v);
+    while (!ready.empty()) {
+      const std::size_t v = ready.begin()->second;
+      ready.erase(ready.begin());
+      order.push_back(v);
+      for (auto w : after[v])
+        if (--indegree[w] == 0) ready.emplace(position.count(w) ? position[w] : SIZE_MAX, w);
+    }
+    if (order.size() != line.vertices.size()) {
+      out_.findings.push_back({"order_conflict", "", line_name(line), 0,
+                               "the declared orders of points along this line contradict each other"});
+      return;
+    }
+    line.vertices = std::move(order);
+  }
+
+  // Two drawn lines that cross inside both extents at no existing point meet at a new,
+  // unlabelled vertex. Lines that cross in the picture but are skew in space do not meet.
+  void add_crossings() {
+    const std::size_t n = out_.lines.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!out_.lines[i].ends) continue;
+      for (std::size_t j = i + 1; j < n; ++j) {
+        if (!out_.lines[j].ends) continue;
+        if (shared_count(out_.lines[i].vertices, out_.lines[j].vertices) > 0) continue;
+        const auto& [a, b] = *out_.lines[i].ends;
+        const auto& [c, d] = *out_.lines[j].ends;
+        const auto x = segment_crossing(a, b, c, d);
+        if (!x || !depths_meet(out_.lines[i], out_.lines[j], *x)) continue;
+        const std::size_t v = out_.vertices.size();
+        out_.vertices.push_back({std::nullopt, *x, false});
+        insert_in_order(out_.lines[i], v);
+        insert_in_order(out_.lines[j], v);
+      }
+    }
+  }
+
+  std::optional<Rational> depth_at(const MaximalLine& line, const Vec2& x) const {
+    for (auto index : line.pieces) {
+      const Piece& piece = pieces_[index];
+      if (!piece.z || !piece.extent) continue;
+      const Rational t = line_parameter(x, piece.extent->first, piece.extent->second);
+      if (t >= 0 && t <= 1) return piece.z->first + t * (piece.z->second - piece.z->first);
+    }
+    return std::nullopt;
+  }
+
+  bool depths_meet(const MaximalLine& l1, const MaximalLine& l2, const Vec2& x) const {
+    const auto z1 = depth_at(l1, x), z2 = depth_at(l2, x);
+    if (!z1 || !z2) return true;
+    const Rational dz = *z1 - *z2;
+    return dz * dz <= eps2_;
+  }
+
+  void insert_in_order(MaximalLine& line, std::size_t v) {
+    const auto& [a, b] = *line.ends;
+    const Rational t = line_parameter(*out_.vertices[v].at, a, b);
+    auto it = std::find_if(line.vertices.begin(), line.vertices.end(), [&](std::size_t w) {
+      return out_.vertices[w].at && line_parameter(*out_.vertices[w].at, a, b) > t;
+    });
+    line.vertices.insert(it, v);
+  }
+
+  void attach_circle_points() {
+    for (const Circle& circle : scene_.circles) {
+      std::vector<std::size_t> on;
+      if (uses_declarations()) on = circle.through;
+      const auto r2 = radius_squared(scene_, circle);
+      const std::string name =
+          circle.id.empty() && circle.center_point ? "circle " + scene_.points[*circle.center_point].id : circle.id;
+      if (uses_geometry() && circle.center && r2) {
+        for (std::size_t i = 0; i < scene_.points.size(); ++i) {
+          const Point& p = scene_.points[i];
+          if (!p.at || (circle.center_point && *circle.center_point == i)) continue;
+          const bool declared = std::count(on.begin(), on.end(), i) > 0;
+          const double gap = circle_gap(*p.at, *circle.center, *r2) * out_.px_per_unit;
+          const bool holds = compare_circle_gap(*p.at, *circle.center, *r2, eps_) <= 0;
+          if (declared) {
+            if (mode_ == IncidenceMode::merged && !holds)
+              finding("declared_off_circle", i, name, gap, "declared on the circle but off it");
+          } else if (holds) {
+            on.push_back(i);
+            if (mode_ == IncidenceMode::merged)
+              finding("undeclared_on_circle", i, name, gap, "lies on the circle but is not declared on it");
+          } else if (compare_circle_gap(*p.at, *circle.center, *r2, eps_vis_) < 0) {
+            finding("near_miss_circle", i, name, gap, "too close to the circle to tell apart (ambiguous band)");
+          }
+        }
+      }
+      std::sort(on.begin(), on.end());
+      out_.circle_points.push_back(std::move(on));
+    }
+  }
+
+  const Scene& scene_;
+  IncidenceMode mode_;
+  Rational eps_, eps_vis_, eps2_, eps_vis2_;
+  std::vector<Piece> pieces_;
+  Incidence out_;
+};
+
+}  // namespace
+
+Incidence build_incidence(const Scene& scene, IncidenceMode mode, const Thresholds& thresholds) {
+  return Builder(scene, mode, thresholds).build();
+}
+
+}  // namespace geotruth

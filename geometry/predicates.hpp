@@ -1,0 +1,65 @@
+// Exact geometric predicates on plain data (Vec2, Rational). CGAL lives only in predicates.cpp.
+//
+// Every function here decides exactly: inputs are rationals, straight constructions use CGAL's
+// Epeck, anything with a square root (circle crossings, distances to circles) uses CGAL's exact
+// circular kernel or CORE. Doubles leave this module only as reported slack or coordinates for
+// drawing, never as the basis of a decision.
+#pragma once
+
+#include <geotruth/scene.hpp>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace geotruth::geometry {
+
+/// Sign of the cross product (b − a) × (c − a): +1 when a, b, c turn counter-clockwise in a
+/// y-up frame, −1 clockwise, 0 exactly collinear (including any coincident points).
+int orientation(const Vec2& a, const Vec2& b, const Vec2& c);
+
+/// Squared distance from p to the infinite line through a and b. Precondition: a ≠ b.
+Rational squared_distance_to_line(const Vec2& p, const Vec2& a, const Vec2& b);
+
+/// Squared distance from p to the closed segment [a, b]. Precondition: a ≠ b.
+Rational squared_distance_to_segment(const Vec2& p, const Vec2& a, const Vec2& b);
+
+/// Parameter t of p's orthogonal projection onto the line a→b: proj(p) = a + t·(b − a), so
+/// t ∈ [0, 1] exactly when the projection falls on the segment. Precondition: a ≠ b.
+Rational line_parameter(const Vec2& p, const Vec2& a, const Vec2& b);
+
+/// The point a + t·(b − a).
+Vec2 point_at(const Vec2& a, const Vec2& b, const Rational& t);
+
+/// The single crossing point of the closed segments [a, b] and [c, d], if they meet in exactly
+/// one point (touching ends included). Empty when disjoint or overlapping along a stretch.
+/// Preconditions: a ≠ b, c ≠ d.
+std::optional<Vec2> segment_crossing(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d);
+
+/// The part of the straight piece through a and b that lies inside the frame rectangle
+/// [0, width] × [0, height]: for `segment` the segment itself (unclipped: a drawn segment is
+/// drawn where it is), for `ray` from a through b to the frame's edge, for `line` across the
+/// frame. Empty when a ray or line misses the frame. Precondition: a ≠ b.
+std::optional<std::pair<Vec2, Vec2>> drawn_extent(const Vec2& a, const Vec2& b, Extent extent, const Frame& frame);
+
+/// A point where a curve meets a circle. Its coordinates are algebraic (one square root), so
+/// they are given as doubles for reporting; `multiplicity` is exact: 1 a crossing, 2 a tangency.
+struct CirclePoint {
+  double x = 0, y = 0;
+  int multiplicity = 1;
+};
+
+/// Where the closed segment [a, b] meets the circle (centre c, squared radius r2 > 0).
+std::vector<CirclePoint> segment_circle_points(const Vec2& a, const Vec2& b, const Vec2& c, const Rational& r2);
+
+/// Where two circles meet; empty for disjoint or identical circles. r2 values are squared radii.
+std::vector<CirclePoint> circle_circle_points(const Vec2& c1, const Rational& r1_squared, const Vec2& c2,
+                                              const Rational& r2_squared);
+
+/// Compares the gap | |p − c| − r | between p and the circle (centre c, radius r = √r2) with
+/// eps ≥ 0, exactly (CORE square roots): returns −1, 0 or +1 as gap <, =, > eps.
+int compare_circle_gap(const Vec2& p, const Vec2& c, const Rational& r2, const Rational& eps);
+
+/// The gap | |p − c| − r | as a double, for reporting slack only.
+double circle_gap(const Vec2& p, const Vec2& c, const Rational& r2);
+
+}  // namespace geotruth::geometry

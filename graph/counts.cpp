@@ -1,0 +1,181 @@
+// Counting on the incidence graph (Boost.Graph): vertices are figure points and maximal lines,
+// edges say "this point lies on this line".
+#include <boost/dynamic_bitset.hpp>
+#include <boost/graph/adjacency_list.hpp>
+#include <geotruth/counts.hpp>
+#include <unordered_map>
+
+#include "geometry/predicates.hpp"
+
+namespace geotruth {
+
+const char* difficulty_of(std::size_t total) {
+  return total <= 15 ? "Easy" : total <= 30 ? "Medium" : "Hard";
+}
+
+namespace {
+
+using IncidenceGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+// meet(l1, l2): the counted vertex where two lines meet, or kNone. Two distinct maximal lines
+// share at most one point (the incidence builder merges lines sharing two).
+class MeetTable {
+ public:
+  explicit MeetTable(std::size_t lines) : n_(lines) {
+    if (dense()) table_.assign(n_ * n_, kNone);
+  }
+  void set(std::size_t a, std::size_t b, std::size_t v) {
+    if (dense())
+      table_[a * n_ + b] = table_[b * n_ + a] = v;
+    else
+      sparse_[key(a, b)] = v;
+  }
+  std::size_t get(std::size_t a, std::size_t b) const {
+    if (dense()) return table_[a * n_ + b];
+    auto it = sparse_.find(key(a, b));
+    return it == sparse_.end() ? kNone : it->second;
+  }
+
+ private:
+  bool dense() const { return n_ <= 4096; }
+  static std::uint64_t key(std::size_t a, std::size_t b) {
+    if (a > b) std::swap(a, b);
+    return (static_cast<std::uint64_t>(a) << 32) | b;
+  }
+  std::size_t n_;
+  std::vector<std::size_t> table_;
+  std::unordered_map<std::uint64_t, std::size_t> sparse_;
+};
+
+class Counter {
+ public:
+  Counter(const Scene& scene, const Incidence& inc, const CountOptions& options)
+      : scene_(scene),
+        inc_(inc),
+        options_(options),
+        V_(inc.vertices.size()),
+        L_(inc.lines.size()),
+        graph_(V_ + L_),
+        meet_(L_),
+        meets_(L_, boost::dynamic_bitset<>(L_)) {
+    position_.resize(L_);
+    for (std::size_t l = 0; l < L_; ++l) {
+      const auto& vertices = inc.lines[l].vertices;
+      for (std::size_t k = 0; k < vertices.size(); ++k) {
+        boost::add_edge(vertices[k], V_ + l, graph_);
+        position_[l][vertices[k]] = k;
+      }
+    }
+    for (std::size_t v = 0; v < V_; ++v) {
+      if (!counted(v)) continue;
+      std::vector<std::size_t> lines;
+      for (auto [it, end] = boost::adjacent_vertices(v, graph_); it != end; ++it) lines.push_back(*it - V_);
+      for (std::size_t i = 0; i < lines.size(); ++i)
+        for (std::size_t j = i + 1; j < lines.size(); ++j) {
+          meet_.set(lines[i], lines[j], v);
+          meets_[lines[i]].set(lines[j]);
+          meets_[lines[j]].set(lines[i]);
+        }
+    }
+  }
+
+  TangramCounts run() {
+    TangramCounts c;
+    for (const auto& p : scene_.points) c.letters += p.labelled;
+    for (const auto& circle : scene_.circles) c.circles += circle.quadrants == "1111";  // drawn full circles
+    for (std::size_t l = 0; l < L_; ++l) {
+      std::size_t letters = 0;
+      for (auto [it, end] = boost::adjacent_vertices(V_ + l, graph_); it != end; ++it)
+        letters += inc_.vertices[*it].letter;
+      c.segments += letters < 2 ? 0 : letters * (letters - 1) / 2;
+    }
+    c.triangles = triangles();
+    if (options_.quadrilaterals) c.quadrilaterals = quadrilaterals();
+    c.total = c.letters + c.circles + c.segments + c.triangles;
+    c.difficulty = difficulty_of(c.total);
+    return c;
+  }
+
+ private:
+  bool counted(std::size_t v) const { return options_.any_vertex || inc_.vertices[v].letter; }
+
+  // A triangle is three lines, pairwise meeting at counted vertices, not all through one point.
+  // For each pair l1 < l2 that meet, the candidates l3 > l2 are meets[l1] ∧ meets[l2].
+  std::size_t triangles() const {
+    std::size_t count = 0;
+    for (std::size_t l1 = 0; l1 < L_; ++l1)
+      for (std::size_t l2 = meets_[l1].find_next(l1); l2 < L_; l2 = meets_[l1].find_next(l2)) {
+        const boost::dynamic_bitset<> both = meets_[l1] & meets_[l2];
+        const std::size_t apex = meet_.get(l1, l2);
+        for (std::size_t l3 = both.find_next(l2); l3 < L_; l3 = both.find_next(l3)) count += meet_.get(l1, l3) != apex;
+      }
+    return count;
+  }
+
+  // A quadrilateral is a 4-cycle of lines l1-l2-l3-l4 (l1 the smallest, l2 < l4 so each cycle
+  // is seen once) whose four corners are distinct counted vertices.
+  std::size_t quadrilaterals() const {
+    std::size_t count = 0;
+    for (std::size_t l1 = 0; l1 < L_; ++l1)
+      for (std::size_t l2 = meets_[l1].find_next(l1); l2 < L_; l2 = meets_[l1].find_next(l2))
+        for (std::size_t l4 = meets_[l1].find_next(l2); l4 < L_; l4 = meets_[l1].find_next(l4)) {
+          const std::size_t v12 = meet_.get(l1, l2), v41 = meet_.get(l4, l1);
+          if (v12 == v41) continue;
+          const boost::dynamic_bitset<> both = meets_[l2] & meets_[l4];
+          for (std::size_t l3 = both.find_next(l1); l3 < L_; l3 = both.find_next(l3)) {
+            if (l3 == l2 || l3 == l4) continue;
+            const std::size_t v23 = meet_.get(l2, l3), v34 = meet_.get(l3, l4);
+            if (v23 == v12 || v23 == v34 || v34 == v41) continue;
+            count += is_convex({v41, v12, v23, v34}, {l1, l2, l3, l4});
+          }
+        }
+    return count;
+  }
+
+  // Corners in cyclic order v41, v12, v23, v34: side k joins corners[k] and corners[k+1] on lines[k].
+  bool is_convex(const std::array<std::size_t, 4>& corners, const std::array<std::size_t, 4>& lines) const {
+    const bool placed =
+        std::all_of(corners.begin(), corners.end(), [&](std::size_t v) { return inc_.vertices[v].at.has_value(); });
+    if (placed) {
+      int sign = 0;
+      for (std::size_t k = 0; k < 4; ++k) {
+        const int turn = geometry::orientation(*inc_.vertices[corners[k]].at, *inc_.vertices[corners[(k + 1) % 4]].at,
+                                               *inc_.vertices[corners[(k + 2) % 4]].at);
+        if (turn == 0 || (sign != 0 && turn != sign)) return false;
+        sign = turn;
+      }
+      return true;
+    }
+    // Without coordinates: opposite sides that cross at a declared point make a bow-tie.
+    auto crosses = [&](std::size_t side_a, std::size_t side_b) {
+      const std::size_t la = lines[side_a], lb = lines[side_b];
+      const std::size_t x = meet_.get(la, lb);
+      if (x == kNone) return false;
+      auto strictly_inside = [&](std::size_t line, std::size_t side) {
+        const auto& pos = position_[line];
+        const std::size_t p = pos.at(x), a = pos.at(corners[side]), b = pos.at(corners[(side + 1) % 4]);
+        return (a < p && p < b) || (b < p && p < a);
+      };
+      return strictly_inside(la, side_a) && strictly_inside(lb, side_b);
+    };
+    return !crosses(0, 2) && !crosses(1, 3);
+  }
+
+  const Scene& scene_;
+  const Incidence& inc_;
+  CountOptions options_;
+  std::size_t V_, L_;
+  IncidenceGraph graph_;
+  MeetTable meet_;
+  std::vector<boost::dynamic_bitset<>> meets_;
+  std::vector<std::unordered_map<std::size_t, std::size_t>> position_;  // per line: vertex → rank along it
+};
+
+}  // namespace
+
+TangramCounts count_figure(const Scene& scene, const Incidence& incidence, const CountOptions& options) {
+  return Counter(scene, incidence, options).run();
+}
+
+}  // namespace geotruth

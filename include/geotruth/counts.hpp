@@ -1,0 +1,34 @@
+// Tangram counts: letters, circles, segments and triangles formed by letters.
+#pragma once
+
+#include <cstddef>
+#include <geotruth/incidence.hpp>
+#include <optional>
+#include <string>
+
+namespace geotruth {
+
+struct CountOptions {
+  bool any_vertex = false;      ///< triangles/quadrilaterals may use unlabelled crossings as vertices
+  bool quadrilaterals = false;  ///< also count convex quadrilaterals
+};
+
+struct TangramCounts {
+  std::size_t letters = 0, circles = 0, segments = 0, triangles = 0;
+  std::optional<std::size_t> quadrilaterals;
+  std::size_t total = 0;   ///< letters + circles + segments + triangles
+  std::string difficulty;  ///< Easy (total ≤ 15), Medium (≤ 30), Hard (> 30)
+};
+
+/// Counts on an incidence structure (DESIGN.md "Counting semantics"):
+/// - a segment formed by letters is a pair of letters on one maximal drawn line;
+/// - a triangle formed by letters is a triple of letters, pairwise on a common maximal line,
+///   not all on one line; with `any_vertex`, unlabelled crossings may be vertices too;
+/// - a convex quadrilateral has four such vertices joined cyclically by drawn stretches on four
+///   distinct lines, and is convex (exactly, from coordinates) or, without coordinates, not
+///   self-crossing by the declared order of points along its lines.
+TangramCounts count_figure(const Scene& scene, const Incidence& incidence, const CountOptions& options = {});
+
+const char* difficulty_of(std::size_t total);
+
+}  // namespace geotruth

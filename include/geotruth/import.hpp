@@ -1,0 +1,40 @@
+// Importers: other datasets' annotation formats → native scenes.
+#pragma once
+
+#include <geotruth/input.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace geotruth {
+
+enum class SourceFormat {
+  native,      ///< JSONL of native scenes (docs/format.md)
+  geometry3k,  ///< diagram_logic_forms_annot.json (object keyed by problem id) or one logic_form.json
+  pgdp,        ///< PGDP5K annotations: object keyed by image name with geos and relations
+  linelist,    ///< text figures: one row per drawn line listing its points in order
+};
+
+std::optional<SourceFormat> source_format_named(std::string_view name);
+
+/// Something an importer noticed and did not guess about: an unresolvable line name, a fact
+/// about an unknown point, a missing position, a duplicate line. Carried into the output.
+struct ImportNote {
+  std::string kind;
+  std::string detail;
+};
+
+/// One scene from a non-native source. `key` is the source's own name for it (problem id,
+/// image name, figure name); a record that cannot be built at all carries an InputError.
+struct ImportedScene {
+  std::string key;
+  SceneOrError scene;
+  std::vector<ImportNote> notes;
+};
+
+/// Reads a whole source file in `format` (not `native`). `file_name` is used for ids where the
+/// source has none (a per-problem logic_form.json takes its directory's name).
+std::vector<ImportedScene> import_source(SourceFormat format, std::string_view text, const std::string& file_name);
+
+}  // namespace geotruth

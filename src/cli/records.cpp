@@ -1,0 +1,93 @@
+#include "cli/records.hpp"
+
+#include <cmath>
+
+namespace geotruth::cli {
+
+IncidenceMode FigureOptions::incidence_mode() const {
+  if (mode == "declared") return IncidenceMode::declared;
+  if (mode == "geometric") return IncidenceMode::geometric;
+  return IncidenceMode::merged;
+}
+
+ordered_json record_head(const Scene& scene, const RawRecord& record) {
+  ordered_json out;
+  out["line"] = record.line;
+  out["id"] = scene.id;
+  if (!record.key.empty() && record.key != scene.id) out["key"] = record.key;
+  return out;
+}
+
+namespace {
+double rounded(double px) {
+  return std::round(px * 1000) / 1000;
+}
+
+std::string vertex_name(const Scene& scene, const Incidence& inc, std::size_t v) {
+  if (const auto& p = inc.vertices[v].point) return scene.points[*p].id;
+  return "x" + std::to_string(v - scene.points.size() + 1);  // unlabelled crossing x1, x2, ...
+}
+}  // namespace
+
+ordered_json conflicts_json(const Incidence& incidence, const RawRecord& record) {
+  ordered_json out = ordered_json::array();
+  for (const auto& note : record.notes) out.push_back({{"kind", note.kind}, {"detail", note.detail}});
+  for (const auto& f : incidence.findings) {
+    ordered_json item{{"kind", f.kind}};
+    if (!f.point.empty()) item["point"] = f.point;
+    if (!f.element.empty()) item["element"] = f.element;
+    if (f.slack_px > 0) item["slack_px"] = rounded(f.slack_px);
+    item["detail"] = f.detail;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+ordered_json incidence_json(const Scene& scene, const Incidence& inc) {
+  ordered_json out;
+  out["mode"] = mode_name(inc.mode);
+  out["px_per_unit"] = inc.px_per_unit;
+  ordered_json lines = ordered_json::array();
+  for (const auto& line : inc.lines) {
+    ordered_json pieces = ordered_json::array(), points = ordered_json::array();
+    for (auto p : line.pieces) {
+      const auto& through = scene.lines[p].through;
+      pieces.push_back(scene.lines[p].id.empty()
+                           ? scene.points[through.front()].id + "-" + scene.points[through.back()].id
+                           : scene.lines[p].id);
+    }
+    for (auto v : line.vertices) points.push_back(vertex_name(scene, inc, v));
+    lines.push_back({{"pieces", pieces}, {"points", points}});
+  }
+  out["lines"] = lines;
+  ordered_json circles = ordered_json::array();
+  for (std::size_t c = 0; c < scene.circles.size(); ++c) {
+    ordered_json points = ordered_json::array();
+    for (auto p : inc.circle_points[c]) points.push_back(scene.points[p].id);
+    const auto& circle = scene.circles[c];
+    circles.push_back({{"circle", !circle.id.empty()    ? circle.id
+                                  : circle.center_point ? "circle " + scene.points[*circle.center_point].id
+                                                        : "circle " + std::to_string(c + 1)},
+                       {"points", points}});
+  }
+  out["circles"] = circles;
+  ordered_json crossings = ordered_json::array();
+  for (std::size_t v = scene.points.size(); v < inc.vertices.size(); ++v)
+    crossings.push_back({{"name", vertex_name(scene, inc, v)}, {"at", exact_pair(*inc.vertices[v].at)}});
+  out["crossings"] = crossings;
+  return out;
+}
+
+ordered_json counts_json(const TangramCounts& c) {
+  ordered_json out;
+  out["letters"] = c.letters;
+  out["circles"] = c.circles;
+  out["segments"] = c.segments;
+  out["triangles"] = c.triangles;
+  if (c.quadrilaterals) out["quadrilaterals"] = *c.quadrilaterals;
+  out["total"] = c.total;
+  out["difficulty"] = c.difficulty;
+  return out;
+}
+
+}  // namespace geotruth::cli

@@ -1,0 +1,123 @@
+#include "import/figure_builder.hpp"
+
+#include <algorithm>
+
+#include "geometry/predicates.hpp"
+
+namespace geotruth::import {
+
+FigureBuilder::FigureBuilder(std::string id) {
+  scene_.id = std::move(id);
+}
+
+void FigureBuilder::add_point(const std::string& name, std::optional<Vec2> at, bool labelled) {
+  if (index_.count(name)) {
+    note("duplicate_point", "point \"" + name + "\" is given twice; the first is kept");
+    return;
+  }
+  index_[name] = scene_.points.size();
+  Point p;
+  p.id = name;
+  p.at = std::move(at);
+  p.labelled = labelled;
+  scene_.points.push_back(std::move(p));
+}
+
+std::optional<std::size_t> FigureBuilder::piece(const std::string& a, const std::string& b) {
+  if (a == b) {
+    note("zero_length_piece", "piece " + a + a + " joins a point to itself");
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < pieces_.size(); ++i)
+    if ((pieces_[i].a == a && pieces_[i].b == b) || (pieces_[i].a == b && pieces_[i].b == a)) return i;
+  pieces_.push_back({a, b, {}});
+  return pieces_.size() - 1;
+}
+
+void FigureBuilder::on_piece(std::size_t piece, const std::string& p) {
+  PieceDraft& d = pieces_[piece];
+  if (p == d.a || p == d.b || std::count(d.inner.begin(), d.inner.end(), p)) return;
+  d.inner.push_back(p);
+}
+
+std::size_t FigureBuilder::circle(const std::string& center) {
+  for (std::size_t i = 0; i < circle_centres_.size(); ++i)
+    if (circle_centres_[i] == center) return i;
+  Circle c;
+  c.center_point = index_.at(center);
+  c.center = scene_.points[*c.center_point].at;
+  scene_.circles.push_back(std::move(c));
+  circle_centres_.push_back(center);
+  circle_points_.emplace_back();
+  return scene_.circles.size() - 1;
+}
+
+std::size_t FigureBuilder::circle_at(Vec2 center, Rational radius, std::string quadrants) {
+  Circle c;
+  c.center = std::move(center);
+  scene_.circles.push_back(std::move(c));
+  circle_centres_.emplace_back();
+  circle_points_.emplace_back();
+  draw_circle(scene_.circles.size() - 1, std::move(radius), std::move(quadrants));
+  return scene_.circles.size() - 1;
+}
+
+void FigureBuilder::draw_circle(std::size_t circle, Rational radius, std::string quadrants) {
+  scene_.circles[circle].radius = std::move(radius);
+  scene_.circles[circle].quadrants = std::move(quadrants);
+}
+
+void FigureBuilder::on_circle(std::size_t circle, const std::string& p) {
+  auto& on = circle_points_[circle];
+  if (circle_centres_[circle] == p) {
+    note("centre_on_own_circle", "point " + p + " is declared on the circle it is the centre of");
+    return;
+  }
+  if (std::count(on.begin(), on.end(), p) == 0) on.push_back(p);
+}
+
+ImportedScene FigureBuilder::finish() {
+  for (const PieceDraft& d : pieces_) {
+    const Point& a = scene_.points[index_.at(d.a)];
+    const Point& b = scene_.points[index_.at(d.b)];
+    if (a.at && b.at && *a.at == *b.at) {
+      note("zero_length_piece", "piece " + d.a + "-" + d.b + " has both ends at the same position; dropped");
+      continue;
+    }
+    std::vector<std::string> inner = d.inner;
+    const bool placed = a.at && b.at && std::all_of(inner.begin(), inner.end(), [&](const std::string& p) {
+                          return scene_.points[index_.at(p)].at.has_value();
+                        });
+    if (placed) {
+      // Exact order along a→b; points beyond the ends stay inside the list (the incidence
+      // builder reports them as declared outside the drawn extent).
+      std::stable_sort(inner.begin(), inner.end(), [&](const std::string& p, const std::string& q) {
+        return geometry::line_parameter(*scene_.points[index_.at(p)].at, *a.at, *b.at) <
+               geometry::line_parameter(*scene_.points[index_.at(q)].at, *a.at, *b.at);
+      });
+    }
+    Line line;
+    line.through.push_back(index_.at(d.a));
+    for (const auto& p : inner) line.through.push_back(index_.at(p));
+    line.through.push_back(index_.at(d.b));
+    scene_.lines.push_back(std::move(line));
+  }
+  for (std::size_t c = 0; c < scene_.circles.size(); ++c)
+    for (const auto& p : circle_points_[c]) scene_.circles[c].through.push_back(index_.at(p));
+  if (frame_) {
+    scene_.frame = *frame_;
+  } else {
+    // No image size given: the smallest integer frame holding every point.
+    Rational w = 1, h = 1;
+    for (const auto& p : scene_.points)
+      if (p.at) {
+        w = std::max(w, Rational(p.at->x + 1));
+        h = std::max(h, Rational(p.at->y + 1));
+      }
+    scene_.frame.width = Rational(mpz_class(w.get_num() / w.get_den()));
+    scene_.frame.height = Rational(mpz_class(h.get_num() / h.get_den()));
+  }
+  return {scene_.id, std::move(scene_), std::move(notes_)};
+}
+
+}  // namespace geotruth::import

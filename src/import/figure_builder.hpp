@@ -1,0 +1,52 @@
+// Builds a native Scene from named points, two-ended pieces and circles, as importers find them.
+#pragma once
+
+#include <geotruth/import.hpp>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace geotruth::import {
+
+class FigureBuilder {
+ public:
+  explicit FigureBuilder(std::string id);
+
+  /// Adds a point; a second point with the same name is noted and ignored.
+  void add_point(const std::string& name, std::optional<Vec2> at, bool labelled = true);
+  bool has_point(const std::string& name) const { return index_.count(name) > 0; }
+
+  /// The piece with ends a and b (either order), created on first use. Empty for a == b.
+  std::optional<std::size_t> piece(const std::string& a, const std::string& b);
+  /// Declares p on the piece between its ends.
+  void on_piece(std::size_t piece, const std::string& p);
+  /// The circle centred at the named point, created on first use.
+  std::size_t circle(const std::string& center);
+  std::size_t circle_at(Vec2 center, Rational radius, std::string quadrants);
+  /// Gives a circle its drawn radius and quadrant mask.
+  void draw_circle(std::size_t circle, Rational radius, std::string quadrants);
+  void on_circle(std::size_t circle, const std::string& p);
+
+  void note(std::string kind, std::string detail) { notes_.push_back({std::move(kind), std::move(detail)}); }
+  void set_frame(Frame frame) { frame_ = std::move(frame); }
+
+  /// The scene: inner points of each piece ordered along it (exactly, by coordinates when all
+  /// are known; else in the order declared), frame from the points when not set.
+  ImportedScene finish();
+
+ private:
+  struct PieceDraft {
+    std::string a, b;
+    std::vector<std::string> inner;
+  };
+  Scene scene_;
+  std::optional<Frame> frame_;
+  std::map<std::string, std::size_t> index_;
+  std::vector<PieceDraft> pieces_;
+  std::vector<std::string> circle_centres_;  // "" for circles given by coordinates
+  std::vector<std::vector<std::string>> circle_points_;
+  std::vector<ImportNote> notes_;
+};
+
+}  // namespace geotruth::import

@@ -1,0 +1,141 @@
+// Geometry3K: diagram_logic_forms_annot.json (keyed by problem id) or a per-problem logic_form.json.
+#include <algorithm>
+#include <filesystem>
+
+#include "core/json_reader.hpp"
+#include "import/figure_builder.hpp"
+#include "import/importers.hpp"
+#include "import/logic_form.hpp"
+
+namespace geotruth::import {
+namespace {
+
+using json::Value;
+
+std::optional<Vec2> position(const Value& v) {
+  if (v.kind != Value::Kind::array || v.items.size() != 2) return std::nullopt;
+  auto x = parse_decimal(v.items[0].text), y = parse_decimal(v.items[1].text);
+  if (v.items[0].kind != Value::Kind::number || v.items[1].kind != Value::Kind::number || !x.value || !y.value)
+    return std::nullopt;
+  if (*x.value == -1 && *y.value == -1) return std::nullopt;  // Geometry3K's "no position"
+  return Vec2{*x.value, *y.value};
+}
+
+std::vector<std::string> strings(const Value* list) {
+  std::vector<std::string> out;
+  if (list && list->kind == Value::Kind::array)
+    for (const auto& item : list->items)
+      if (item.kind == Value::Kind::string) out.push_back(item.text);
+  return out;
+}
+
+// "SR" → (S, R) when exactly one split names two known points.
+std::optional<std::pair<std::string, std::string>> split_line_name(const std::string& name, FigureBuilder& figure) {
+  std::vector<std::pair<std::string, std::string>> splits;
+  for (std::size_t k = 1; k < name.size(); ++k) {
+    std::string a = name.substr(0, k), b = name.substr(k);
+    if (figure.has_point(a) && figure.has_point(b)) splits.emplace_back(std::move(a), std::move(b));
+  }
+  if (splits.size() == 1) return splits.front();
+  figure.note("unresolvable_line", "line \"" + name + "\" splits " + std::to_string(splits.size()) +
+                                       " ways into known point names; skipped");
+  return std::nullopt;
+}
+
+bool is_name(const Term& t) {
+  return t.args.empty();
+}
+
+void apply_fact(const std::string& text, FigureBuilder& figure) {
+  const auto term = parse_term(text);
+  if (!term) {
+    figure.note("malformed_fact", "cannot parse \"" + text + "\"");
+    return;
+  }
+  const bool on_line = term->name == "PointLiesOnLine", on_circle = term->name == "PointLiesOnCircle";
+  if (!on_line && !on_circle) return;  // measures, perpendicularity, ...: not incidences
+  const std::string shape = on_line ? "Line" : "Circle";
+  if (term->args.size() != 2 || !is_name(term->args[0]) || term->args[1].name != shape ||
+      term->args[1].args.size() != 2 || !is_name(term->args[1].args[0]) || !is_name(term->args[1].args[1])) {
+    figure.note("malformed_fact", "expected " + term->name + "(P, " + shape + "(A, " + (on_line ? "B" : "r") +
+                                      ")), got \"" + text + "\"");
+    return;
+  }
+  const std::string& p = term->args[0].name;
+  const std::string& a = term->args[1].args[0].name;
+  std::vector<std::string> needed = {p, a};
+  if (on_line) needed.push_back(term->args[1].args[1].name);
+  for (const auto& n : needed)
+    if (!figure.has_point(n)) {
+      figure.note("unknown_point", "\"" + text + "\" names unknown point " + n);
+      return;
+    }
+  if (on_line) {
+    if (auto piece = figure.piece(a, term->args[1].args[1].name)) figure.on_piece(*piece, p);
+  } else {
+    figure.on_circle(figure.circle(a), p);
+  }
+}
+
+ImportedScene import_problem(const std::string& id, const Value& problem) {
+  FigureBuilder figure(id);
+  if (problem.kind != Value::Kind::object) return {id, InputError{json::member_pointer(id), "expected an object"}, {}};
+  const Value* positions = problem.find("point_positions");
+  std::vector<std::string> names = strings(problem.find("point_instances"));
+  if (names.empty() && positions && positions->kind == Value::Kind::object)
+    for (const auto& [name, _] : positions->members) names.push_back(name);
+  for (const auto& name : names) {
+    const Value* at = positions ? positions->find(name) : nullptr;
+    auto p = at ? position(*at) : std::nullopt;
+    if (!p) figure.note("missing_position", "point " + name + " has no position");
+    figure.add_point(name, p);
+  }
+  if (const Value* redundant = problem.find("redundant_point_positions");
+      redundant && redundant->kind == Value::Kind::object)
+    for (const auto& [name, at] : redundant->members) figure.add_point(name, position(at), false);
+
+  std::vector<std::string> seen;
+  for (const auto& name : strings(problem.find("line_instances"))) {
+    if (std::count(seen.begin(), seen.end(), name)) {
+      figure.note("duplicate_line", "line \"" + name + "\" is listed twice");
+      continue;
+    }
+    seen.push_back(name);
+    if (auto ends = split_line_name(name, figure)) figure.piece(ends->first, ends->second);
+  }
+  for (const auto& centre : strings(problem.find("circle_instances"))) {
+    if (centre.empty() || !figure.has_point(centre)) {
+      figure.note("circle_without_centre", "circle instance \"" + centre + "\" names no known point");
+      continue;
+    }
+    figure.circle(centre);
+  }
+  const Value* facts = problem.find("diagram_logic_forms");
+  if (!facts) facts = problem.find("diagram_logic_form");
+  for (const auto& fact : strings(facts)) apply_fact(fact, figure);
+  return figure.finish();
+}
+
+}  // namespace
+
+std::vector<ImportedScene> import_geometry3k(std::string_view text, const std::string& file_name) {
+  Limits limits;
+  limits.max_line_bytes = kMaxSourceBytes;
+  limits.max_elements = 10'000'000;
+  auto tree = json::read(text, limits);
+  if (auto* error = std::get_if<InputError>(&tree)) return {{file_name, *error, {}}};
+  const Value& root = std::get<Value>(tree);
+  if (root.kind != Value::Kind::object)
+    return {{file_name, InputError{"", "expected a Geometry3K object keyed by problem id"}, {}}};
+  // A per-problem logic_form.json: its directory names the problem.
+  if (root.find("diagram_logic_form") || root.find("point_positions")) {
+    std::string id = std::filesystem::path(file_name).parent_path().filename().string();
+    if (id.empty()) id = std::filesystem::path(file_name).stem().string();
+    return {import_problem(id, root)};
+  }
+  std::vector<ImportedScene> out;
+  for (const auto& [id, problem] : root.members) out.push_back(import_problem(id, problem));
+  return out;
+}
+
+}  // namespace geotruth::import

@@ -1,0 +1,19 @@
+// Geometry3K-style logic form terms: "PointLiesOnLine(N, Line(X, Z))".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace geotruth::import {
+
+struct Term {
+  std::string name;
+  std::vector<Term> args;  ///< empty for a plain name
+};
+
+/// Parses one term; empty on malformed text (unbalanced parentheses, empty names, trailing text).
+std::optional<Term> parse_term(std::string_view text);
+
+}  // namespace geotruth::import

@@ -308,8 +308,10 @@ class Builder {
   }
 
   // Two drawn lines that cross inside both extents at no existing point meet at a new,
-  // unlabelled vertex. Lines that cross in the picture but are skew in space do not meet.
+  // unlabelled vertex; concurrent lines share it. Lines that cross in the picture but are skew
+  // in space do not meet.
   void add_crossings() {
+    std::map<std::pair<Rational, Rational>, std::size_t> crossing_at;
     const std::size_t n = out_.lines.size();
     for (std::size_t i = 0; i < n; ++i) {
       if (!out_.lines[i].ends) continue;
@@ -320,10 +322,13 @@ class Builder {
         const auto& [c, d] = *out_.lines[j].ends;
         const auto x = segment_crossing(a, b, c, d);
         if (!x || !depths_meet(out_.lines[i], out_.lines[j], *x)) continue;
-        const std::size_t v = out_.vertices.size();
-        out_.vertices.push_back({std::nullopt, *x, false});
-        insert_in_order(out_.lines[i], v);
-        insert_in_order(out_.lines[j], v);
+        auto [it, fresh] = crossing_at.emplace(std::make_pair(x->x, x->y), out_.vertices.size());
+        if (fresh) out_.vertices.push_back({std::nullopt, *x, false});
+        for (auto line : {i, j}) {
+          auto& vertices = out_.lines[line].vertices;
+          if (std::find(vertices.begin(), vertices.end(), it->second) == vertices.end())
+            insert_in_order(out_.lines[line], it->second);
+        }
       }
     }
   }

@@ -28,11 +28,33 @@ check "one record written" 1 "$(wc -l <"$tmp/sub/one.jsonl")"
 check "no temp file left" 1 "$(ls "$tmp/sub" | wc -l)"
 
 # Normalized output is itself valid input and a fixed point.
-"$geotruth" analyze "$fixtures/two_valid_three_bad.jsonl" 2>/dev/null | grep -v '"error"' |
-  sed -e 's/^{"line":[0-9]*,"id":"[^"]*","scene"://' -e 's/}$//' >"$tmp/normalized.jsonl"
-"$geotruth" analyze "$tmp/normalized.jsonl" 2>/dev/null |
-  sed -e 's/^{"line":[0-9]*,"id":"[^"]*","scene"://' -e 's/}$//' >"$tmp/again.jsonl"
+scene_of() { /usr/bin/python3 -c 'import json, sys
+for line in sys.stdin:
+    record = json.loads(line)
+    if "scene" in record: print(json.dumps(record["scene"], separators=(",", ":"), ensure_ascii=False))'; }
+"$geotruth" analyze "$fixtures/two_valid_three_bad.jsonl" 2>/dev/null | scene_of >"$tmp/normalized.jsonl"
+"$geotruth" analyze "$tmp/normalized.jsonl" 2>/dev/null | scene_of >"$tmp/again.jsonl"
 check "normalized round trip" "" "$(diff "$tmp/normalized.jsonl" "$tmp/again.jsonl")"
+check "two scenes round-tripped" 2 "$(wc -l <"$tmp/again.jsonl")"
+
+# count: one record per scene, importers through --from, exit 1 when a source record is broken.
+"$geotruth" count "$fixtures/linelist_figures.txt" --from linelist >"$tmp/counts.jsonl" 2>/dev/null
+check "count linelist exit code" 0 $?
+check "count linelist records" 3 "$(wc -l <"$tmp/counts.jsonl")"
+check "count one-cevian triangles" 1 "$(grep -c '"id":"one-cevian".*"triangles":3' "$tmp/counts.jsonl")"
+"$geotruth" import --from geometry3k "$fixtures/geometry3k/diagram_logic_forms_sample.json" -o "$tmp/g3k.jsonl" 2>/dev/null
+check "import geometry3k exit code" 0 $?
+"$geotruth" count "$tmp/g3k.jsonl" -o "$tmp/g3k_counts.jsonl" 2>/dev/null
+check "imported scenes read back" 40 "$(wc -l <"$tmp/g3k_counts.jsonl")"
+"$geotruth" count --from geometry3k "$fixtures/geometry3k/diagram_logic_forms_sample.json" 2>/dev/null |
+  /usr/bin/python3 -c 'import json,sys; print(sum(json.loads(l)["triangles"] for l in sys.stdin))' >"$tmp/direct"
+/usr/bin/python3 -c 'import json,sys; print(sum(json.loads(l)["triangles"] for l in open(sys.argv[1])))' \
+  "$tmp/g3k_counts.jsonl" >"$tmp/via_import"
+check "count --from equals import then count" "$(cat "$tmp/direct")" "$(cat "$tmp/via_import")"
+printf '{"1": [' | "$geotruth" count --from geometry3k - >/dev/null 2>&1
+check "broken source exit code" 1 $?
+"$geotruth" count "$fixtures/two_valid_three_bad.jsonl" --mode sideways >/dev/null 2>&1
+check "bad --mode exit code" 2 $?
 
 "$geotruth" analyze --no-such-flag x >/dev/null 2>&1
 check "unknown flag exit code" 2 $?

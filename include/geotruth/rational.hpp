@@ -9,7 +9,8 @@
 
 namespace geotruth {
 
-/// Every coordinate, radius and angle in a scene is an exact rational.
+/// Every coordinate, radius and angle in a scene is an exact rational. Values must be canonical
+/// (lowest terms): GMP's mpq_class(p, q) does not reduce, so write Rational(p) / q instead.
 using Rational = mpq_class;
 
 /// Result of reading one number's text: the value, or why the text is not an accepted number.

@@ -1,0 +1,279 @@
+// Tangram counts against closed forms and hand-worked figures, in every incidence mode.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <geotruth/counts.hpp>
+#include <geotruth/input.hpp>
+
+#include "figures.hpp"
+
+using namespace geotruth;
+
+namespace {
+
+std::size_t binom(std::size_t n, std::size_t k) {
+  if (k > n) return 0;
+  std::size_t r = 1;
+  for (std::size_t i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+  return r;
+}
+
+TangramCounts counts(const Scene& s, IncidenceMode mode = IncidenceMode::merged, CountOptions options = {}) {
+  return count_figure(s, build_incidence(s, mode), options);
+}
+
+Scene scene_from(std::string_view text) {
+  return std::get<Scene>(read_scene(text));
+}
+
+std::vector<std::string> finding_kinds(const Incidence& inc) {
+  std::vector<std::string> kinds;
+  for (const auto& f : inc.findings) kinds.push_back(f.kind);
+  return kinds;
+}
+
+const IncidenceMode kModes[] = {IncidenceMode::declared, IncidenceMode::geometric, IncidenceMode::merged};
+
+}  // namespace
+
+class CevianTriangle : public ::testing::TestWithParam<std::tuple<int, int>> {};
+
+TEST_P(CevianTriangle, ClosedFormsInEveryMode) {
+  const auto [k, m] = GetParam();
+  const Scene s = figures::cevian_triangle(k, m);
+  const std::size_t apex_lines = k + 2, horizontals = m + 1;
+  for (auto mode : kModes) {
+    const TangramCounts c = counts(s, mode, {false, true});
+    SCOPED_TRACE(mode_name(mode));
+    EXPECT_EQ(c.letters, 1 + apex_lines * horizontals);
+    EXPECT_EQ(c.segments, apex_lines * binom(m + 2, 2) + horizontals * binom(k + 2, 2));
+    EXPECT_EQ(c.triangles, binom(k + 2, 2) * (m + 1));
+    EXPECT_EQ(c.quadrilaterals, binom(k + 2, 2) * binom(m + 1, 2));
+    EXPECT_EQ(c.circles, 0u);
+    EXPECT_EQ(c.total, c.letters + c.segments + c.triangles);
+  }
+}
+
+TEST_P(CevianTriangle, GeometryFindsUndeclaredIncidences) {
+  const auto [k, m] = GetParam();
+  // Lines declared by their ends only; inner crossings are labelled points nobody declared.
+  const Scene s = figures::cevian_triangle(k, m, true, false);
+  EXPECT_EQ(counts(s, IncidenceMode::geometric).triangles, binom(k + 2, 2) * (m + 1));
+  const Incidence merged = build_incidence(s, IncidenceMode::merged);
+  EXPECT_EQ(count_figure(s, merged).triangles, binom(k + 2, 2) * (m + 1));
+  const auto kinds = finding_kinds(merged);
+  // Undeclared: the m upper crossings on each apex line, the k inner crossings on each horizontal.
+  const std::size_t inner = static_cast<std::size_t>((k + 2) * m + (m + 1) * k);
+  EXPECT_EQ(static_cast<std::size_t>(std::count(kinds.begin(), kinds.end(), "undeclared_on_line")), inner);
+}
+
+TEST_P(CevianTriangle, InvariantUnderExactSimilarity) {
+  const auto [k, m] = GetParam();
+  const Scene s = figures::cevian_triangle(k, m, true, false);
+  const TangramCounts before = counts(s, IncidenceMode::geometric, {false, true});
+  for (const auto& [scale, dx, dy] : {std::tuple<Rational, Rational, Rational>{1, 0, 0},
+                                      {Rational(1, 7), Rational(1000, 3), -5},
+                                      {Rational(13, 2), Rational(-1, 9), Rational(22, 7)}}) {
+    const TangramCounts after = counts(figures::transformed(s, scale, dx, dy), IncidenceMode::geometric, {false, true});
+    EXPECT_EQ(after.segments, before.segments);
+    EXPECT_EQ(after.triangles, before.triangles);
+    EXPECT_EQ(after.quadrilaterals, before.quadrilaterals);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(KAndM, CevianTriangle,
+                         ::testing::Combine(::testing::Values(0, 1, 2, 4), ::testing::Values(0, 1, 3)));
+
+TEST(Counts, DeclaredModeEqualsGeometricModeOnExactFixtures) {
+  for (const Scene& s :
+       {figures::cevian_triangle(3, 2), figures::general_position(7), figures::hexagon_with_diagonals()}) {
+    const Incidence declared = build_incidence(s, IncidenceMode::declared);
+    const Incidence geometric = build_incidence(s, IncidenceMode::geometric);
+    auto line_sets = [&](const Incidence& inc) {
+      std::vector<std::vector<std::size_t>> sets;
+      for (const auto& l : inc.lines) {
+        std::vector<std::size_t> named;
+        for (auto v : l.vertices)
+          if (inc.vertices[v].point) named.push_back(*inc.vertices[v].point);
+        std::sort(named.begin(), named.end());
+        sets.push_back(named);
+      }
+      std::sort(sets.begin(), sets.end());
+      return sets;
+    };
+    EXPECT_EQ(line_sets(declared), line_sets(geometric)) << s.id;
+    const auto a = count_figure(s, declared), b = count_figure(s, geometric);
+    EXPECT_EQ(a.segments, b.segments) << s.id;
+    EXPECT_EQ(a.triangles, b.triangles) << s.id;
+  }
+}
+
+TEST(Counts, LinesInGeneralPosition) {
+  for (int n : {3, 4, 6, 9}) {
+    const TangramCounts labelled = counts(figures::general_position(n));
+    EXPECT_EQ(labelled.triangles, binom(n, 3)) << n;
+    EXPECT_EQ(labelled.segments, n * binom(n - 1, 2)) << n;
+    EXPECT_EQ(labelled.letters, binom(n, 2)) << n;
+    // Crossings unlabelled: no triangle formed by letters, C(n,3) with --any-vertex.
+    const Scene bare = figures::general_position(n, false);
+    EXPECT_EQ(counts(bare).triangles, 0u);
+    EXPECT_EQ(counts(bare, IncidenceMode::geometric, {true, false}).triangles, binom(n, 3)) << n;
+  }
+}
+
+TEST(Counts, ConcurrentLines) {
+  // n segments A_i–O–B_i through O, at angles given by Pythagorean directions: 3n segments, no triangle.
+  Scene s;
+  s.id = "concurrent";
+  const std::size_t o = figures::add_point(s, "O", 320, 320);
+  const int dirs[5][2] = {{1, 0}, {0, 1}, {3, 4}, {4, -3}, {5, 12}};
+  for (int i = 0; i < 5; ++i) {
+    const std::size_t a = figures::add_point(s, "A" + std::to_string(i), 320 + 20 * dirs[i][0], 320 + 20 * dirs[i][1]);
+    const std::size_t b = figures::add_point(s, "B" + std::to_string(i), 320 - 20 * dirs[i][0], 320 - 20 * dirs[i][1]);
+    figures::add_line(s, {a, o, b});
+  }
+  for (auto mode : kModes) {
+    const TangramCounts c = counts(s, mode);
+    EXPECT_EQ(c.segments, 15u);
+    EXPECT_EQ(c.triangles, 0u);
+    EXPECT_EQ(c.letters, 11u);
+  }
+  // One transversal A0–A1 closes a triangle A0 O A1 only.
+  figures::add_line(s, {1, 3});
+  EXPECT_EQ(counts(s).triangles, 1u);
+}
+
+TEST(Counts, HexagonWithAllDiagonals) {
+  const Scene s = figures::hexagon_with_diagonals();
+  const TangramCounts letters = counts(s);
+  EXPECT_EQ(letters.segments, 15u);
+  EXPECT_EQ(letters.triangles, 20u);  // every triple of the 6 vertices
+  const Incidence inc = build_incidence(s, IncidenceMode::geometric);
+  EXPECT_EQ(inc.vertices.size() - s.points.size(), 13u);           // interior crossings of a regular hexagon
+  EXPECT_EQ(count_figure(s, inc, {true, false}).triangles, 110u);  // OEIS A006600, n = 6
+}
+
+TEST(Counts, InscribedTriangleTangramStyle) {
+  const Scene s = scene_from(R"({"id":"t","points":[{"id":"A","at":[320,120]},{"id":"B","at":[160,440]},
+    {"id":"C","at":[480,440]},{"id":"O","at":[320,320]}],"lines":[{"through":["A","B"]},{"through":["B","C"]},
+    {"through":["C","A"]}],"circles":[{"center":"O","radius":200}]})");
+  const TangramCounts c = counts(s);
+  EXPECT_EQ(c.letters, 4u);
+  EXPECT_EQ(c.circles, 1u);
+  EXPECT_EQ(c.segments, 3u);
+  EXPECT_EQ(c.triangles, 1u);
+  EXPECT_EQ(c.difficulty, "Easy");
+  // Geometry puts A, B, C on the circle although nobody declared it.
+  const Incidence inc = build_incidence(s, IncidenceMode::merged);
+  EXPECT_EQ(inc.circle_points[0], (std::vector<std::size_t>{0, 1, 2}));
+  EXPECT_EQ(finding_kinds(inc), std::vector<std::string>(3, "undeclared_on_circle"));
+}
+
+TEST(Counts, Difficulty) {
+  EXPECT_STREQ(difficulty_of(15), "Easy");
+  EXPECT_STREQ(difficulty_of(16), "Medium");
+  EXPECT_STREQ(difficulty_of(30), "Medium");
+  EXPECT_STREQ(difficulty_of(31), "Hard");
+}
+
+TEST(Counts, PartialCirclesAreNotCircles) {
+  const Scene s = scene_from(R"({"id":"arc","circles":[{"center":[1,1],"radius":1,"quadrants":"1100"},
+    {"center":[5,5],"radius":1}]})");
+  EXPECT_EQ(counts(s).circles, 1u);
+}
+
+TEST(Counts, QuadrilateralsWithoutCoordinatesUseTheDeclaredOrder) {
+  // Convex ABCD with diagonals meeting at O: ABCD only. A bow-tie A-B-D-C (sides AB, BD, DC, CA,
+  // where BD and CA cross at O inside both) is excluded by the order along the diagonals.
+  const Scene s = scene_from(R"({"id":"q","points":[{"id":"A"},{"id":"B"},{"id":"C"},{"id":"D"},{"id":"O"}],
+    "lines":[{"through":["A","B"]},{"through":["B","C"]},{"through":["C","D"]},{"through":["D","A"]},
+             {"through":["A","O","C"]},{"through":["B","O","D"]}]})");
+  const TangramCounts c = counts(s, IncidenceMode::declared, {false, true});
+  EXPECT_EQ(c.triangles, 8u);
+  EXPECT_EQ(c.quadrilaterals, 1u);
+}
+
+TEST(Counts, ConvexityFromCoordinates) {
+  // Dart (concave) A(0,0) B(4,2) C(0,4) D(1,2): sides only. Not convex; the square is.
+  const Scene dart = scene_from(R"({"id":"dart","points":[{"id":"A","at":[0,0]},{"id":"B","at":[40,20]},
+    {"id":"C","at":[0,40]},{"id":"D","at":[10,20]}],"lines":[{"through":["A","B"]},{"through":["B","C"]},
+    {"through":["C","D"]},{"through":["D","A"]}]})");
+  EXPECT_EQ(counts(dart, IncidenceMode::merged, {false, true}).quadrilaterals, 0u);
+  const Scene square = scene_from(R"({"id":"sq","points":[{"id":"A","at":[0,0]},{"id":"B","at":[40,0]},
+    {"id":"C","at":[40,40]},{"id":"D","at":[0,40]}],"lines":[{"through":["A","B"]},{"through":["B","C"]},
+    {"through":["C","D"]},{"through":["D","A"]},{"through":["A","C"]},{"through":["B","D"]}]})");
+  const TangramCounts c = counts(square, IncidenceMode::merged, {true, true});
+  EXPECT_EQ(c.quadrilaterals, 1u);
+  EXPECT_EQ(c.triangles, 8u);  // the classic: square with both diagonals, centre as a vertex
+}
+
+TEST(Conflicts, EveryKindIsReported) {
+  // Base A(0,0)–B(400,0). P declared on AB but 4 px off; Q declared on AB beyond B; R on AB,
+  // undeclared; S 2 px off AB (ambiguous band). Circle centre O(200,200) r 100: T declared on it but
+  // 5 px off; U on it undeclared; V 1 px off it.
+  const Scene s = scene_from(R"({"id":"c","points":[{"id":"A","at":[0,0]},{"id":"B","at":[400,0]},
+    {"id":"P","at":[100,4]},{"id":"Q","at":[450,0]},{"id":"R","at":[300,0]},{"id":"S","at":[200,2]},
+    {"id":"O","at":[200,200]},{"id":"T","at":[305,200]},{"id":"U","at":[200,100]},{"id":"V","at":[99,200]}],
+    "lines":[{"through":["A","P","Q","B"]}],
+    "circles":[{"center":"O","radius":100,"through":["T"]}]})");
+  const Incidence inc = build_incidence(s, IncidenceMode::merged);
+  auto find = [&](const std::string& kind, const std::string& point) -> const IncidenceFinding* {
+    for (const auto& f : inc.findings)
+      if (f.kind == kind && f.point == point) return &f;
+    return nullptr;
+  };
+  ASSERT_TRUE(find("declared_off_line", "P"));
+  EXPECT_DOUBLE_EQ(find("declared_off_line", "P")->slack_px, 4);
+  ASSERT_TRUE(find("declared_outside_extent", "Q"));
+  EXPECT_DOUBLE_EQ(find("declared_outside_extent", "Q")->slack_px, 50);
+  ASSERT_TRUE(find("undeclared_on_line", "R"));
+  ASSERT_TRUE(find("near_miss_line", "S"));
+  EXPECT_DOUBLE_EQ(find("near_miss_line", "S")->slack_px, 2);
+  ASSERT_TRUE(find("declared_off_circle", "T"));
+  EXPECT_DOUBLE_EQ(find("declared_off_circle", "T")->slack_px, 5);
+  ASSERT_TRUE(find("undeclared_on_circle", "U"));
+  ASSERT_TRUE(find("near_miss_circle", "V"));
+  EXPECT_EQ(inc.findings.size(), 7u);
+  // Declared facts win: P and Q count as on the line, S does not.
+  EXPECT_EQ(count_figure(s, inc).segments, binom(5, 2));  // A, P, Q, R, B
+}
+
+TEST(Conflicts, MergedLinesOrderConflictAndMissingPositions) {
+  // Two pieces A–C and B–D on one line, each declaring the other's point: one line.
+  const Scene s = scene_from(R"({"id":"m","points":[{"id":"A","at":[0,0]},{"id":"B","at":[10,0]},
+    {"id":"C","at":[20,0]},{"id":"D","at":[30,0]},{"id":"E","at":[5,50]}],
+    "lines":[{"through":["A","C"]},{"through":["B","D"]},{"through":["A","E"]}]})");
+  const Incidence geometric = build_incidence(s, IncidenceMode::geometric);
+  EXPECT_EQ(geometric.lines.size(), 2u);  // collinear overlapping pieces merge
+  EXPECT_EQ(count_figure(s, geometric).segments, 6u + 1u);
+  const Scene contradictory = scene_from(R"({"id":"o","points":[{"id":"A"},{"id":"B"},{"id":"C"}],
+    "lines":[{"through":["A","B","C"]},{"through":["B","A","C"]}]})");
+  EXPECT_EQ(finding_kinds(build_incidence(contradictory, IncidenceMode::declared)),
+            std::vector<std::string>{"order_conflict"});
+  const Scene unplaced = scene_from(R"({"id":"u","points":[{"id":"A"},{"id":"B","at":[1,1]}],
+    "lines":[{"through":["A","B"]}]})");
+  EXPECT_EQ(finding_kinds(build_incidence(unplaced, IncidenceMode::geometric)),
+            std::vector<std::string>{"missing_position"});
+  // Merged mode: a geometric incidence makes two declared lines share two points.
+  const Scene sharing = scene_from(R"({"id":"s","points":[{"id":"A","at":[0,0]},{"id":"B","at":[10,0]},
+    {"id":"C","at":[20,0]},{"id":"D","at":[30,10]}],
+    "lines":[{"through":["A","B"]},{"through":["B","C"]}, {"through":["C","D"]}]})");
+  EXPECT_EQ(build_incidence(sharing, IncidenceMode::merged).lines.size(), 2u);
+}
+
+TEST(SolidGeometry, SkewLinesDoNotMeet) {
+  // In the picture A(0,0)–B(100,100) crosses C(0,100)–D(100,0) at (50,50). With depths, AB is at
+  // z = 0 and CD at z = 40 there: skew. With CD at z from −40 to 40 (0 at the crossing) they meet.
+  auto scene = [](int zc, int zd) {
+    return std::string(R"({"id":"solid","points":[{"id":"A","at":[0,0,0]},{"id":"B","at":[100,100,0]},
+      {"id":"C","at":[0,100,)") +
+           std::to_string(zc) + R"(]},{"id":"D","at":[100,0,)" + std::to_string(zd) +
+           R"(]},{"id":"P","at":[0,200,0]}],
+      "lines":[{"through":["A","B"]},{"through":["C","D"],"style":"dashed"},{"through":["A","P"]},{"through":["P","C"]}]})";
+  };
+  const Scene skew = scene_from(scene(40, 40));
+  const Scene meeting = scene_from(scene(-40, 40));
+  EXPECT_EQ(build_incidence(skew, IncidenceMode::geometric).vertices.size(), 5u);
+  EXPECT_EQ(build_incidence(meeting, IncidenceMode::geometric).vertices.size(), 6u);
+  EXPECT_EQ(skew.lines[1].style, Stroke::dashed);
+}

@@ -128,8 +128,10 @@ TEST(Counts, ConcurrentLines) {
   const std::size_t o = figures::add_point(s, "O", 320, 320);
   const int dirs[5][2] = {{1, 0}, {0, 1}, {3, 4}, {4, -3}, {5, 12}};
   for (int i = 0; i < 5; ++i) {
-    const std::size_t a = figures::add_point(s, "A" + std::to_string(i), 320 + 20 * dirs[i][0], 320 + 20 * dirs[i][1]);
-    const std::size_t b = figures::add_point(s, "B" + std::to_string(i), 320 - 20 * dirs[i][0], 320 - 20 * dirs[i][1]);
+    const std::size_t a =
+        figures::add_point(s, figures::id_of({"A", std::to_string(i)}), 320 + 20 * dirs[i][0], 320 + 20 * dirs[i][1]);
+    const std::size_t b =
+        figures::add_point(s, figures::id_of({"B", std::to_string(i)}), 320 - 20 * dirs[i][0], 320 - 20 * dirs[i][1]);
     figures::add_line(s, {a, o, b});
   }
   for (auto mode : kModes) {
@@ -265,11 +267,13 @@ TEST(SolidGeometry, SkewLinesDoNotMeet) {
   // In the picture A(0,0)–B(100,100) crosses C(0,100)–D(100,0) at (50,50). With depths, AB is at
   // z = 0 and CD at z = 40 there: skew. With CD at z from −40 to 40 (0 at the crossing) they meet.
   auto scene = [](int zc, int zd) {
-    return std::string(R"({"id":"solid","points":[{"id":"A","at":[0,0,0]},{"id":"B","at":[100,100,0]},
-      {"id":"C","at":[0,100,)") +
-           std::to_string(zc) + R"(]},{"id":"D","at":[100,0,)" + std::to_string(zd) +
-           R"(]},{"id":"P","at":[0,200,0]}],
-      "lines":[{"through":["A","B"]},{"through":["C","D"],"style":"dashed"},{"through":["A","P"]},{"through":["P","C"]}]})";
+    std::string text =
+        R"({"id":"solid","points":[{"id":"A","at":[0,0,0]},{"id":"B","at":[100,100,0]},{"id":"C","at":[0,100,ZC]},
+      {"id":"D","at":[100,0,ZD]},{"id":"P","at":[0,200,0]}],"lines":[{"through":["A","B"]},
+      {"through":["C","D"],"style":"dashed"},{"through":["A","P"]},{"through":["P","C"]}]})";
+    text.replace(text.find("ZC"), 2, std::to_string(zc));
+    text.replace(text.find("ZD"), 2, std::to_string(zd));
+    return text;
   };
   const Scene skew = scene_from(scene(40, 40));
   const Scene meeting = scene_from(scene(-40, 40));

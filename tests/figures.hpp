@@ -2,11 +2,19 @@
 #pragma once
 
 #include <geotruth/scene.hpp>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace geotruth::figures {
+
+/// Concatenates id parts (avoids GCC 12's false -Wrestrict on "literal" + std::string).
+inline std::string id_of(std::initializer_list<std::string> parts) {
+  std::string id;
+  for (const auto& part : parts) id += part;
+  return id;
+}
 
 inline std::size_t add_point(Scene& s, std::string id, Rational x, Rational y, bool labelled = true) {
   Point p;
@@ -30,7 +38,7 @@ inline void add_line(Scene& s, std::vector<std::size_t> through) {
 /// `declare_inner` false declares each line by its two ends only (geometry must find the rest).
 inline Scene cevian_triangle(int k, int m, bool labelled = true, bool declare_inner = true) {
   Scene s;
-  s.id = "cevians-" + std::to_string(k) + "-parallels-" + std::to_string(m);
+  s.id = id_of({"cevians-", std::to_string(k), "-parallels-", std::to_string(m)});
   const std::size_t apex = add_point(s, "A", 320, 80);
   // Apex lines j = 0..k+1 reach the base at x = 80 + 480·j/(k+1); horizontal i = 1..m+1 sits at
   // height 80 + 480·i/(m+1) and crosses apex line j at the point a fraction i/(m+1) of the way.
@@ -39,7 +47,7 @@ inline Scene cevian_triangle(int k, int m, bool labelled = true, bool declare_in
     for (int i = 1; i <= m + 1; ++i) {
       const Rational foot_x = Rational(80) + Rational(480 * j) / (k + 1);
       const Rational t = Rational(i) / (m + 1);  // mpq_class(p, q) would not reduce i/(m+1)
-      grid[j].push_back(add_point(s, "P" + std::to_string(j) + "_" + std::to_string(i), 320 + t * (foot_x - 320),
+      grid[j].push_back(add_point(s, id_of({"P", std::to_string(j), "_", std::to_string(i)}), 320 + t * (foot_x - 320),
                                   80 + t * 480, labelled || i == m + 1));
     }
   for (int j = 0; j <= k + 1; ++j) {
@@ -67,7 +75,7 @@ inline Scene cevian_triangle(int k, int m, bool labelled = true, bool declare_in
 /// with labelled crossings, letters C(n,2) and segments n·C(n−1,2).
 inline Scene general_position(int n, bool label_crossings = true) {
   Scene s;
-  s.id = "general-" + std::to_string(n);
+  s.id = id_of({"general-", std::to_string(n)});
   const Rational scale = 4 * n;
   s.frame.width = s.frame.height = scale * (n * n + 2 * n + 2);
   // Explicit Rational: GMP expression templates must not outlive their operands.
@@ -78,7 +86,8 @@ inline Scene general_position(int n, bool label_crossings = true) {
   for (int a = 1; a <= n; ++a)
     for (int b = a + 1; b <= n; ++b) {
       auto [x, y] = at(a + b, a * b);
-      const std::size_t p = add_point(s, "X" + std::to_string(a) + "_" + std::to_string(b), x, y, label_crossings);
+      const std::size_t p =
+          add_point(s, id_of({"X", std::to_string(a), "_", std::to_string(b)}), x, y, label_crossings);
       on[a].push_back(p);
       on[b].push_back(p);
     }
@@ -87,10 +96,10 @@ inline Scene general_position(int n, bool label_crossings = true) {
     const int lo = a + (a == 1 ? 2 : 1) - 1, hi = a + (a == n ? n - 1 : n) + 1;
     std::vector<std::size_t> through;
     auto [x0, y0] = at(lo, a * lo - a * a);
-    through.push_back(add_point(s, "E" + std::to_string(a) + "a", x0, y0, false));
+    through.push_back(add_point(s, id_of({"E", std::to_string(a), "a"}), x0, y0, false));
     through.insert(through.end(), on[a].begin(), on[a].end());
     auto [x1, y1] = at(hi, a * hi - a * a);
-    through.push_back(add_point(s, "E" + std::to_string(a) + "b", x1, y1, false));
+    through.push_back(add_point(s, id_of({"E", std::to_string(a), "b"}), x1, y1, false));
     add_line(s, through);
   }
   return s;

@@ -25,7 +25,16 @@ double rounded(double px) {
 
 std::string vertex_name(const Scene& scene, const Incidence& inc, std::size_t v) {
   if (const auto& p = inc.vertices[v].point) return scene.points[*p].id;
-  return "x" + std::to_string(v - scene.points.size() + 1);  // unlabelled crossing x1, x2, ...
+  std::string name = "x";  // unlabelled crossings x1, x2, ...
+  name += std::to_string(v - scene.points.size() + 1);
+  return name;
+}
+std::string circle_name(const Scene& scene, std::size_t c) {
+  const Circle& circle = scene.circles[c];
+  if (!circle.id.empty()) return circle.id;
+  std::string name = "circle ";
+  name += circle.center_point ? scene.points[*circle.center_point].id : std::to_string(c + 1);
+  return name;
 }
 }  // namespace
 
@@ -64,11 +73,7 @@ ordered_json incidence_json(const Scene& scene, const Incidence& inc) {
   for (std::size_t c = 0; c < scene.circles.size(); ++c) {
     ordered_json points = ordered_json::array();
     for (auto p : inc.circle_points[c]) points.push_back(scene.points[p].id);
-    const auto& circle = scene.circles[c];
-    circles.push_back({{"circle", !circle.id.empty()    ? circle.id
-                                  : circle.center_point ? "circle " + scene.points[*circle.center_point].id
-                                                        : "circle " + std::to_string(c + 1)},
-                       {"points", points}});
+    circles.push_back({{"circle", circle_name(scene, c)}, {"points", points}});
   }
   out["circles"] = circles;
   ordered_json crossings = ordered_json::array();

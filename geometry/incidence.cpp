@@ -77,8 +77,8 @@ class Builder {
     merge_pieces();
     if (uses_geometry()) attach_points_geometrically();
     merge_lines_sharing_two_points();
-    order_points_along_lines();
     if (uses_geometry()) add_crossings();
+    order_points_along_lines();
     attach_circle_points();
     return std::move(out_);
   }
@@ -121,11 +121,15 @@ class Builder {
     if (!a.extent || !b.extent) return false;
     const auto& [a0, a1] = *a.extent;
     const auto& [b0, b1] = *b.extent;
-    if (squared_distance_to_line(b0, a0, a1) > eps2_ || squared_distance_to_line(b1, a0, a1) > eps2_ ||
-        squared_distance_to_line(a0, b0, b1) > eps2_ || squared_distance_to_line(a1, b0, b1) > eps2_)
+    auto near_line = [&](const Vec2& p, const Vec2& s0, const Vec2& s1) {
+      return compare_squared_distance_to_line(p, s0, s1, eps2_) <= 0;
+    };
+    auto near_segment = [&](const Vec2& p, const Vec2& s0, const Vec2& s1) {
+      return compare_squared_distance_to_segment(p, s0, s1, eps2_) <= 0;
+    };
+    if (!near_line(b0, a0, a1) || !near_line(b1, a0, a1) || !near_line(a0, b0, b1) || !near_line(a1, b0, b1))
       return false;
-    return squared_distance_to_segment(b0, a0, a1) <= eps2_ || squared_distance_to_segment(b1, a0, a1) <= eps2_ ||
-           squared_distance_to_segment(a0, b0, b1) <= eps2_ || squared_distance_to_segment(a1, b0, b1) <= eps2_;
+    return near_segment(b0, a0, a1) || near_segment(b1, a0, a1) || near_segment(a0, b0, b1) || near_segment(a1, b0, b1);
   }
 
   static std::size_t shared_count(const std::vector<std::size_t>& a, const std::vector<std::size_t>& b) {
@@ -166,12 +170,10 @@ class Builder {
     }
     line.vertices.assign(members.begin(), members.end());
     if (!reference) return;
-    auto by_parameter = [&](const Vec2& a, const Vec2& b) {
-      return line_parameter(a, reference->first, reference->second) <
-             line_parameter(b, reference->first, reference->second);
-    };
-    line.ends = std::make_pair(*std::min_element(ends.begin(), ends.end(), by_parameter),
-                               *std::max_element(ends.begin(), ends.end(), by_parameter));
+    std::vector<std::size_t> order(ends.size());
+    std::iota(order.begin(), order.end(), 0);
+    PointSet(ends).sort_along(reference->first, reference->second, order);
+    line.ends = std::make_pair(ends[order.front()], ends[order.back()]);
   }
 
   std::string line_name(const MaximalLine& line) const {
@@ -196,74 +198,104 @@ class Builder {
   }
 
   void attach_points_geometrically() {
+    std::vector<Vec2> placed;
+    std::vector<std::size_t> point_of;  // PointSet index → scene point
+    for (std::size_t i = 0; i < scene_.points.size(); ++i)
+      if (scene_.points[i].at) {
+        placed.push_back(*scene_.points[i].at);
+        point_of.push_back(i);
+      }
+    const PointSet points(placed);
     for (auto& line : out_.lines) {
       if (!line.ends) continue;
       const auto& [a, b] = *line.ends;
       const std::string name = line_name(line);
-      std::set<std::size_t> declared(line.vertices.begin(), line.vertices.end());
-      std::set<std::size_t> ends_of_pieces;
-      for (auto p : line.pieces) {
-        const auto& through = scene_.lines[p].through;
-        ends_of_pieces.insert(through.front());
-        ends_of_pieces.insert(through.back());
-      }
-      for (std::size_t i = 0; i < scene_.points.size(); ++i) {
+      const std::set<std::size_t> declared(line.vertices.begin(), line.vertices.end());
+      if (mode_ == IncidenceMode::merged) check_declared_points(line, declared, name);
+      for (auto k : points.near_segment(a, b, eps_vis2_)) {
+        const std::size_t i = point_of[k];
         const Point& point = scene_.points[i];
-        if (!point.at) continue;
+        if (declared.count(i) || !depth_agrees(line, point)) continue;
         const Rational to_segment = squared_distance_to_segment(*point.at, a, b);
-        if (declared.count(i)) {
-          if (mode_ != IncidenceMode::merged || ends_of_pieces.count(i)) continue;
-          const Rational to_line = squared_distance_to_line(*point.at, a, b);
-          if (to_line > eps2_)
-            finding("declared_off_line", i, name, px(to_line), "declared on the line but off it");
-          else if (to_segment > eps2_)
-            finding("declared_outside_extent", i, name, px(to_segment),
-                    "declared on the line but beyond its drawn ends");
-          continue;
-        }
-        if (to_segment <= eps2_ && depth_agrees(line, point)) {
+        if (to_segment <= eps2_) {
           line.vertices.push_back(i);
           if (mode_ == IncidenceMode::merged)
             finding("undeclared_on_line", i, name, px(to_segment), "lies on the drawn line but is not declared on it");
-        } else if (to_segment < eps_vis2_ && depth_agrees(line, point)) {
+        } else {
           finding("near_miss_line", i, name, px(to_segment), "too close to the line to tell apart (ambiguous band)");
         }
       }
     }
   }
 
+  // Declared inner points must lie on the drawn line and within its ends.
+  void check_declared_points(const MaximalLine& line, const std::set<std::size_t>& declared, const std::string& name) {
+    const auto& [a, b] = *line.ends;
+    std::set<std::size_t> ends_of_pieces;
+    for (auto p : line.pieces) {
+      ends_of_pieces.insert(scene_.lines[p].through.front());
+      ends_of_pieces.insert(scene_.lines[p].through.back());
+    }
+    for (auto i : declared) {
+      const Point& point = scene_.points[i];
+      if (!point.at || ends_of_pieces.count(i)) continue;
+      const Rational to_line = squared_distance_to_line(*point.at, a, b);
+      const Rational to_segment = squared_distance_to_segment(*point.at, a, b);
+      if (to_line > eps2_)
+        finding("declared_off_line", i, name, px(to_line), "declared on the line but off it");
+      else if (to_segment > eps2_)
+        finding("declared_outside_extent", i, name, px(to_segment), "declared on the line but beyond its drawn ends");
+    }
+  }
+
+  // Two lines that share two points are one line (can happen once geometry adds points).
   void merge_lines_sharing_two_points() {
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (std::size_t i = 0; i < out_.lines.size() && !changed; ++i)
-        for (std::size_t j = i + 1; j < out_.lines.size() && !changed; ++j) {
-          if (shared_count(out_.lines[i].vertices, out_.lines[j].vertices) < 2) continue;
-          out_.findings.push_back({"lines_merged", "", line_name(out_.lines[i]) + " & " + line_name(out_.lines[j]), 0,
-                                   "two drawn lines share two points, so they are one line"});
-          auto& keep = out_.lines[i];
-          const auto& gone = out_.lines[j];
-          keep.pieces.insert(keep.pieces.end(), gone.pieces.begin(), gone.pieces.end());
-          keep.vertices.insert(keep.vertices.end(), gone.vertices.begin(), gone.vertices.end());
-          out_.lines.erase(out_.lines.begin() + static_cast<std::ptrdiff_t>(j));
-          recompute_line(keep);
-          changed = true;
-        }
+    for (;;) {
+      std::map<std::pair<std::size_t, std::size_t>, std::size_t> shared;
+      std::map<std::size_t, std::vector<std::size_t>> lines_at;
+      for (std::size_t l = 0; l < out_.lines.size(); ++l)
+        for (auto v : out_.lines[l].vertices) lines_at[v].push_back(l);
+      std::optional<std::pair<std::size_t, std::size_t>> pair;
+      for (const auto& [v, lines] : lines_at) {
+        for (std::size_t x = 0; x < lines.size() && !pair; ++x)
+          for (std::size_t y = x + 1; y < lines.size() && !pair; ++y)
+            if (++shared[{lines[x], lines[y]}] == 2) pair = std::make_pair(lines[x], lines[y]);
+        if (pair) break;
+      }
+      if (!pair) return;
+      auto& keep = out_.lines[pair->first];
+      const auto& gone = out_.lines[pair->second];
+      out_.findings.push_back({"lines_merged", "", line_name(keep) + " & " + line_name(gone), 0,
+                               "two drawn lines share two points, so they are one line"});
+      keep.pieces.insert(keep.pieces.end(), gone.pieces.begin(), gone.pieces.end());
+      keep.vertices.insert(keep.vertices.end(), gone.vertices.begin(), gone.vertices.end());
+      out_.lines.erase(out_.lines.begin() + static_cast<std::ptrdiff_t>(pair->second));
+      recompute_line(keep);
     }
   }
 
   void order_points_along_lines() {
+    std::vector<Vec2> placed;
+    std::vector<std::size_t> index_in_set(out_.vertices.size(), SIZE_MAX);
+    for (std::size_t v = 0; v < out_.vertices.size(); ++v)
+      if (out_.vertices[v].at) {
+        index_in_set[v] = placed.size();
+        placed.push_back(*out_.vertices[v].at);
+      }
+    const PointSet points(placed);
     for (auto& line : out_.lines) {
       const bool all_placed = line.ends && std::all_of(line.vertices.begin(), line.vertices.end(),
-                                                       [&](std::size_t v) { return out_.vertices[v].at.has_value(); });
-      if (all_placed) {
-        const auto& [a, b] = *line.ends;
-        std::vector<std::pair<Rational, std::size_t>> keyed;
-        for (auto v : line.vertices) keyed.emplace_back(line_parameter(*out_.vertices[v].at, a, b), v);
-        std::sort(keyed.begin(), keyed.end());
-        for (std::size_t k = 0; k < keyed.size(); ++k) line.vertices[k] = keyed[k].second;
-      } else {
+                                                       [&](std::size_t v) { return index_in_set[v] != SIZE_MAX; });
+      if (!all_placed) {
         order_by_declarations(line);
+        continue;
       }
+      std::vector<std::size_t> keys;
+      for (auto v : line.vertices) keys.push_back(index_in_set[v]);
+      std::vector<std::size_t> vertex_of_key(placed.size());
+      for (auto v : line.vertices) vertex_of_key[index_in_set[v]] = v;
+      points.sort_along(line.ends->first, line.ends->second, keys);
+      for (std::size_t k = 0; k < keys.size(); ++k) line.vertices[k] = vertex_of_key[keys[k]];
     }
   }
 
@@ -309,15 +341,21 @@ class Builder {
 
   // Two drawn lines that cross inside both extents at no existing point meet at a new,
   // unlabelled vertex; concurrent lines share it. Lines that cross in the picture but are skew
-  // in space do not meet.
+  // in space do not meet. Vertices are appended here and ordered afterwards.
   void add_crossings() {
-    std::map<std::pair<Rational, Rational>, std::size_t> crossing_at;
     const std::size_t n = out_.lines.size();
+    std::vector<std::vector<bool>> meet(n, std::vector<bool>(n, false));
+    std::map<std::size_t, std::vector<std::size_t>> lines_at;
+    for (std::size_t l = 0; l < n; ++l)
+      for (auto v : out_.lines[l].vertices) lines_at[v].push_back(l);
+    for (const auto& [v, lines] : lines_at)
+      for (auto x : lines)
+        for (auto y : lines) meet[x][y] = true;
+    std::map<std::pair<Rational, Rational>, std::size_t> crossing_at;
     for (std::size_t i = 0; i < n; ++i) {
       if (!out_.lines[i].ends) continue;
       for (std::size_t j = i + 1; j < n; ++j) {
-        if (!out_.lines[j].ends) continue;
-        if (shared_count(out_.lines[i].vertices, out_.lines[j].vertices) > 0) continue;
+        if (!out_.lines[j].ends || meet[i][j]) continue;
         const auto& [a, b] = *out_.lines[i].ends;
         const auto& [c, d] = *out_.lines[j].ends;
         const auto x = segment_crossing(a, b, c, d);
@@ -326,8 +364,8 @@ class Builder {
         if (fresh) out_.vertices.push_back({std::nullopt, *x, false});
         for (auto line : {i, j}) {
           auto& vertices = out_.lines[line].vertices;
-          if (std::find(vertices.begin(), vertices.end(), it->second) == vertices.end())
-            insert_in_order(out_.lines[line], it->second);
+          if (fresh || std::find(vertices.begin(), vertices.end(), it->second) == vertices.end())
+            vertices.push_back(it->second);
         }
       }
     }
@@ -348,15 +386,6 @@ class Builder {
     if (!z1 || !z2) return true;
     const Rational dz = *z1 - *z2;
     return dz * dz <= eps2_;
-  }
-
-  void insert_in_order(MaximalLine& line, std::size_t v) {
-    const auto& [a, b] = *line.ends;
-    const Rational t = line_parameter(*out_.vertices[v].at, a, b);
-    auto it = std::find_if(line.vertices.begin(), line.vertices.end(), [&](std::size_t w) {
-      return out_.vertices[w].at && line_parameter(*out_.vertices[w].at, a, b) > t;
-    });
-    line.vertices.insert(it, v);
   }
 
   void attach_circle_points() {

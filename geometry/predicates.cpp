@@ -5,34 +5,46 @@
 #include <CGAL/Exact_circular_kernel_2.h>
 #include <CGAL/Exact_predicates_exact_constructions_kernel.h>
 #include <CGAL/Exact_rational.h>
+#include <CGAL/Interval_nt.h>
 #include <CGAL/Iso_rectangle_2.h>
+#include <CGAL/Simple_cartesian.h>
 #include <CGAL/intersections.h>
+#include <CGAL/mpq_class.h>
 
-#include <boost/multiprecision/gmp.hpp>
 #include <cmath>
 
 namespace geotruth::geometry {
 namespace {
 
-using K = CGAL::Epeck;
+// Two CGAL kernels, each where it is fastest (measured with bench/bench_counts):
+// - K, exact rationals without laziness, for constructions whose result must come back as an
+//   exact rational anyway (crossing points, parameters, squared distances);
+// - FK (Epeck), whose interval filters decide most predicates without exact arithmetic, for
+//   comparisons and bulk queries.
+using K = CGAL::Simple_cartesian<mpq_class>;
+using FK = CGAL::Epeck;
+// Interval arithmetic for bulk filters, exact fallback in K.
+using IK = CGAL::Simple_cartesian<CGAL::Interval_nt<false>>;
 using CK = CGAL::Exact_circular_kernel_2;
 
 // Rational ↔ CGAL numbers, bit for bit through GMP's mpq_t.
-K::FT ft(const Rational& q) {
-  return K::FT(CGAL::Exact_rational(q.get_mpq_t()));
-}
-K::Point_2 pt(const Vec2& v) {
-  return {ft(v.x), ft(v.y)};
-}
-// Epeck's exact type is mpq_class or boost's gmp_rational depending on configuration.
-Rational from_exact(const mpq_class& q) {
+const K::FT& ft(const Rational& q) {
   return q;
 }
-[[maybe_unused]] Rational from_exact(const boost::multiprecision::mpq_rational& q) {
-  return Rational(q.backend().data());
+K::Point_2 pt(const Vec2& v) {
+  return {v.x, v.y};
 }
-Rational rational(const K::FT& value) {
-  return from_exact(CGAL::exact(value));
+const Rational& rational(const K::FT& value) {
+  return value;
+}
+FK::FT fft(const Rational& q) {
+  return FK::FT(CGAL::Exact_rational(q.get_mpq_t()));
+}
+FK::Point_2 fpt(const Vec2& v) {
+  return {fft(v.x), fft(v.y)};
+}
+IK::Point_2 ipt(const Vec2& v) {
+  return {CGAL::to_interval(v.x), CGAL::to_interval(v.y)};
 }
 Vec2 vec(const K::Point_2& p) {
   return {rational(p.x()), rational(p.y())};
@@ -62,7 +74,7 @@ CORE::Expr expr(const Rational& q) {
 }  // namespace
 
 int orientation(const Vec2& a, const Vec2& b, const Vec2& c) {
-  return static_cast<int>(CGAL::orientation(pt(a), pt(b), pt(c)));
+  return static_cast<int>(CGAL::orientation(fpt(a), fpt(b), fpt(c)));
 }
 
 Rational squared_distance_to_line(const Vec2& p, const Vec2& a, const Vec2& b) {
@@ -71,6 +83,14 @@ Rational squared_distance_to_line(const Vec2& p, const Vec2& a, const Vec2& b) {
 
 Rational squared_distance_to_segment(const Vec2& p, const Vec2& a, const Vec2& b) {
   return rational(CGAL::squared_distance(pt(p), K::Segment_2(pt(a), pt(b))));
+}
+
+int compare_squared_distance_to_line(const Vec2& p, const Vec2& a, const Vec2& b, const Rational& r2) {
+  return static_cast<int>(CGAL::compare(CGAL::squared_distance(fpt(p), FK::Line_2(fpt(a), fpt(b))), fft(r2)));
+}
+
+int compare_squared_distance_to_segment(const Vec2& p, const Vec2& a, const Vec2& b, const Rational& r2) {
+  return static_cast<int>(CGAL::compare(CGAL::squared_distance(fpt(p), FK::Segment_2(fpt(a), fpt(b))), fft(r2)));
 }
 
 Rational line_parameter(const Vec2& p, const Vec2& a, const Vec2& b) {
@@ -103,6 +123,54 @@ std::optional<std::pair<Vec2, Vec2>> drawn_extent(const Vec2& a, const Vec2& b, 
   if (both && line_parameter(both->first, a, b) > line_parameter(both->second, a, b))
     std::swap(both->first, both->second);
   return both;
+}
+
+struct PointSet::Impl {
+  std::vector<K::Point_2> exact;
+  std::vector<IK::Point_2> approx;  // certified enclosures of `exact`
+};
+
+PointSet::PointSet(const std::vector<Vec2>& points) : impl_(std::make_unique<Impl>()) {
+  impl_->exact.reserve(points.size());
+  impl_->approx.reserve(points.size());
+  for (const auto& p : points) {
+    impl_->exact.push_back(pt(p));
+    impl_->approx.push_back(ipt(p));
+  }
+}
+PointSet::~PointSet() = default;
+PointSet::PointSet(PointSet&&) noexcept = default;
+
+std::vector<std::size_t> PointSet::near_segment(const Vec2& a, const Vec2& b, const Rational& r2) const {
+  const K::Segment_2 segment(pt(a), pt(b));
+  std::vector<std::size_t> out;
+  CGAL::Protect_FPU_rounding<true> rounding;  // interval arithmetic needs upward rounding
+  const IK::Segment_2 approx_segment(ipt(a), ipt(b));
+  const IK::FT approx_r2 = CGAL::to_interval(r2);
+  for (std::size_t i = 0; i < impl_->exact.size(); ++i) {
+    // Fast path: the distance's enclosure decides; exact rationals only when it straddles r2.
+    try {
+      const IK::FT d2 = CGAL::squared_distance(impl_->approx[i], approx_segment);
+      if (d2.inf() >= approx_r2.sup()) continue;
+      if (d2.sup() < approx_r2.inf()) {
+        out.push_back(i);
+        continue;
+      }
+    } catch (const CGAL::Uncertain_conversion_exception&) {
+    }
+    if (CGAL::squared_distance(impl_->exact[i], segment) < r2) out.push_back(i);
+  }
+  return out;
+}
+
+void PointSet::sort_along(const Vec2& a, const Vec2& b, std::vector<std::size_t>& indices) const {
+  const K::Point_2 origin = pt(a);
+  const K::Vector_2 direction = pt(b) - origin;
+  std::vector<std::pair<K::FT, std::size_t>> keyed;
+  keyed.reserve(indices.size());
+  for (auto i : indices) keyed.emplace_back((impl_->exact[i] - origin) * direction, i);
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (std::size_t k = 0; k < keyed.size(); ++k) indices[k] = keyed[k].second;
 }
 
 std::vector<CirclePoint> segment_circle_points(const Vec2& a, const Vec2& b, const Vec2& c, const Rational& r2) {

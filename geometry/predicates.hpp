@@ -7,6 +7,7 @@
 #pragma once
 
 #include <geotruth/scene.hpp>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -22,6 +23,13 @@ Rational squared_distance_to_line(const Vec2& p, const Vec2& a, const Vec2& b);
 
 /// Squared distance from p to the closed segment [a, b]. Precondition: a ≠ b.
 Rational squared_distance_to_segment(const Vec2& p, const Vec2& a, const Vec2& b);
+
+/// Sign of (squared distance from p to the line through a, b) − r2, decided on intervals when
+/// far from 0 and exactly otherwise. Cheaper than computing the distance. Precondition: a ≠ b.
+int compare_squared_distance_to_line(const Vec2& p, const Vec2& a, const Vec2& b, const Rational& r2);
+
+/// As above, for the closed segment [a, b].
+int compare_squared_distance_to_segment(const Vec2& p, const Vec2& a, const Vec2& b, const Rational& r2);
 
 /// Parameter t of p's orthogonal projection onto the line a→b: proj(p) = a + t·(b − a), so
 /// t ∈ [0, 1] exactly when the projection falls on the segment. Precondition: a ≠ b.
@@ -40,6 +48,26 @@ std::optional<Vec2> segment_crossing(const Vec2& a, const Vec2& b, const Vec2& c
 /// drawn where it is), for `ray` from a through b to the frame's edge, for `line` across the
 /// frame. Empty when a ray or line misses the frame. Precondition: a ≠ b.
 std::optional<std::pair<Vec2, Vec2>> drawn_extent(const Vec2& a, const Vec2& b, Extent extent, const Frame& frame);
+
+/// Points converted once for many exact queries: certified interval enclosures decide most
+/// queries, exact rationals decide the rest (the answers are always exact).
+class PointSet {
+ public:
+  explicit PointSet(const std::vector<Vec2>& points);
+  ~PointSet();
+  PointSet(PointSet&&) noexcept;
+
+  /// Indices of the points whose squared distance to the closed segment [a, b] is < r2, in
+  /// increasing order. Precondition: a ≠ b.
+  std::vector<std::size_t> near_segment(const Vec2& a, const Vec2& b, const Rational& r2) const;
+
+  /// The given indices sorted by position along the direction a → b (exactly, by projection).
+  void sort_along(const Vec2& a, const Vec2& b, std::vector<std::size_t>& indices) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 /// A point where a curve meets a circle. Its coordinates are algebraic (one square root), so
 /// they are given as doubles for reporting; `multiplicity` is exact: 1 a crossing, 2 a tangency.

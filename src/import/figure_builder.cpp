@@ -1,6 +1,7 @@
 #include "import/figure_builder.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "geometry/predicates.hpp"
 
@@ -91,10 +92,14 @@ ImportedScene FigureBuilder::finish() {
     if (placed) {
       // Exact order along a→b; points beyond the ends stay inside the list (the incidence
       // builder reports them as declared outside the drawn extent).
-      std::stable_sort(inner.begin(), inner.end(), [&](const std::string& p, const std::string& q) {
-        return geometry::line_parameter(*scene_.points[index_.at(p)].at, *a.at, *b.at) <
-               geometry::line_parameter(*scene_.points[index_.at(q)].at, *a.at, *b.at);
-      });
+      std::vector<Vec2> positions;
+      for (const auto& p : inner) positions.push_back(*scene_.points[index_.at(p)].at);
+      std::vector<std::size_t> order(inner.size());
+      std::iota(order.begin(), order.end(), 0);
+      geometry::PointSet(positions).sort_along(*a.at, *b.at, order);
+      std::vector<std::string> sorted;
+      for (auto k : order) sorted.push_back(inner[k]);
+      inner = std::move(sorted);
     }
     Line line;
     line.through.push_back(index_.at(d.a));

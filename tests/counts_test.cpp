@@ -2,8 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <fstream>
 #include <geotruth/counts.hpp>
 #include <geotruth/input.hpp>
+#include <map>
 
 #include "figures.hpp"
 
@@ -280,4 +283,26 @@ TEST(SolidGeometry, SkewLinesDoNotMeet) {
   EXPECT_EQ(build_incidence(skew, IncidenceMode::geometric).vertices.size(), 5u);
   EXPECT_EQ(build_incidence(meeting, IncidenceMode::geometric).vertices.size(), 6u);
   EXPECT_EQ(skew.lines[1].style, Stroke::dashed);
+}
+
+TEST(DefaultDataset, TangramCountsMatchTheHandWorkedAnswers) {
+  // data/README.md works these out by hand: letters, circles, segments, triangles.
+  const std::map<std::string, std::array<std::size_t, 4>> expected = {
+      {"tangram-inscribed-triangle", {4, 1, 3, 1}},
+      {"tangram-one-cevian", {4, 0, 6, 3}},
+      {"tangram-two-cevians-one-parallel", {9, 0, 24, 12}},
+      {"tangram-quadrilateral-diagonals-no-coordinates", {5, 0, 10, 8}},
+      {"tangram-square-incircle-diagonal", {5, 1, 7, 2}},
+  };
+  std::ifstream in(std::string(GEOTRUTH_DATA) + "/scenes.jsonl");
+  std::size_t checked = 0;
+  for (std::string line; std::getline(in, line);) {
+    const Scene s = scene_from(line);
+    auto it = expected.find(s.id);
+    if (it == expected.end()) continue;
+    const TangramCounts c = counts(s);
+    EXPECT_EQ((std::array<std::size_t, 4>{c.letters, c.circles, c.segments, c.triangles}), it->second) << s.id;
+    ++checked;
+  }
+  EXPECT_EQ(checked, expected.size());
 }

@@ -119,14 +119,9 @@ ImportedScene import_problem(const std::string& id, const Value& problem) {
 }  // namespace
 
 std::vector<ImportedScene> import_geometry3k(std::string_view text, const std::string& file_name) {
-  Limits limits;
-  limits.max_line_bytes = kMaxSourceBytes;
-  limits.max_elements = 10'000'000;
-  auto tree = json::read(text, limits);
-  if (auto* error = std::get_if<InputError>(&tree)) return {{file_name, *error, {}}};
-  const Value& root = std::get<Value>(tree);
-  if (root.kind != Value::Kind::object)
-    return {{file_name, InputError{"", "expected a Geometry3K object keyed by problem id"}, {}}};
+  auto source = read_source_object(text, file_name, "a Geometry3K object keyed by problem id");
+  if (auto* error = std::get_if<ImportedScene>(&source)) return {std::move(*error)};
+  const Value& root = std::get<Value>(source);
   // A per-problem logic_form.json: its directory names the problem.
   if (root.find("diagram_logic_form") || root.find("point_positions")) {
     std::string id = std::filesystem::path(file_name).parent_path().filename().string();

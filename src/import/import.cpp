@@ -2,6 +2,22 @@
 
 namespace geotruth {
 
+namespace import {
+
+std::variant<json::Value, ImportedScene> read_source_object(std::string_view text, const std::string& file_name,
+                                                            const std::string& expected) {
+  Limits limits;
+  limits.max_line_bytes = kMaxSourceBytes;
+  limits.max_elements = 10'000'000;
+  auto tree = json::read(text, limits);
+  if (auto* error = std::get_if<InputError>(&tree)) return ImportedScene{file_name, *error, {}};
+  if (std::get<json::Value>(tree).kind != json::Value::Kind::object)
+    return ImportedScene{file_name, InputError{"", "expected " + expected}, {}};
+  return std::move(std::get<json::Value>(tree));
+}
+
+}  // namespace import
+
 std::optional<SourceFormat> source_format_named(std::string_view name) {
   if (name == "native") return SourceFormat::native;
   if (name == "geometry3k") return SourceFormat::geometry3k;

@@ -3,10 +3,17 @@
 
 #include <geotruth/import.hpp>
 
+#include "core/json_reader.hpp"
+
 namespace geotruth::import {
 
 /// Whole-file sources may be large (a full Geometry3K or PGDP5K annotation file).
 constexpr std::size_t kMaxSourceBytes = std::size_t{1} << 30;
+
+/// Reads a whole-file JSON source whose root must be an object (`expected` says which); on
+/// failure, the single error record to return for the file.
+std::variant<json::Value, ImportedScene> read_source_object(std::string_view text, const std::string& file_name,
+                                                            const std::string& expected);
 
 std::vector<ImportedScene> import_geometry3k(std::string_view text, const std::string& file_name);
 std::vector<ImportedScene> import_pgdp(std::string_view text, const std::string& file_name);

@@ -137,13 +137,9 @@ ImportedScene import_image(const std::string& name, const Value& record) {
 }  // namespace
 
 std::vector<ImportedScene> import_pgdp(std::string_view text, const std::string& file_name) {
-  Limits limits;
-  limits.max_line_bytes = kMaxSourceBytes;
-  limits.max_elements = 10'000'000;
-  auto tree = json::read(text, limits);
-  if (auto* error = std::get_if<InputError>(&tree)) return {{file_name, *error, {}}};
-  const Value& root = std::get<Value>(tree);
-  if (root.kind != Kind::object) return {{file_name, InputError{"", "expected a PGDP object keyed by image name"}, {}}};
+  auto source = read_source_object(text, file_name, "a PGDP object keyed by image name");
+  if (auto* error = std::get_if<ImportedScene>(&source)) return {std::move(*error)};
+  const Value& root = std::get<Value>(source);
   std::vector<ImportedScene> out;
   for (const auto& [name, record] : root.members) out.push_back(import_image(name, record));
   return out;

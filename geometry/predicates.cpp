@@ -7,6 +7,7 @@
 #include <CGAL/Exact_rational.h>
 #include <CGAL/Interval_nt.h>
 #include <CGAL/Iso_rectangle_2.h>
+#include <CGAL/Polygon_2.h>
 #include <CGAL/Simple_cartesian.h>
 #include <CGAL/intersections.h>
 #include <CGAL/mpq_class.h>
@@ -123,6 +124,78 @@ std::optional<std::pair<Vec2, Vec2>> drawn_extent(const Vec2& a, const Vec2& b, 
   if (both && line_parameter(both->first, a, b) > line_parameter(both->second, a, b))
     std::swap(both->first, both->second);
   return both;
+}
+
+bool segment_enters_box(const Vec2& a, const Vec2& b, const Box& box) {
+  const K::Iso_rectangle_2 rect(K::Point_2(box[0], box[1]), K::Point_2(box[2], box[3]));
+  const auto hit = CGAL::intersection(K::Segment_2(pt(a), pt(b)), rect);
+  if (!hit) return false;
+  const auto* piece = boost::get<K::Segment_2>(&*hit);
+  if (!piece) return false;  // a single touching point
+  // The clipped piece is convex inside the closed box: it reaches the interior iff its midpoint does.
+  return rect.has_on_bounded_side(CGAL::midpoint(piece->source(), piece->target()));
+}
+
+Rational squared_distance_to_box(const Vec2& p, const Box& box) {
+  const K::Iso_rectangle_2 rect(K::Point_2(box[0], box[1]), K::Point_2(box[2], box[3]));
+  if (!rect.has_on_unbounded_side(pt(p))) return 0;
+  Rational best = -1;
+  for (int e = 0; e < 4; ++e) {
+    const Rational d = rational(CGAL::squared_distance(pt(p), K::Segment_2(rect.vertex(e), rect.vertex(e + 1))));
+    if (best < 0 || d < best) best = d;
+  }
+  return best;
+}
+
+namespace {
+using Polygon = CGAL::Polygon_2<K>;
+Polygon polygon_of(const std::vector<Vec2>& points) {
+  Polygon polygon;
+  for (const auto& p : points) polygon.push_back(pt(p));
+  return polygon;
+}
+}  // namespace
+
+bool region_has_point(const Region& region, const Vec2& p) {
+  if (region.center) return CGAL::squared_distance(pt(p), pt(*region.center)) <= region.radius * region.radius;
+  return polygon_of(region.polygon).bounded_side(pt(p)) != CGAL::ON_UNBOUNDED_SIDE;
+}
+
+bool region_contains(const Region& outer, const Region& inner) {
+  if (outer.center && inner.center) {
+    if (inner.radius > outer.radius) return false;
+    const Rational gap = outer.radius - inner.radius;
+    return CGAL::squared_distance(pt(*outer.center), pt(*inner.center)) <= gap * gap;
+  }
+  if (outer.center) {  // polygon in circle: its vertices in the disc
+    for (const auto& v : inner.polygon)
+      if (!region_has_point(outer, v)) return false;
+    return true;
+  }
+  const Polygon out = polygon_of(outer.polygon);
+  if (inner.center) {  // circle in polygon: centre inside, every edge at least r away
+    if (out.bounded_side(pt(*inner.center)) != CGAL::ON_BOUNDED_SIDE) return false;
+    for (auto e = out.edges_begin(); e != out.edges_end(); ++e)
+      if (CGAL::squared_distance(pt(*inner.center), *e) < inner.radius * inner.radius) return false;
+    return true;
+  }
+  for (const auto& v : inner.polygon)
+    if (out.bounded_side(pt(v)) == CGAL::ON_UNBOUNDED_SIDE) return false;
+  const Polygon in = polygon_of(inner.polygon);
+  for (auto e = in.edges_begin(); e != in.edges_end(); ++e)
+    for (auto f = out.edges_begin(); f != out.edges_end(); ++f) {
+      const auto hit = CGAL::intersection(*e, *f);
+      if (!hit) continue;
+      const auto* x = boost::get<K::Point_2>(&*hit);
+      // A proper crossing: at a point interior to both edges, not a shared vertex or touch.
+      if (x && *x != e->source() && *x != e->target() && *x != f->source() && *x != f->target() &&
+          CGAL::orientation(f->source(), f->target(), e->source()) !=
+              CGAL::orientation(f->source(), f->target(), e->target()) &&
+          CGAL::orientation(f->source(), f->target(), e->source()) != CGAL::COLLINEAR &&
+          CGAL::orientation(f->source(), f->target(), e->target()) != CGAL::COLLINEAR)
+        return false;
+    }
+  return true;
 }
 
 struct PointSet::Impl {

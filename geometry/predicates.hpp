@@ -6,6 +6,7 @@
 // drawing, never as the basis of a decision.
 #pragma once
 
+#include <array>
 #include <geotruth/scene.hpp>
 #include <memory>
 #include <optional>
@@ -48,6 +49,32 @@ std::optional<Vec2> segment_crossing(const Vec2& a, const Vec2& b, const Vec2& c
 /// drawn where it is), for `ray` from a through b to the frame's edge, for `line` across the
 /// frame. Empty when a ray or line misses the frame. Precondition: a ≠ b.
 std::optional<std::pair<Vec2, Vec2>> drawn_extent(const Vec2& a, const Vec2& b, Extent extent, const Frame& frame);
+
+/// An axis-aligned box [x0, x1] × [y0, y1] with x0 < x1, y0 < y1 (an entity's box).
+using Box = std::array<Rational, 4>;
+
+/// True when the closed segment [a, b] passes through the box's open interior (touching its
+/// boundary or running along an edge does not count).
+bool segment_enters_box(const Vec2& a, const Vec2& b, const Box& box);
+
+/// Exact squared distance from p to the closed box (0 inside).
+Rational squared_distance_to_box(const Vec2& p, const Box& box);
+
+/// A closed region: a circle (centre, radius) or a simple polygon.
+struct Region {
+  std::optional<Vec2> center;
+  Rational radius{0};
+  std::vector<Vec2> polygon;
+};
+
+/// True when `inner` lies inside `outer` (boundaries may touch), decided exactly: circle in circle
+/// by |c₁c₂| ≤ r₁ − r₂; polygon in circle by its vertices; circle in polygon by the centre inside
+/// and every edge at least r away; polygon in polygon by its vertices inside and no proper edge
+/// crossing. Preconditions: polygons are simple.
+bool region_contains(const Region& outer, const Region& inner);
+
+/// True when p lies inside or on the region.
+bool region_has_point(const Region& region, const Vec2& p);
 
 /// Points converted once for many exact queries: certified interval enclosures decide most
 /// queries, exact rationals decide the rest (the answers are always exact).

@@ -139,6 +139,25 @@ struct Link {
   friend bool operator==(const Link&, const Link&) = default;
 };
 
+/// A named closed boundary (a layer of a planet, a cell wall): a circle or a polygon.
+struct Layer {
+  std::string id, text;
+  std::optional<Vec2> center;  ///< circle: centre and radius
+  Rational radius{0};
+  std::vector<Vec2> points;  ///< polygon: at least 3 vertices
+  std::string extra;
+  friend bool operator==(const Layer&, const Layer&) = default;
+};
+
+/// Rows × columns over the frame, for "which label is in the top row" questions.
+struct Grid {
+  int rows = 3, columns = 3;
+  friend bool operator==(const Grid&, const Grid&) = default;
+};
+
+/// Which way food-web arrows point: from prey to predator (energy flow, the default) or back.
+enum class FoodArrows { to_predator, to_prey };
+
 /// A question about the scene (DESIGN.md vocabulary). Parameters not used by a kind stay empty.
 struct Question {
   std::string id, ask, of;
@@ -161,6 +180,9 @@ struct Scene {
   std::vector<Relation> relations;
   std::vector<Entity> entities;
   std::vector<Link> links;
+  std::vector<Layer> layers;
+  std::optional<Grid> grid;
+  FoodArrows food_arrows = FoodArrows::to_predator;
   std::vector<Question> questions;
   std::string extra;
   friend bool operator==(const Scene&, const Scene&) = default;

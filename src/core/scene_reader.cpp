@@ -167,9 +167,9 @@ constexpr std::string_view kRelationTypes[] = {
 class SceneReader {
  public:
   Scene read(const Value& root) {
-    expect_object(
-        root, "", "a scene",
-        {"id", "frame", "points", "lines", "circles", "shapes", "relations", "entities", "links", "questions"});
+    expect_object(root, "", "a scene",
+                  {"id", "frame", "points", "lines", "circles", "shapes", "relations", "entities", "links", "layers",
+                   "grid", "food_arrows", "questions"});
     scene_.id = read_string(required(root, "", "id", "the scene's id, a non-empty string"), "/id");
     scene_.extra = extra_of(root);
     if (const Value* frame = root.find("frame")) read_frame(*frame);
@@ -179,6 +179,10 @@ class SceneReader {
     each(root, "shapes", [&](const Value& v, const std::string& p) { read_shape(v, p); });
     each(root, "entities", [&](const Value& v, const std::string& p) { read_entity(v, p); });
     each(root, "links", [&](const Value& v, const std::string& p) { read_link(v, p); });
+    each(root, "layers", [&](const Value& v, const std::string& p) { read_layer(v, p); });
+    if (const Value* grid = root.find("grid")) read_grid(*grid);
+    scene_.food_arrows = read_choice(root, "", "food_arrows", FoodArrows::to_predator,
+                                     {{"to_predator", FoodArrows::to_predator}, {"to_prey", FoodArrows::to_prey}});
     each(root, "relations", [&](const Value& v, const std::string& p) { read_relation(v, p); });
     each(root, "questions", [&](const Value& v, const std::string& p) { read_question(v, p); });
     return std::move(scene_);
@@ -451,6 +455,41 @@ class SceneReader {
     if (const Value* path = v.find("path")) link.path = read_vec2_list(*path, at(ptr, "path"), 2, "a link path");
     link.extra = extra_of(v);
     scene_.links.push_back(std::move(link));
+  }
+
+  void read_layer(const Value& v, const std::string& ptr) {
+    expect_object(v, ptr, "a layer", {"id", "text", "center", "radius", "points"});
+    Layer layer;
+    layer.id = read_string(required(v, ptr, "id", "the layer's id"), at(ptr, "id"));
+    claim_id(layer.id, at(ptr, "id"));
+    layer.text = optional_string(v, ptr, "text");
+    const Value* center = v.find("center");
+    const Value* points = v.find("points");
+    if (center && !points) {
+      layer.center = read_vec2(*center, at(ptr, "center"));
+      layer.radius = read_positive(required(v, ptr, "radius", "the circle's radius"), at(ptr, "radius"), "radius");
+    } else if (points && !center && !v.find("radius")) {
+      layer.points = read_vec2_list(*points, at(ptr, "points"), 3, "a layer polygon");
+    } else {
+      fail(ptr, "a layer is either a circle (\"center\" and \"radius\") or a polygon (\"points\")");
+    }
+    layer.extra = extra_of(v);
+    scene_.layers.push_back(std::move(layer));
+  }
+
+  void read_grid(const Value& v) {
+    expect_object(v, "/grid", "a grid", {"rows", "columns"});
+    Grid grid;
+    auto count = [&](std::string_view key, int& out) {
+      if (const Value* n = v.find(key)) {
+        const Rational r = read_number(*n, at("/grid", key));
+        if (r.get_den() != 1 || r < 1 || r > 100) fail(at("/grid", key), "expected an integer from 1 to 100");
+        out = static_cast<int>(r.get_num().get_si());
+      }
+    };
+    count("rows", grid.rows);
+    count("columns", grid.columns);
+    scene_.grid = grid;
   }
 
   void read_relation(const Value& v, const std::string& ptr) {

@@ -196,6 +196,22 @@ ordered_json scene_json(const Scene& scene) {
     put_extra(o, l.extra);
     return o;
   });
+  list("layers", scene.layers, [](const Layer& l) {
+    ordered_json o;
+    o["id"] = l.id;
+    put_if(o, "text", l.text);
+    if (l.center) {
+      o["center"] = exact_pair(*l.center);
+      o["radius"] = exact_number(l.radius);
+    } else {
+      o["points"] = ordered_json::array();
+      for (const auto& p : l.points) o["points"].push_back(exact_pair(p));
+    }
+    put_extra(o, l.extra);
+    return o;
+  });
+  if (scene.grid) out["grid"] = {{"rows", scene.grid->rows}, {"columns", scene.grid->columns}};
+  if (scene.food_arrows == FoodArrows::to_prey) out["food_arrows"] = "to_prey";
   list("relations", scene.relations, [](const Relation& r) {
     ordered_json o;
     o["type"] = r.type;

@@ -1,0 +1,454 @@
+// The question registry: one evaluator per (ask, of/relation), each returning the truth and the
+// facts it rests on. Kinds not built yet answer `unsupported`, never a guess.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <geotruth/counts.hpp>
+#include <geotruth/questions.hpp>
+#include <map>
+
+#include "geometry/predicates.hpp"
+#include "graph/diagram.hpp"
+
+namespace geotruth {
+
+bool Truth::ambiguous() const {
+  return std::any_of(facts.begin(), facts.end(), [](const Fact& f) { return f.ambiguous; });
+}
+
+std::string option_letter(std::size_t index) {
+  return std::string(1, static_cast<char>('A' + index));
+}
+
+namespace {
+
+// Lower case, trimmed, single spaces, " - " between the names of a pair.
+std::string normalized(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::isspace(static_cast<unsigned char>(lower))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else if (lower == '-') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+      out += "- ";
+    } else {
+      out += lower;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+Truth unsupported(std::string reason) {
+  Truth t;
+  t.supported = false;
+  t.reason = std::move(reason);
+  return t;
+}
+
+Truth value(std::size_t n) {
+  Truth t;
+  t.values.push_back(std::to_string(n));
+  return t;
+}
+
+}  // namespace
+
+std::vector<std::size_t> matching_options(const Question& question, const Truth& truth) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < question.options.size(); ++i) {
+    const auto option_number = parse_rational_string(question.options[i]).value;
+    for (const auto& v : truth.values) {
+      const auto value_number = parse_rational_string(v).value;
+      const bool match = option_number && value_number ? *option_number == *value_number
+                                                       : normalized(question.options[i]) == normalized(v);
+      if (match) {
+        out.push_back(i);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+struct SceneEvaluator::Cache {
+  std::optional<Incidence> incidence;
+  std::optional<TangramCounts> counts;
+  std::unique_ptr<graph::DiagramGraph> diagram;
+  std::optional<graph::DiagramGraph::Circuit> circuit;
+};
+
+SceneEvaluator::SceneEvaluator(const Scene& scene, const Thresholds& thresholds)
+    : scene_(scene), thresholds_(thresholds), cache_(std::make_unique<Cache>()) {}
+SceneEvaluator::~SceneEvaluator() = default;
+
+namespace {
+
+// The evaluators of one scene, sharing its derived structures.
+class Evaluators {
+ public:
+  Evaluators(const Scene& scene, const Thresholds& t, SceneEvaluator::Cache& cache)
+      : scene_(scene), t_(t), cache_(cache), px_(pixels_per_unit(scene.frame, t)) {
+    eps_num_ = Rational(t.eps_num_px) / Rational(px_);
+    eps_vis_ = Rational(t.eps_vis_px) / Rational(px_);
+  }
+
+  Truth evaluate(const Question& q) {
+    if (q.ask == "count") {
+      static const std::map<std::string, Truth (Evaluators::*)(const Question&)> kCounts = {
+          {"letters", &Evaluators::tangram},
+          {"circles", &Evaluators::tangram},
+          {"segments", &Evaluators::tangram},
+          {"triangles", &Evaluators::tangram},
+          {"quadrilaterals", &Evaluators::tangram},
+          {"entities", &Evaluators::count_entities},
+          {"text_labels", &Evaluators::count_entities},
+          {"links", &Evaluators::count_links},
+          {"food_chains", &Evaluators::food_chains},
+          {"prey", &Evaluators::food_neighbours},
+          {"predators", &Evaluators::food_neighbours},
+          {"stages_after", &Evaluators::stages_after},
+          {"transitions", &Evaluators::transitions},
+          {"glowing_bulbs", &Evaluators::glowing_bulbs},
+          {"layers_outside", &Evaluators::layers_outside},
+          {"boundaries", &Evaluators::boundaries},
+      };
+      if (auto it = kCounts.find(q.of); it != kCounts.end()) return (this->*(it->second))(q);
+      return unsupported("counting \"" + q.of + "\" is not evaluated yet");
+    }
+    if (q.ask == "which") return which(q);
+    if (q.ask == "exists" && !scene_.entities.empty()) return exists(q);
+    return unsupported("questions asking \"" + q.ask + "\"" + (q.of.empty() ? "" : " of \"" + q.of + "\"") +
+                       " are not evaluated yet");
+  }
+
+ private:
+  // --- Tangram -------------------------------------------------------------------------------
+  Truth tangram(const Question& q) {
+    if (!cache_.incidence) cache_.incidence = build_incidence(scene_, IncidenceMode::merged, t_);
+    if (!cache_.counts) cache_.counts = count_figure(scene_, *cache_.incidence, {false, q.of == "quadrilaterals"});
+    if (q.of == "quadrilaterals" && !cache_.counts->quadrilaterals)
+      cache_.counts = count_figure(scene_, *cache_.incidence, {false, true});
+    const TangramCounts& c = *cache_.counts;
+    Truth truth = value(q.of == "letters"     ? c.letters
+                        : q.of == "circles"   ? c.circles
+                        : q.of == "segments"  ? c.segments
+                        : q.of == "triangles" ? c.triangles
+                                              : *c.quadrilaterals);
+    if (q.of != "letters" && q.of != "circles")
+      for (const auto& f : cache_.incidence->findings) {
+        const bool ambiguous = f.slack_px > t_.eps_num_px && f.slack_px < t_.eps_vis_px;
+        if (ambiguous || f.kind.rfind("near_miss", 0) == 0)
+          truth.facts.push_back({f.kind, {f.point, f.element}, f.detail, f.slack_px, true});
+      }
+    return truth;
+  }
+
+  // --- diagrams: entities and positions ------------------------------------------------------
+  graph::DiagramGraph& diagram() {
+    if (!cache_.diagram) cache_.diagram = std::make_unique<graph::DiagramGraph>(scene_);
+    return *cache_.diagram;
+  }
+
+  std::optional<std::size_t> anchor(const Question& q, Truth& fail) {
+    const std::string& name = !q.anchor.empty() ? q.anchor : !q.touching.empty() ? q.touching : q.connected_to;
+    auto e = diagram().entity(name);
+    if (!e) fail = unsupported("unknown anchor \"" + name + "\"");
+    return e;
+  }
+
+  Vec2 centre(std::size_t e) const {
+    const auto& b = scene_.entities[e].box;
+    return {(b[0] + b[2]) / 2, (b[1] + b[3]) / 2};
+  }
+
+  // Signed margin by which entity e satisfies `relation` against the anchor (frame units).
+  std::optional<Rational> margin(const std::string& relation, std::size_t e, std::size_t anchor) const {
+    const Vec2 c = centre(e), a = centre(anchor);
+    const bool down = scene_.frame.y == YAxis::down;
+    if (relation == "left_of") return a.x - c.x;
+    if (relation == "right_of") return c.x - a.x;
+    if (relation == "above") return down ? a.y - c.y : c.y - a.y;
+    if (relation == "below") return down ? c.y - a.y : a.y - c.y;
+    return std::nullopt;
+  }
+
+  // Decides "e is <relation> of anchor" with the bands: |margin| ≤ eps_num is aligned (no).
+  bool satisfies(const std::string& relation, std::size_t e, std::size_t a, Truth& truth) {
+    const Rational m = *margin(relation, e, a);
+    const Rational size = abs(m);
+    if (size <= eps_num_) return false;
+    const bool ambiguous = size < eps_vis_;
+    if (ambiguous || m > 0)
+      truth.facts.push_back({relation,
+                             {diagram().name(e), diagram().name(a)},
+                             "box centres " + std::to_string(to_double(size) * px_) + " px apart",
+                             to_double(size) * px_,
+                             ambiguous});
+    return m > 0;
+  }
+
+  std::vector<std::size_t> related(const std::string& relation, std::size_t a, Truth& truth) {
+    std::vector<std::size_t> out;
+    for (std::size_t e = 0; e < scene_.entities.size(); ++e)
+      if (e != a && satisfies(relation, e, a, truth)) out.push_back(e);
+    return out;
+  }
+
+  static std::string cell_name(int index, int count, bool rows) {
+    if (count == 3)
+      return rows ? std::array<const char*, 3>{"top", "center", "bottom"}[index]
+                  : std::array<const char*, 3>{"left", "center", "right"}[index];
+    return std::to_string(index + 1);
+  }
+
+  // The grid cell index of an entity's centre along rows or columns, with its boundary slack.
+  int cell(std::size_t e, bool rows, Truth& truth) {
+    const Grid grid = scene_.grid.value_or(Grid{});
+    const int count = rows ? grid.rows : grid.columns;
+    const Rational extent = rows ? scene_.frame.height : scene_.frame.width;
+    Rational coordinate = rows ? centre(e).y : centre(e).x;
+    if (rows && scene_.frame.y == YAxis::up) coordinate = extent - coordinate;  // row 0 is the top
+    int index = 0;
+    Rational nearest = extent;
+    for (int k = 1; k < count; ++k) {
+      const Rational boundary = extent * k / count;
+      if (coordinate >= boundary) index = k;
+      nearest = std::min(nearest, Rational(abs(coordinate - boundary)));
+    }
+    if (nearest < eps_vis_)
+      truth.facts.push_back({rows ? "in_row" : "in_column",
+                             {diagram().name(e)},
+                             "box centre " + std::to_string(to_double(nearest) * px_) + " px from a grid line",
+                             to_double(nearest) * px_,
+                             true});
+    return index;
+  }
+
+  std::optional<int> cell_named(const std::string& name, bool rows) const {
+    const Grid grid = scene_.grid.value_or(Grid{});
+    const int count = rows ? grid.rows : grid.columns;
+    const std::string wanted = name == "middle" ? "center" : name;
+    for (int k = 0; k < count; ++k)
+      if (cell_name(k, count, rows) == wanted) return k;
+    return std::nullopt;
+  }
+
+  std::vector<std::size_t> in_cell(const std::string& name, bool rows, Truth& truth) {
+    std::vector<std::size_t> out;
+    const auto wanted = cell_named(name, rows);
+    if (!wanted) {
+      truth = unsupported("no " + std::string(rows ? "row" : "column") + " named \"" + name + "\"");
+      return out;
+    }
+    for (std::size_t e = 0; e < scene_.entities.size(); ++e)
+      if (cell(e, rows, truth) == *wanted) out.push_back(e);
+    return out;
+  }
+
+  // Adds the entities' names as the truth's values (facts gathered while choosing them stay).
+  Truth& names(const std::vector<std::size_t>& entities, Truth& truth) {
+    for (auto e : entities) truth.values.push_back(diagram().name(e));
+    return truth;
+  }
+
+  Truth count_entities(const Question& q) {
+    Truth truth;
+    std::vector<std::size_t> chosen;
+    if (!q.row.empty() || !q.column.empty()) {
+      chosen = in_cell(!q.row.empty() ? q.row : q.column, !q.row.empty(), truth);
+      if (!truth.supported) return truth;
+    } else if (!q.relation.empty()) {
+      auto a = anchor(q, truth);
+      if (!a) return truth;
+      if (!margin(q.relation, *a, *a)) return unsupported("unknown relation \"" + q.relation + "\"");
+      chosen = related(q.relation, *a, truth);
+    } else if (!q.connected_to.empty()) {
+      auto a = anchor(q, truth);
+      if (!a) return truth;
+      chosen = diagram().neighbours(*a);
+    } else {
+      for (std::size_t e = 0; e < scene_.entities.size(); ++e) chosen.push_back(e);
+    }
+    if (q.of == "text_labels")
+      chosen.erase(std::remove_if(chosen.begin(), chosen.end(),
+                                  [&](std::size_t e) { return scene_.entities[e].kind != EntityKind::text; }),
+                   chosen.end());
+    truth.values = {std::to_string(chosen.size())};
+    return truth;
+  }
+
+  Truth count_links(const Question& q) {
+    if (q.touching.empty() && q.anchor.empty()) return value(scene_.links.size());
+    Truth truth;
+    auto a = anchor(q, truth);
+    if (!a) return truth;
+    return value(diagram().links_touching(*a));
+  }
+
+  Truth which(const Question& q) {
+    Truth truth;
+    if (q.connected_pair) {
+      for (const Link& l : scene_.links) {
+        const std::string a = diagram().name(*diagram().entity(l.from)), b = diagram().name(*diagram().entity(l.to));
+        truth.values.push_back(a + " - " + b);
+        truth.values.push_back(b + " - " + a);
+      }
+      return truth;
+    }
+    const std::string& r = q.relation;
+    if (r == "in_row" || r == "in_column") {
+      const auto chosen = in_cell(q.value, r == "in_row", truth);
+      return truth.supported ? names(chosen, truth) : truth;
+    }
+    if (r == "next_layer_outside") return next_layer_outside(q);  // anchors a layer, not an entity
+    auto a = anchor(q, truth);
+    if (!a) return truth;
+    if (margin(r, *a, *a)) {
+      const auto chosen = related(r, *a, truth);
+      return names(chosen, truth);
+    }
+    if (r == "connected_to") return names(diagram().neighbours(*a), truth);
+    const bool to_predator = scene_.food_arrows == FoodArrows::to_predator;
+    if (r == "prey_of") return names(to_predator ? diagram().predecessors(*a) : diagram().successors(*a), truth);
+    if (r == "predator_of") return names(to_predator ? diagram().successors(*a) : diagram().predecessors(*a), truth);
+    if (r == "next_stage") return names(diagram().successors(*a), truth);
+    return unsupported("\"which\" with relation \"" + r + "\" is not evaluated yet");
+  }
+
+  Truth exists(const Question& q) {
+    Truth truth;
+    for (const auto& option : q.options)
+      if (diagram().entity(option).has_value() != q.absent) truth.values.push_back(option);
+    return truth;
+  }
+
+  // --- food webs, cycles, circuits -------------------------------------------------------------
+  Truth food_chains(const Question&) {
+    const auto chains = diagram().chains();
+    if (chains.count) return value(*chains.count);
+    Truth truth;
+    std::string cycle;
+    for (const auto& n : chains.cycle) cycle += n + " → ";
+    truth.reason = "the food web has a cycle (" + cycle + (chains.cycle.empty() ? "" : chains.cycle.front()) +
+                   "): food chains are not defined";
+    truth.facts.push_back({"food_web_cycle", chains.cycle, truth.reason, -1, false});
+    return truth;
+  }
+
+  Truth food_neighbours(const Question& q) {
+    Truth truth;
+    auto a = anchor(q, truth);
+    if (!a) return truth;
+    const bool to_predator = scene_.food_arrows == FoodArrows::to_predator;
+    const bool prey = q.of == "prey";
+    const auto list = prey == to_predator ? diagram().predecessors(*a) : diagram().successors(*a);
+    return value(list.size());
+  }
+
+  Truth stages_after(const Question& q) {
+    Truth truth;
+    auto a = anchor(q, truth);
+    if (!a) return truth;
+    return value(diagram().reachable_from(*a).size());
+  }
+
+  Truth transitions(const Question&) {
+    const bool tagged = std::any_of(scene_.entities.begin(), scene_.entities.end(), [](const Entity& e) {
+      return std::find(e.tags.begin(), e.tags.end(), "stage") != e.tags.end();
+    });
+    std::size_t n = 0;
+    for (const Link& l : scene_.links) {
+      auto is_stage = [&](const std::string& id) {
+        const Entity& e = scene_.entities[*diagram().entity(id)];
+        return !tagged || std::find(e.tags.begin(), e.tags.end(), "stage") != e.tags.end();
+      };
+      n += l.directed && is_stage(l.from) && is_stage(l.to);
+    }
+    return value(n);
+  }
+
+  Truth glowing_bulbs(const Question&) {
+    if (!cache_.circuit) cache_.circuit = diagram().circuit();
+    const auto& c = *cache_.circuit;
+    if (!c.problem.empty()) {
+      Truth truth;
+      truth.reason = "the circuit cannot be read: " + c.problem;
+      return truth;
+    }
+    Truth truth = value(c.glowing.size());
+    for (auto e : c.shorted)
+      truth.facts.push_back(
+          {"short_circuit", {diagram().name(e)}, diagram().name(e) + " is bypassed by plain wire", -1, false});
+    return truth;
+  }
+
+  // --- layers ------------------------------------------------------------------------------------
+  static geometry::Region region(const Layer& layer) { return {layer.center, layer.radius, layer.points}; }
+
+  std::optional<std::size_t> layer_named(const std::string& name) const {
+    for (std::size_t i = 0; i < scene_.layers.size(); ++i)
+      if (scene_.layers[i].id == name || normalized(scene_.layers[i].text) == normalized(name)) return i;
+    return std::nullopt;
+  }
+
+  std::string layer_name(std::size_t i) const {
+    return scene_.layers[i].text.empty() ? scene_.layers[i].id : scene_.layers[i].text;
+  }
+
+  // Layers containing the anchor (a layer, or an entity by its box centre), innermost first.
+  std::optional<std::vector<std::size_t>> containers(const Question& q, Truth& truth) {
+    std::vector<std::size_t> out;
+    if (auto layer = layer_named(q.anchor)) {
+      for (std::size_t i = 0; i < scene_.layers.size(); ++i)
+        if (i != *layer && geometry::region_contains(region(scene_.layers[i]), region(scene_.layers[*layer])))
+          out.push_back(i);
+    } else if (auto e = diagram().entity(q.anchor)) {
+      for (std::size_t i = 0; i < scene_.layers.size(); ++i)
+        if (geometry::region_has_point(region(scene_.layers[i]), centre(*e))) out.push_back(i);
+    } else {
+      truth = unsupported("unknown anchor \"" + q.anchor + "\"");
+      return std::nullopt;
+    }
+    // Innermost first: a container inside more of the others comes earlier.
+    auto depth = [&](std::size_t i) {
+      return std::count_if(out.begin(), out.end(), [&](std::size_t j) {
+        return j != i && geometry::region_contains(region(scene_.layers[j]), region(scene_.layers[i]));
+      });
+    };
+    std::stable_sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) { return depth(a) > depth(b); });
+    return out;
+  }
+
+  Truth layers_outside(const Question& q) {
+    Truth truth;
+    auto list = containers(q, truth);
+    return list ? value(list->size()) : truth;
+  }
+
+  Truth next_layer_outside(const Question& q) {
+    Truth truth;
+    auto list = containers(q, truth);
+    if (!list) return truth;
+    if (!list->empty()) truth.values.push_back(layer_name(list->front()));
+    return truth;
+  }
+
+  Truth boundaries(const Question&) { return value(scene_.layers.size()); }
+
+  const Scene& scene_;
+  Thresholds t_;
+  SceneEvaluator::Cache& cache_;
+  double px_;
+  Rational eps_num_, eps_vis_;
+};
+
+}  // namespace
+
+Truth SceneEvaluator::evaluate(const Question& question) {
+  return Evaluators(scene_, thresholds_, *cache_).evaluate(question);
+}
+
+}  // namespace geotruth

@@ -56,6 +56,16 @@ check "broken source exit code" 1 $?
 "$geotruth" count "$fixtures/two_valid_three_bad.jsonl" --mode sideways >/dev/null 2>&1
 check "bad --mode exit code" 2 $?
 
+# generate: deterministic bytes, valid input for the other subcommands.
+"$geotruth" generate --family diagram -n 50 --seed 9 -o "$tmp/gen1.jsonl" 2>/dev/null
+check "generate exit code" 0 $?
+"$geotruth" generate --family diagram -n 50 --seed 9 2>/dev/null >"$tmp/gen2.jsonl"
+check "generate is deterministic" "" "$(cmp "$tmp/gen1.jsonl" "$tmp/gen2.jsonl")"
+"$geotruth" analyze "$tmp/gen1.jsonl" >/dev/null 2>&1
+check "generated scenes analyze cleanly" 0 $?
+"$geotruth" generate --family gepbench -n 1 >/dev/null 2>&1
+check "unbuilt family exit code" 2 $?
+
 "$geotruth" analyze --no-such-flag x >/dev/null 2>&1
 check "unknown flag exit code" 2 $?
 "$geotruth" >/dev/null 2>&1

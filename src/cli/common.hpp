@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <fstream>
 #include <memory>
 #include <ostream>
@@ -50,5 +51,12 @@ struct CountCommand {
 int count(const CountCommand& command, const FigureOptions& figure);
 
 int import_scenes(const InputOptions& in, const std::string& output);
+
+struct GenerateCommand {
+  std::string family = "diagram", output;
+  std::uint64_t count = 10, seed = 1;
+  bool grid = false;
+};
+int generate(const GenerateCommand& command);
 
 }  // namespace geotruth::cli

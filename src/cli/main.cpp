@@ -18,7 +18,6 @@ constexpr Planned kPlanned[] = {
     {"filter", "split a dataset into clean and rejected items by their verdicts"},
     {"render", "draw each scene to a PNG or JPEG image"},
     {"crosscheck", "compare each scene's symbolic truth with what OpenCV detects in its picture"},
-    {"generate", "generate synthetic scenes with questions"},
     {"merge", "join the outputs of sharded audit runs"},
 };
 
@@ -72,6 +71,16 @@ int main(int argc, char** argv) {
   import_in.add_to(*import, "source files (- for stdin), in the format given by --from");
   import->add_option("-o,--output", import_out, "output JSONL file (default: stdout)");
 
+  GenerateCommand generate_command;
+  CLI::App* generate = app.add_subcommand("generate", "generate synthetic scenes with questions and their answers");
+  generate->add_option("--family", generate_command.family, "what to generate: diagram")
+      ->check(CLI::IsMember({"diagram", "tangram", "gepbench"}))
+      ->capture_default_str();
+  generate->add_option("-n,--count", generate_command.count, "how many scenes")->capture_default_str();
+  generate->add_option("--seed", generate_command.seed, "random seed (same seed, same bytes)")->capture_default_str();
+  generate->add_flag("--grid", generate_command.grid, "diagram: place entities in a 3×3 grid, ask row questions");
+  generate->add_option("-o,--output", generate_command.output, "output JSONL file (default: stdout)");
+
   for (const auto& planned : kPlanned) {
     CLI::App* sub = app.add_subcommand(planned.name, std::string(planned.description) + " [not available yet]");
     sub->allow_extras();
@@ -94,6 +103,7 @@ int main(int argc, char** argv) {
       }
       return geotruth::cli::import_scenes(import_in, import_out);
     }
+    if (generate->parsed()) return geotruth::cli::generate(generate_command);
     for (const auto& planned : kPlanned) {
       if (app.got_subcommand(planned.name)) {
         std::cerr << "geotruth " << planned.name << ": not available in this build yet (" << planned.description

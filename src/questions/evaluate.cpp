@@ -74,6 +74,9 @@ std::vector<std::size_t> matching_options(const Question& question, const Truth&
 }
 
 struct SceneEvaluator::Cache {
+  double px = 1;              // rendered pixels per frame unit
+  Rational eps_num, eps_vis;  // the decision bands in frame units
+  std::vector<Vec2> centres;  // entity box centres
   std::optional<Incidence> incidence;
   std::optional<TangramCounts> counts;
   std::unique_ptr<graph::DiagramGraph> diagram;
@@ -81,7 +84,13 @@ struct SceneEvaluator::Cache {
 };
 
 SceneEvaluator::SceneEvaluator(const Scene& scene, const Thresholds& thresholds)
-    : scene_(scene), thresholds_(thresholds), cache_(std::make_unique<Cache>()) {}
+    : scene_(scene), thresholds_(thresholds), cache_(std::make_unique<Cache>()) {
+  cache_->px = pixels_per_unit(scene.frame, thresholds);
+  cache_->eps_num = Rational(thresholds.eps_num_px) / Rational(cache_->px);
+  cache_->eps_vis = Rational(thresholds.eps_vis_px) / Rational(cache_->px);
+  for (const auto& e : scene.entities)
+    cache_->centres.push_back({(e.box[0] + e.box[2]) / 2, (e.box[1] + e.box[3]) / 2});
+}
 SceneEvaluator::~SceneEvaluator() = default;
 
 namespace {
@@ -90,10 +99,7 @@ namespace {
 class Evaluators {
  public:
   Evaluators(const Scene& scene, const Thresholds& t, SceneEvaluator::Cache& cache)
-      : scene_(scene), t_(t), cache_(cache), px_(pixels_per_unit(scene.frame, t)) {
-    eps_num_ = Rational(t.eps_num_px) / Rational(px_);
-    eps_vis_ = Rational(t.eps_vis_px) / Rational(px_);
-  }
+      : scene_(scene), t_(t), cache_(cache), px_(cache.px), eps_num_(cache.eps_num), eps_vis_(cache.eps_vis) {}
 
   Truth evaluate(const Question& q) {
     if (q.ask == "count") {
@@ -159,14 +165,11 @@ class Evaluators {
     return e;
   }
 
-  Vec2 centre(std::size_t e) const {
-    const auto& b = scene_.entities[e].box;
-    return {(b[0] + b[2]) / 2, (b[1] + b[3]) / 2};
-  }
+  const Vec2& centre(std::size_t e) const { return cache_.centres[e]; }
 
   // Signed margin by which entity e satisfies `relation` against the anchor (frame units).
   std::optional<Rational> margin(const std::string& relation, std::size_t e, std::size_t anchor) const {
-    const Vec2 c = centre(e), a = centre(anchor);
+    const Vec2 &c = centre(e), &a = centre(anchor);
     const bool down = scene_.frame.y == YAxis::down;
     if (relation == "left_of") return a.x - c.x;
     if (relation == "right_of") return c.x - a.x;
@@ -184,7 +187,7 @@ class Evaluators {
     if (ambiguous || m > 0)
       truth.facts.push_back({relation,
                              {diagram().name(e), diagram().name(a)},
-                             "box centres " + std::to_string(to_double(size) * px_) + " px apart",
+                             "distance between the box centres",
                              to_double(size) * px_,
                              ambiguous});
     return m > 0;
@@ -221,7 +224,7 @@ class Evaluators {
     if (nearest < eps_vis_)
       truth.facts.push_back({rows ? "in_row" : "in_column",
                              {diagram().name(e)},
-                             "box centre " + std::to_string(to_double(nearest) * px_) + " px from a grid line",
+                             "box centre near a grid line",
                              to_double(nearest) * px_,
                              true});
     return index;
@@ -442,7 +445,7 @@ class Evaluators {
   Thresholds t_;
   SceneEvaluator::Cache& cache_;
   double px_;
-  Rational eps_num_, eps_vis_;
+  const Rational &eps_num_, &eps_vis_;
 };
 
 }  // namespace

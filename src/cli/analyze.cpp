@@ -25,6 +25,29 @@ int analyze(const InputOptions& in, const FigureOptions& figure, const std::stri
         result["incidence"] = incidence_json(scene, incidence);
         result["conflicts"] = conflicts_json(incidence, record);
         findings += result["conflicts"].size();
+        if (!scene.entities.empty()) result["findings"] = findings_json(diagram_findings(scene, figure.thresholds));
+        // Each question's truth, with the facts it rests on (verdicts against the annotated
+        // answers are the audit's job).
+        SceneEvaluator evaluator(scene, figure.thresholds);
+        ordered_json truths = ordered_json::array();
+        for (const auto& q : scene.questions) {
+          const Truth t = evaluator.evaluate(q);
+          ordered_json item{{"id", q.id}, {"supported", t.supported}};
+          if (t.supported) {
+            item["values"] = t.values;
+            ordered_json letters = ordered_json::array();
+            for (auto i : matching_options(q, t)) letters.push_back(option_letter(i));
+            if (!q.options.empty()) item["options"] = letters;
+            item["ambiguous"] = t.ambiguous();
+          }
+          if (!t.reason.empty()) item["reason"] = t.reason;
+          if (!t.facts.empty()) {
+            item["facts"] = ordered_json::array();
+            for (const auto& f : t.facts) item["facts"].push_back(fact_json(f));
+          }
+          truths.push_back(std::move(item));
+        }
+        if (!truths.empty()) result["truths"] = std::move(truths);
         return result;
       },
       out.stream(), std::cerr);

@@ -95,4 +95,21 @@ ordered_json counts_json(const TangramCounts& c) {
   return out;
 }
 
+ordered_json fact_json(const Fact& fact) {
+  ordered_json out{{"kind", fact.kind}, {"elements", fact.elements}, {"detail", fact.detail}};
+  if (fact.slack_px >= 0) out["slack_px"] = rounded(fact.slack_px);
+  out["ambiguous"] = fact.ambiguous;
+  return out;
+}
+
+ordered_json findings_json(const std::vector<SceneFinding>& findings) {
+  ordered_json out = ordered_json::array();
+  for (const auto& f : findings) {
+    ordered_json item{{"kind", f.kind}, {"elements", f.elements}, {"detail", f.detail}};
+    if (f.slack_px >= 0) item["slack_px"] = rounded(f.slack_px);
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
 }  // namespace geotruth::cli

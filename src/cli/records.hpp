@@ -2,7 +2,9 @@
 #pragma once
 
 #include <geotruth/counts.hpp>
+#include <geotruth/findings.hpp>
 #include <geotruth/incidence.hpp>
+#include <geotruth/questions.hpp>
 
 #include "batch/batch.hpp"
 
@@ -26,5 +28,11 @@ ordered_json conflicts_json(const Incidence& incidence, const RawRecord& record)
 ordered_json incidence_json(const Scene& scene, const Incidence& incidence);
 
 ordered_json counts_json(const TangramCounts& counts);
+
+/// One fact an answer rests on: {kind, elements, detail, slack_px?, ambiguous}.
+ordered_json fact_json(const Fact& fact);
+
+/// Scene findings: {kind, elements, detail, slack_px?}.
+ordered_json findings_json(const std::vector<SceneFinding>& findings);
 
 }  // namespace geotruth::cli

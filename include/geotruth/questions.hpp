@@ -37,6 +37,10 @@ class SceneEvaluator {
   ~SceneEvaluator();
   Truth evaluate(const Question& question);
 
+  /// The scene's incidence structure (merged mode) and Tangram counts, built once.
+  const Incidence& incidence();
+  const struct TangramCounts& tangram_counts();
+
   struct Cache;  ///< derived structures shared by the scene's questions (opaque)
 
  private:
@@ -48,6 +52,10 @@ class SceneEvaluator {
 /// Indices of the options that match a truth value: numbers compare as numbers (exactly), other
 /// text case-insensitively with surrounding spaces ignored.
 std::vector<std::size_t> matching_options(const Question& question, const Truth& truth);
+
+/// The question's kind for summaries: "count/triangles", "which/left_of", "which/connected_pair",
+/// "size/width", "reference/larger", "location", "relation", "exists" ("exists/absent").
+std::string question_kind(const Question& question);
 
 /// The option letter for an index: 0 → "A".
 std::string option_letter(std::size_t index);

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <ostream>
 
 namespace geotruth {
@@ -62,8 +63,10 @@ bool RecordReader::next(RawRecord& record) {
         record.text.shrink_to_fit();
       }
       begin_ += take;
+      consumed_ += take;
       if (nl) {
         ++begin_;
+        ++consumed_;
         break;
       }
     }
@@ -108,7 +111,83 @@ std::optional<std::string> slurp(const std::string& path, std::string& error) {
   return text;
 }
 
+std::string too_long(const RawRecord& record, const Limits& limits) {
+  return "record of " + std::to_string(record.dropped_bytes) + " bytes exceeds the limit of " +
+         std::to_string(limits.max_line_bytes) + " bytes (raise --max-line-bytes)";
+}
+
 }  // namespace
+
+RecordStream::RecordStream(std::vector<std::string> inputs, SourceFormat format, const Limits& limits)
+    : inputs_(std::move(inputs)), format_(format), limits_(limits) {
+  std::error_code ec;
+  for (const auto& path : inputs_)
+    if (path != "-") bytes_total_ += static_cast<std::size_t>(std::filesystem::file_size(path, ec)) * !ec;
+}
+
+RecordStream::~RecordStream() = default;
+
+std::size_t RecordStream::bytes_read() const { return bytes_done_ + (reader_ ? reader_->consumed() : 0); }
+
+bool RecordStream::open_next_input() {
+  if (reader_) bytes_done_ += reader_->consumed();
+  reader_.reset();
+  imported_.clear();
+  imported_next_ = 0;
+  if (input_ >= inputs_.size()) return false;
+  const std::string& path = inputs_[input_++];
+  auto fail = [&](const std::string& message) {
+    StreamItem item;
+    item.raw = RawRecord{path, 0, {}, 0, {}, {}};
+    item.imported = InputError{"", message};
+    pending_error_ = std::move(item);
+  };
+  if (format_ == SourceFormat::native) {
+    reader_ = std::make_unique<RecordReader>(path, limits_.max_line_bytes);
+    if (!reader_->ok()) {
+      fail("cannot open input: " + reader_->open_error());
+      reader_.reset();
+    }
+  } else {
+    std::string error;
+    const auto text = slurp(path, error);
+    if (!text) fail("cannot read input: " + error);
+    else imported_ = import_source(format_, *text, path);
+  }
+  return true;
+}
+
+bool RecordStream::next(StreamItem& item) {
+  for (;;) {
+    if (pending_error_) {
+      item = std::move(*pending_error_);
+      pending_error_.reset();
+      item.ordinal = ++ordinal_;
+      return true;
+    }
+    if (reader_) {
+      item = StreamItem{};
+      if (reader_->next(item.raw)) {
+        if (item.raw.dropped_bytes > 0) item.imported = InputError{"", too_long(item.raw, limits_)};
+        item.ordinal = ++ordinal_;
+        return true;
+      }
+    } else if (imported_next_ < imported_.size()) {
+      ImportedScene& imported = imported_[imported_next_++];
+      item = StreamItem{};
+      item.raw = RawRecord{inputs_[input_ - 1], imported_next_, {}, 0, imported.key, std::move(imported.notes)};
+      item.imported = std::move(imported.scene);
+      item.ordinal = ++ordinal_;
+      return true;
+    }
+    if (!open_next_input()) return false;
+  }
+}
+
+SceneOrError scene_of(const StreamItem& item, const Limits& limits) {
+  if (item.imported) return *item.imported;
+  return read_scene(item.raw.text, limits);
+}
 
 BatchStats run_batch(const std::vector<std::string>& inputs, SourceFormat format, const Limits& limits,
                      const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics) {
@@ -121,52 +200,19 @@ BatchStats run_batch(const std::vector<std::string>& inputs, SourceFormat format
       diagnostics << record.file << ':' << record.line << (record.key.empty() ? "" : " (" + record.key + ")") << ": "
                   << (error.pointer.empty() ? "/" : error.pointer) << ": " << error.message << '\n';
   };
-  auto handle = [&](const Scene& scene, const RawRecord& record) {
+  RecordStream stream(inputs, format, limits);
+  StreamItem item;
+  while (stream.next(item)) {
+    ++stats.records;
+    const SceneOrError scene = scene_of(item, limits);
+    if (auto* error = std::get_if<InputError>(&scene)) {
+      report(item.raw, *error);
+      continue;
+    }
     try {
-      out << to_line(handler(scene, record)) << '\n';
+      out << to_line(handler(std::get<Scene>(scene), item.raw)) << '\n';
     } catch (const InputError& error) {
-      report(record, error);
-    }
-  };
-  for (const auto& path : inputs) {
-    if (format != SourceFormat::native) {
-      std::string error;
-      const auto text = slurp(path, error);
-      if (!text) {
-        ++stats.records;
-        report(RawRecord{path, 0, {}, 0, {}, {}}, {"", "cannot read input: " + error});
-        continue;
-      }
-      std::size_t ordinal = 0;
-      for (auto& imported : import_source(format, *text, path)) {
-        ++stats.records;
-        RawRecord record{path, ++ordinal, {}, 0, imported.key, std::move(imported.notes)};
-        if (auto* error = std::get_if<InputError>(&imported.scene))
-          report(record, *error);
-        else
-          handle(std::get<Scene>(imported.scene), record);
-      }
-      continue;
-    }
-    RecordReader reader(path, limits.max_line_bytes);
-    if (!reader.ok()) {
-      ++stats.records;
-      report(RawRecord{path, 0, {}, 0, {}, {}}, {"", "cannot open input: " + reader.open_error()});
-      continue;
-    }
-    RawRecord record;
-    while (reader.next(record)) {
-      ++stats.records;
-      if (record.dropped_bytes > 0) {
-        report(record, {"", "record of " + std::to_string(record.dropped_bytes) + " bytes exceeds the limit of " +
-                                std::to_string(limits.max_line_bytes) + " bytes (raise --max-line-bytes)"});
-        continue;
-      }
-      auto parsed = read_scene(record.text, limits);
-      if (auto* error = std::get_if<InputError>(&parsed))
-        report(record, *error);
-      else
-        handle(std::get<Scene>(parsed), record);
+      report(item.raw, error);
     }
   }
   if (stats.errors > kShownErrors)

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <geotruth/import.hpp>
 #include <geotruth/input.hpp>
 #include <iosfwd>
@@ -33,6 +35,7 @@ class RecordReader {
   RecordReader& operator=(const RecordReader&) = delete;
 
   bool ok() const { return file_ != nullptr; }
+  std::size_t consumed() const { return consumed_; }  ///< bytes handed out so far
   const std::string& open_error() const { return open_error_; }
   bool next(RawRecord& record);
 
@@ -43,9 +46,44 @@ class RecordReader {
   std::FILE* file_ = nullptr;
   bool owns_ = false, whole_file_ = false, done_ = false;
   std::vector<char> buffer_;
-  std::size_t begin_ = 0, end_ = 0, line_ = 0;
+  std::size_t begin_ = 0, end_ = 0, line_ = 0, consumed_ = 0;
   std::string open_error_;
 };
+
+/// One input record, numbered across all inputs (1-based `ordinal`), with its scene already built
+/// for imported sources.
+struct StreamItem {
+  std::size_t ordinal = 0;
+  RawRecord raw;
+  std::optional<SceneOrError> imported;
+};
+
+/// Every record of the inputs in order: native JSONL line by line (streaming), other formats a
+/// whole file at a time through their importer. Over-long lines and unreadable files become
+/// records whose scene() is an InputError, so nothing is lost.
+class RecordStream {
+ public:
+  RecordStream(std::vector<std::string> inputs, SourceFormat format, const Limits& limits);
+  ~RecordStream();
+  bool next(StreamItem& item);
+  /// Bytes of native input consumed so far, and in all (0 when unknown, e.g. stdin).
+  std::size_t bytes_read() const;
+  std::size_t bytes_total() const { return bytes_total_; }
+
+ private:
+  bool open_next_input();
+  std::vector<std::string> inputs_;
+  SourceFormat format_;
+  Limits limits_;
+  std::size_t input_ = 0, ordinal_ = 0, bytes_total_ = 0, bytes_done_ = 0;
+  std::unique_ptr<RecordReader> reader_;
+  std::vector<ImportedScene> imported_;
+  std::size_t imported_next_ = 0;
+  std::optional<StreamItem> pending_error_;
+};
+
+/// The scene of a stream item: the imported one, or the native record's text read and validated.
+SceneOrError scene_of(const StreamItem& item, const Limits& limits);
 
 /// The error record of DESIGN.md: {"line", "file", "error": {"pointer", "message"}}.
 ordered_json error_record(const RawRecord& record, const InputError& error);

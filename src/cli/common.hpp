@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <fstream>
+#include <geotruth/incidence.hpp>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -58,5 +59,21 @@ struct GenerateCommand {
   bool grid = false;
 };
 int generate(const GenerateCommand& command);
+
+struct AuditCommand {
+  InputOptions in;
+  std::string output, shard;
+  bool resume = false, no_progress = false;
+  int threads = 0;
+  std::size_t checkpoint_every = 500;
+};
+int audit(const AuditCommand& command, const Thresholds& thresholds);
+int merge(const std::vector<std::string>& dirs, const std::string& output);
+
+struct FilterCommand {
+  InputOptions in;
+  std::string keep, reject, policy = "strict";
+};
+int filter(const FilterCommand& command, const Thresholds& thresholds);
 
 }  // namespace geotruth::cli

@@ -14,12 +14,11 @@ struct Planned {
   const char* description;
 };
 constexpr Planned kPlanned[] = {
-    {"audit", "recompute every answer of a dataset and write verdicts, findings and a report"},
-    {"filter", "split a dataset into clean and rejected items by their verdicts"},
     {"render", "draw each scene to a PNG or JPEG image"},
     {"crosscheck", "compare each scene's symbolic truth with what OpenCV detects in its picture"},
-    {"merge", "join the outputs of sharded audit runs"},
 };
+
+void add_threshold_options(CLI::App& app, geotruth::Thresholds& thresholds);
 
 void add_figure_options(CLI::App& app, FigureOptions& figure) {
   app.add_option("--mode", figure.mode,
@@ -27,11 +26,14 @@ void add_figure_options(CLI::App& app, FigureOptions& figure) {
                  "disagreements listed)")
       ->check(CLI::IsMember({"declared", "geometric", "merged"}))
       ->capture_default_str();
-  app.add_option("--eps-num", figure.thresholds.eps_num_px, "a fact holds at slack ≤ this many pixels")
+  add_threshold_options(app, figure.thresholds);
+}
+
+void add_threshold_options(CLI::App& app, geotruth::Thresholds& thresholds) {
+  app.add_option("--eps-num", thresholds.eps_num_px, "a fact holds at slack ≤ this many pixels")->capture_default_str();
+  app.add_option("--eps-vis", thresholds.eps_vis_px, "slack below this many pixels is ambiguous")
       ->capture_default_str();
-  app.add_option("--eps-vis", figure.thresholds.eps_vis_px, "slack below this many pixels is ambiguous")
-      ->capture_default_str();
-  app.add_option("--render-size", figure.thresholds.render_size_px,
+  app.add_option("--render-size", thresholds.render_size_px,
                  "pixels of the frame's longer side in the rendered image; 0: frame units are pixels "
                  "(frames under 64 units are drawn at 640)")
       ->capture_default_str();
@@ -81,6 +83,41 @@ int main(int argc, char** argv) {
   generate->add_flag("--grid", generate_command.grid, "diagram: place entities in a 3×3 grid, ask row questions");
   generate->add_option("-o,--output", generate_command.output, "output JSONL file (default: stdout)");
 
+  AuditCommand audit_command;
+  geotruth::Thresholds audit_thresholds;
+  CLI::App* audit = app.add_subcommand(
+      "audit", "recompute every answer of a dataset; write verdicts, scene findings, a summary and an HTML report");
+  audit_command.in.add_to(*audit, "dataset: native JSONL (each line a scene with its questions), or --from a source");
+  add_threshold_options(*audit, audit_thresholds);
+  audit->add_option("-o,--output", audit_command.output, "output directory")->required();
+  audit->add_flag("--resume", audit_command.resume,
+                  "continue an interrupted run (even one killed) from its checkpoint");
+  audit->add_option("--shard", audit_command.shard, "take records i, i+n, i+2n, … (0-based i), e.g. 2/8");
+  audit->add_option("--threads", audit_command.threads, "worker threads (default: all cores)");
+  audit->add_option("--checkpoint-every", audit_command.checkpoint_every, "records between checkpoints")
+      ->capture_default_str();
+  audit->add_flag("--no-progress", audit_command.no_progress, "no progress bar (it only shows on a terminal anyway)");
+
+  std::vector<std::string> merge_dirs;
+  std::string merge_out;
+  CLI::App* merge = app.add_subcommand("merge", "join the output directories of sharded audit runs");
+  merge->add_option("dirs", merge_dirs, "shard output directories")->required();
+  merge->add_option("-o,--output", merge_out, "merged output directory")->required();
+
+  FilterCommand filter_command;
+  geotruth::Thresholds filter_thresholds;
+  CLI::App* filter = app.add_subcommand("filter", "split a dataset into clean and rejected items by their verdicts");
+  filter_command.in.add_to(*filter, "dataset: native JSONL, or --from a source");
+  add_threshold_options(*filter, filter_thresholds);
+  filter->add_option("--keep", filter_command.keep, "JSONL of clean items (native lines kept byte for byte)")
+      ->required();
+  filter->add_option("--reject", filter_command.reject, "JSONL of rejected items with their reasons")->required();
+  filter
+      ->add_option("--policy", filter_command.policy,
+                   "strict: every question ok; lenient: no question wrong or invalid")
+      ->check(CLI::IsMember({"strict", "lenient"}))
+      ->capture_default_str();
+
   for (const auto& planned : kPlanned) {
     CLI::App* sub = app.add_subcommand(planned.name, std::string(planned.description) + " [not available yet]");
     sub->allow_extras();
@@ -104,6 +141,9 @@ int main(int argc, char** argv) {
       return geotruth::cli::import_scenes(import_in, import_out);
     }
     if (generate->parsed()) return geotruth::cli::generate(generate_command);
+    if (audit->parsed()) return geotruth::cli::audit(audit_command, audit_thresholds);
+    if (merge->parsed()) return geotruth::cli::merge(merge_dirs, merge_out);
+    if (filter->parsed()) return geotruth::cli::filter(filter_command, filter_thresholds);
     for (const auto& planned : kPlanned) {
       if (app.got_subcommand(planned.name)) {
         std::cerr << "geotruth " << planned.name << ": not available in this build yet (" << planned.description

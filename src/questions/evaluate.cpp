@@ -17,6 +17,15 @@ bool Truth::ambiguous() const {
   return std::any_of(facts.begin(), facts.end(), [](const Fact& f) { return f.ambiguous; });
 }
 
+std::string question_kind(const Question& q) {
+  if (q.ask == "count") return "count/" + q.of;
+  if (q.ask == "which") return "which/" + (q.connected_pair ? std::string("connected_pair") : q.relation);
+  if (q.ask == "size") return "size/" + q.measure;
+  if (q.ask == "reference") return "reference/" + q.criterion;
+  if (q.ask == "exists") return q.absent ? "exists/absent" : "exists";
+  return q.ask;
+}
+
 std::string option_letter(std::size_t index) {
   return std::string(1, static_cast<char>('A' + index));
 }
@@ -98,8 +107,14 @@ namespace {
 // The evaluators of one scene, sharing its derived structures.
 class Evaluators {
  public:
-  Evaluators(const Scene& scene, const Thresholds& t, SceneEvaluator::Cache& cache)
-      : scene_(scene), t_(t), cache_(cache), px_(cache.px), eps_num_(cache.eps_num), eps_vis_(cache.eps_vis) {}
+  Evaluators(SceneEvaluator& owner, const Scene& scene, const Thresholds& t, SceneEvaluator::Cache& cache)
+      : owner_(owner),
+        scene_(scene),
+        t_(t),
+        cache_(cache),
+        px_(cache.px),
+        eps_num_(cache.eps_num),
+        eps_vis_(cache.eps_vis) {}
 
   Truth evaluate(const Question& q) {
     if (q.ask == "count") {
@@ -133,18 +148,15 @@ class Evaluators {
  private:
   // --- Tangram -------------------------------------------------------------------------------
   Truth tangram(const Question& q) {
-    if (!cache_.incidence) cache_.incidence = build_incidence(scene_, IncidenceMode::merged, t_);
-    if (!cache_.counts) cache_.counts = count_figure(scene_, *cache_.incidence, {false, q.of == "quadrilaterals"});
-    if (q.of == "quadrilaterals" && !cache_.counts->quadrilaterals)
-      cache_.counts = count_figure(scene_, *cache_.incidence, {false, true});
-    const TangramCounts& c = *cache_.counts;
+    TangramCounts c = owner_.tangram_counts();
+    if (q.of == "quadrilaterals") c = count_figure(scene_, owner_.incidence(), {false, true});
     Truth truth = value(q.of == "letters"     ? c.letters
                         : q.of == "circles"   ? c.circles
                         : q.of == "segments"  ? c.segments
                         : q.of == "triangles" ? c.triangles
                                               : *c.quadrilaterals);
     if (q.of != "letters" && q.of != "circles")
-      for (const auto& f : cache_.incidence->findings) {
+      for (const auto& f : owner_.incidence().findings) {
         const bool ambiguous = f.slack_px > t_.eps_num_px && f.slack_px < t_.eps_vis_px;
         if (ambiguous || f.kind.rfind("near_miss", 0) == 0)
           truth.facts.push_back({f.kind, {f.point, f.element}, f.detail, f.slack_px, true});
@@ -441,6 +453,7 @@ class Evaluators {
 
   Truth boundaries(const Question&) { return value(scene_.layers.size()); }
 
+  SceneEvaluator& owner_;
   const Scene& scene_;
   Thresholds t_;
   SceneEvaluator::Cache& cache_;
@@ -450,8 +463,18 @@ class Evaluators {
 
 }  // namespace
 
+const Incidence& SceneEvaluator::incidence() {
+  if (!cache_->incidence) cache_->incidence = build_incidence(scene_, IncidenceMode::merged, thresholds_);
+  return *cache_->incidence;
+}
+
+const TangramCounts& SceneEvaluator::tangram_counts() {
+  if (!cache_->counts) cache_->counts = count_figure(scene_, incidence(), {false, false});
+  return *cache_->counts;
+}
+
 Truth SceneEvaluator::evaluate(const Question& question) {
-  return Evaluators(scene_, thresholds_, *cache_).evaluate(question);
+  return Evaluators(*this, scene_, thresholds_, *cache_).evaluate(question);
 }
 
 }  // namespace geotruth

@@ -1,0 +1,48 @@
+// Auditing: a verdict for every question, findings for every scene.
+#pragma once
+
+#include <geotruth/findings.hpp>
+#include <geotruth/questions.hpp>
+#include <string>
+#include <vector>
+
+namespace geotruth {
+
+enum class Verdict { ok, wrong, ambiguous, invalid, unsupported };
+const char* verdict_name(Verdict verdict);
+
+/// Why a verdict is what it is, in plain words. `kind` is one of: unsupported, no_truth,
+/// missing_answer, answer_out_of_range, duplicate_options, close_options, ambiguous_fact,
+/// no_correct_option, several_correct_options, wrong_answer.
+struct Reason {
+  std::string kind;
+  std::string detail;
+  double slack_px = -1;
+};
+
+struct QuestionVerdict {
+  std::string question;
+  std::string kind;  ///< "ask/of" or "ask/relation", e.g. "count/triangles", "which/left_of"
+  Verdict verdict = Verdict::ok;
+  std::string truth;      ///< the right option's letter (or the value when there are no options)
+  std::string annotated;  ///< the answer as annotated
+  std::vector<Reason> reasons;
+};
+
+/// Judges one question against its truth, in this order: unsupported; invalid for the
+/// question's own form (no answer, an answer letter out of range, duplicate options, numeric
+/// `size` options closer than eps_vis on the rendered image); invalid when no truth exists;
+/// ambiguous when the truth rests on an ambiguous fact; invalid when no option or several options
+/// are right; wrong when the annotated answer is not the right one; else ok.
+QuestionVerdict judge(const Question& question, const Truth& truth, double px_per_unit, const Thresholds& thresholds);
+
+struct SceneAudit {
+  std::vector<QuestionVerdict> verdicts;
+  std::vector<SceneFinding> findings;  ///< incidence_conflict, off_canvas, too_small, diagram findings
+  std::string difficulty;              ///< Tangram difficulty for figures with points, else ""
+  std::string content_hash;            ///< of the normalized scene without its id: equal for duplicates
+};
+
+SceneAudit audit_scene(const Scene& scene, const Thresholds& thresholds = {});
+
+}  // namespace geotruth

@@ -1,0 +1,221 @@
+#include <cmath>
+#include <cstdio>
+#include <geotruth/audit.hpp>
+#include <geotruth/counts.hpp>
+#include <geotruth/input.hpp>
+
+#include "core/exact_json.hpp"
+
+namespace geotruth {
+
+const char* verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::ok:
+      return "ok";
+    case Verdict::wrong:
+      return "wrong";
+    case Verdict::ambiguous:
+      return "ambiguous";
+    case Verdict::invalid:
+      return "invalid";
+    case Verdict::unsupported:
+      return "unsupported";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string quoted(const std::string& s) {
+  return "\"" + s + "\"";
+}
+
+std::string letters_of(const std::vector<std::size_t>& indices) {
+  std::string out;
+  for (std::size_t k = 0; k < indices.size(); ++k)
+    out += (k == 0 ? "" : k + 1 == indices.size() ? " and " : ", ") + option_letter(indices[k]);
+  return out;
+}
+
+std::string px_text(double px) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f px", px);
+  return buffer;
+}
+
+// Checks of the question's own form, before any truth: empty when it is well formed.
+std::vector<Reason> form_problems(const Question& q, double px_per_unit, const Thresholds& t) {
+  std::vector<Reason> out;
+  if (q.answer.empty()) out.push_back({"missing_answer", "the question has no annotated answer"});
+  if (!q.options.empty() && !q.answer.empty()) {
+    const bool letter = q.answer.size() == 1 && q.answer[0] >= 'A' && q.answer[0] <= 'Z';
+    if (letter && static_cast<std::size_t>(q.answer[0] - 'A') >= q.options.size())
+      out.push_back({"answer_out_of_range", "annotated answer " + quoted(q.answer) + " is not one of A–" +
+                                                option_letter(q.options.size() - 1)});
+  }
+  for (std::size_t i = 0; i < q.options.size(); ++i)
+    for (std::size_t j = i + 1; j < q.options.size(); ++j) {
+      Question pair;
+      pair.options = {q.options[i]};
+      Truth same;
+      same.values = {q.options[j]};
+      if (!matching_options(pair, same).empty())
+        out.push_back({"duplicate_options", "options " + option_letter(i) + " and " + option_letter(j) +
+                                                " are the same (" + quoted(q.options[i]) + ")"});
+    }
+  if (q.ask == "size") {
+    // Numeric sizes closer than the visual threshold cannot be told apart in the picture:
+    // lengths by their difference, areas by the side of a square of their difference.
+    for (std::size_t i = 0; i < q.options.size(); ++i)
+      for (std::size_t j = i + 1; j < q.options.size(); ++j) {
+        const auto a = parse_rational_string(q.options[i]).value, b = parse_rational_string(q.options[j]).value;
+        if (!a || !b || *a == *b) continue;
+        const double diff = std::abs(to_double(*a - *b));
+        const double px = q.measure == "area" ? std::sqrt(diff) * px_per_unit : diff * px_per_unit;
+        if (px < t.eps_vis_px)
+          out.push_back({"close_options",
+                         "options " + option_letter(i) + " and " + option_letter(j) + " differ by " + px_text(px) +
+                             " on the rendered image, below the " + px_text(t.eps_vis_px) + " visual threshold",
+                         px});
+      }
+  }
+  return out;
+}
+
+}  // namespace
+
+QuestionVerdict judge(const Question& q, const Truth& truth, double px_per_unit, const Thresholds& t) {
+  QuestionVerdict v;
+  v.question = q.id;
+  v.kind = question_kind(q);
+  v.annotated = q.answer;
+  auto finish = [&](Verdict verdict) {
+    v.verdict = verdict;
+    return v;
+  };
+  if (!truth.supported) {
+    v.reasons.push_back({"unsupported", truth.reason});
+    return finish(Verdict::unsupported);
+  }
+  const auto right = matching_options(q, truth);
+  if (right.size() == 1)
+    v.truth = option_letter(right[0]);
+  else if (q.options.empty() && !truth.values.empty())
+    v.truth = truth.values.front();
+  v.reasons = form_problems(q, px_per_unit, t);
+  if (!v.reasons.empty()) return finish(Verdict::invalid);
+  if (truth.values.empty() && !truth.reason.empty()) {
+    v.reasons.push_back({"no_truth", truth.reason});
+    return finish(Verdict::invalid);
+  }
+  for (const auto& f : truth.facts)
+    if (f.ambiguous) {
+      std::string elements;
+      for (const auto& e : f.elements)
+        if (!e.empty()) elements += (elements.empty() ? "" : ", ") + e;
+      v.reasons.push_back({"ambiguous_fact",
+                           f.kind + " (" + elements + "): " + f.detail + ", " + px_text(f.slack_px) +
+                               " — too close to call at this resolution",
+                           f.slack_px});
+    }
+  if (!v.reasons.empty()) return finish(Verdict::ambiguous);
+  std::string value_text;
+  for (const auto& value : truth.values) value_text += (value_text.empty() ? "" : ", ") + value;
+  if (q.options.empty()) {
+    Question as_option = q;
+    as_option.options = {q.answer};
+    if (matching_options(as_option, truth).empty()) {
+      v.reasons.push_back({"wrong_answer", "annotated " + quoted(q.answer) + " but the truth is " + value_text});
+      return finish(Verdict::wrong);
+    }
+    return finish(Verdict::ok);
+  }
+  if (right.empty()) {
+    v.reasons.push_back({"no_correct_option", "the truth (" + (value_text.empty() ? std::string("none") : value_text) +
+                                                  ") is not among the options"});
+    return finish(Verdict::invalid);
+  }
+  if (right.size() > 1) {
+    v.reasons.push_back({"several_correct_options", "options " + letters_of(right) + " are all correct"});
+    return finish(Verdict::invalid);
+  }
+  const bool letter = q.answer.size() == 1 && q.answer[0] >= 'A' && q.answer[0] <= 'Z';
+  const bool matches = letter ? q.answer == v.truth : q.options[right[0]] == q.answer;
+  if (!matches) {
+    const std::size_t annotated_index = letter ? static_cast<std::size_t>(q.answer[0] - 'A') : q.options.size();
+    const std::string annotated_value =
+        annotated_index < q.options.size() ? " (" + q.options[annotated_index] + ")" : std::string();
+    v.reasons.push_back({"wrong_answer", "annotated " + q.answer + annotated_value + " but the truth is " + v.truth +
+                                             " (" + q.options[right[0]] + ")"});
+    return finish(Verdict::wrong);
+  }
+  return finish(Verdict::ok);
+}
+
+namespace {
+
+// FNV-1a: a stable 64-bit hash, the same on every machine (merged shards must match one run).
+std::string fnv1a(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(h));
+  return buffer;
+}
+
+void canvas_findings(const Scene& scene, double px, std::vector<SceneFinding>& out) {
+  const Rational &w = scene.frame.width, &h = scene.frame.height;
+  auto outside = [&](const Rational& x, const Rational& y) {
+    const Rational dx = x < 0 ? Rational(-x) : x > w ? Rational(x - w) : Rational(0);
+    const Rational dy = y < 0 ? Rational(-y) : y > h ? Rational(y - h) : Rational(0);
+    return std::hypot(to_double(dx), to_double(dy)) * px;
+  };
+  for (const auto& p : scene.points)
+    if (p.at)
+      if (const double d = outside(p.at->x, p.at->y); d > 0)
+        out.push_back({"off_canvas", {p.id}, "point " + p.id + " lies outside the frame", d});
+  for (const auto& e : scene.entities) {
+    const double d = std::max(outside(e.box[0], e.box[1]), outside(e.box[2], e.box[3]));
+    if (d > 0) out.push_back({"off_canvas", {e.id}, "entity " + e.id + "'s box reaches outside the frame", d});
+    const double size = to_double(std::min(e.box[2] - e.box[0], e.box[3] - e.box[1])) * px;
+    if (size < 3) out.push_back({"too_small", {e.id}, "entity " + e.id + "'s box is too small to see", size});
+  }
+  for (std::size_t c = 0; c < scene.circles.size(); ++c)
+    if (const auto r2 = radius_squared(scene, scene.circles[c])) {
+      const double r = std::sqrt(to_double(*r2)) * px;
+      const std::string name = scene.circles[c].id.empty() ? "circle " + std::to_string(c + 1) : scene.circles[c].id;
+      if (r < 1.5) out.push_back({"too_small", {name}, name + " has a radius too small to see", r});
+    }
+}
+
+}  // namespace
+
+SceneAudit audit_scene(const Scene& scene, const Thresholds& thresholds) {
+  SceneAudit out;
+  SceneEvaluator evaluator(scene, thresholds);
+  const double px = pixels_per_unit(scene.frame, thresholds);
+  for (const auto& q : scene.questions) out.verdicts.push_back(judge(q, evaluator.evaluate(q), px, thresholds));
+  if (!scene.points.empty() || !scene.lines.empty()) {
+    const Incidence& incidence = evaluator.incidence();
+    out.difficulty = evaluator.tangram_counts().difficulty;
+    for (const auto& f : incidence.findings) {
+      std::vector<std::string> elements;
+      if (!f.point.empty()) elements.push_back(f.point);
+      if (!f.element.empty()) elements.push_back(f.element);
+      out.findings.push_back(
+          {"incidence_conflict", elements, f.kind + ": " + f.detail, f.slack_px > 0 ? f.slack_px : -1});
+    }
+  }
+  if (!scene.entities.empty())
+    for (auto& f : diagram_findings(scene, thresholds)) out.findings.push_back(std::move(f));
+  canvas_findings(scene, px, out.findings);
+  Scene anonymous = scene;
+  anonymous.id.clear();
+  out.content_hash = fnv1a(write_scene(anonymous));
+  return out;
+}
+
+}  // namespace geotruth

@@ -1,0 +1,410 @@
+#include "audit/run.hpp"
+
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/parallel_pipeline.h>
+#include <unistd.h>
+
+#include <boost/math/special_functions/gamma.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <geotruth/audit.hpp>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <queue>
+#include <set>
+#include <stdexcept>
+
+#include "audit/report.hpp"
+
+namespace geotruth {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kFiles[] = {"verdicts.jsonl", "scenes.jsonl", "flagged.jsonl"};
+constexpr const char* kCheckpoint = ".checkpoint.json";
+
+double rounded(double v) {
+  return std::round(v * 1000) / 1000;
+}
+
+// An append-only output file that can be made durable (fsync) at checkpoints.
+class DurableFile {
+ public:
+  DurableFile(const fs::path& path, bool append) : file_(std::fopen(path.c_str(), append ? "ab" : "wb")) {
+    if (!file_) throw std::runtime_error("cannot write " + path.string());
+  }
+  ~DurableFile() {
+    if (file_) std::fclose(file_);
+  }
+  void write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), file_); }
+  std::size_t sync() {
+    std::fflush(file_);
+    ::fsync(::fileno(file_));
+    return static_cast<std::size_t>(std::ftell(file_));
+  }
+
+ private:
+  std::FILE* file_;
+};
+
+void write_atomically(const fs::path& path, const std::string& text) {
+  const fs::path temp = path.string() + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + temp.string());
+  }
+  fs::rename(temp, path);
+}
+
+ordered_json reasons_json(const std::vector<Reason>& reasons) {
+  ordered_json out = ordered_json::array();
+  for (const auto& r : reasons) {
+    ordered_json item{{"kind", r.kind}, {"detail", r.detail}};
+    if (r.slack_px >= 0) item["slack_px"] = rounded(r.slack_px);
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+// The three output lines of one input record.
+struct Lines {
+  std::string verdicts, scene, flagged;
+  bool error = false;
+};
+
+Lines audit_item(const StreamItem& item, const AuditOptions& options) {
+  Lines out;
+  const SceneOrError parsed = scene_of(item, options.limits);
+  if (const auto* error = std::get_if<InputError>(&parsed)) {
+    ordered_json record{{"record", item.ordinal}};
+    record.update(error_record(item.raw, *error));
+    out.scene = to_line(record) + "\n";
+    out.error = true;
+    return out;
+  }
+  const Scene& scene = std::get<Scene>(parsed);
+  const SceneAudit audit = audit_scene(scene, options.thresholds);
+  bool flagged = false;
+  for (const auto& v : audit.verdicts) {
+    flagged = flagged || v.verdict != Verdict::ok;
+    ordered_json line{{"record", item.ordinal},
+                      {"scene", scene.id},
+                      {"question", v.question},
+                      {"kind", v.kind},
+                      {"verdict", verdict_name(v.verdict)},
+                      {"truth", v.truth},
+                      {"annotated", v.annotated},
+                      {"reasons", reasons_json(v.reasons)}};
+    out.verdicts += to_line(line) + "\n";
+  }
+  ordered_json findings = ordered_json::array();
+  for (const auto& note : item.raw.notes)
+    findings.push_back(
+        {{"kind", "import_note"}, {"elements", ordered_json::array()}, {"detail", note.kind + ": " + note.detail}});
+  for (const auto& f : audit.findings) {
+    ordered_json finding{{"kind", f.kind}, {"elements", f.elements}, {"detail", f.detail}};
+    if (f.slack_px >= 0) finding["slack_px"] = rounded(f.slack_px);
+    findings.push_back(std::move(finding));
+  }
+  flagged = flagged || !findings.empty();
+  ordered_json record{{"record", item.ordinal}, {"line", item.raw.line}, {"id", scene.id}};
+  if (!item.raw.key.empty() && item.raw.key != scene.id) record["key"] = item.raw.key;
+  if (!audit.difficulty.empty()) record["difficulty"] = audit.difficulty;
+  record["hash"] = audit.content_hash;
+  record["findings"] = std::move(findings);
+  out.scene = to_line(record) + "\n";
+  if (flagged) out.flagged = to_line({{"record", item.ordinal}, {"scene", scene_json(scene)}}) + "\n";
+  return out;
+}
+
+ordered_json run_signature(const AuditOptions& o) {
+  ordered_json inputs = ordered_json::array();
+  std::error_code ec;
+  for (const auto& path : o.inputs) {
+    const auto size = fs::file_size(path, ec);
+    inputs.push_back({{"path", path}, {"bytes", ec ? 0 : size}});
+  }
+  return {{"inputs", inputs},
+          {"format", static_cast<int>(o.format)},
+          {"shard", std::to_string(o.shard_index) + "/" + std::to_string(o.shard_count)},
+          {"eps_num_px", o.thresholds.eps_num_px},
+          {"eps_vis_px", o.thresholds.eps_vis_px},
+          {"render_size_px", o.thresholds.render_size_px}};
+}
+
+class Progress {
+ public:
+  explicit Progress(bool on) : on_(on), start_(std::chrono::steady_clock::now()), last_(start_) {}
+  void update(std::size_t records, std::size_t bytes, std::size_t total_bytes, bool final = false) {
+    if (!on_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (!final && now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    const double rate = seconds > 0 ? records / seconds : 0;
+    std::fprintf(stderr, "\r\033[Kaudit: %zu records  %.0f/s", records, rate);
+    if (total_bytes > 0 && bytes > 0) {
+      const double fraction = std::min(1.0, static_cast<double>(bytes) / total_bytes);
+      const int width = 30, filled = static_cast<int>(fraction * width);
+      const double eta = fraction > 0 ? seconds * (1 - fraction) / fraction : 0;
+      std::fprintf(stderr, "  [%s%s] %3.0f%%  ETA %d:%02d", std::string(filled, '#').c_str(),
+                   std::string(width - filled, '.').c_str(), fraction * 100, static_cast<int>(eta) / 60,
+                   static_cast<int>(eta) % 60);
+    }
+    if (final) std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+  }
+
+ private:
+  bool on_;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+}  // namespace
+
+AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
+  const fs::path dir(options.out_dir);
+  fs::create_directories(dir);
+  const fs::path checkpoint = dir / kCheckpoint;
+  const ordered_json signature = run_signature(options);
+  std::size_t done = 0;  // ordinals up to here are already written
+  bool append = false;
+  if (options.resume && fs::exists(checkpoint)) {
+    const ordered_json saved = ordered_json::parse(std::ifstream(checkpoint));
+    if (saved["signature"] != signature)
+      throw std::runtime_error("--resume: " + checkpoint.string() + " belongs to a run with other inputs or options");
+    done = saved["done"].get<std::size_t>();
+    for (std::size_t f = 0; f < 3; ++f)
+      fs::resize_file(dir / (std::string(kFiles[f]) + ".part"), saved["sizes"][f].get<std::size_t>());
+    append = true;
+    log << "audit: resuming after record " << done << "\n";
+  } else if (options.resume && fs::exists(dir / "summary.json")) {
+    log << "audit: " << dir.string() << " is already complete\n";
+    finalize_audit(dir.string());
+    return {};
+  }
+
+  std::vector<std::unique_ptr<DurableFile>> files;
+  for (const char* name : kFiles)
+    files.push_back(std::make_unique<DurableFile>(dir / (std::string(name) + ".part"), append));
+  auto save_checkpoint = [&](std::size_t through) {
+    ordered_json state{{"signature", signature}, {"done", through}, {"sizes", ordered_json::array()}};
+    for (auto& f : files) state["sizes"].push_back(f->sync());
+    write_atomically(checkpoint, state.dump());
+  };
+  if (!append) save_checkpoint(0);
+
+  std::optional<tbb::global_control> threads;
+  if (options.threads > 0) threads.emplace(tbb::global_control::max_allowed_parallelism, options.threads);
+  RecordStream stream(options.inputs, options.format, options.limits);
+  Progress progress(options.progress);
+  AuditTotals totals;
+  std::size_t since_checkpoint = 0, last_ordinal = done;
+  struct Work {
+    StreamItem item;
+    Lines lines;
+  };
+  tbb::parallel_pipeline(
+      64, tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> Work* {
+            auto work = std::make_unique<Work>();
+            while (stream.next(work->item)) {
+              const std::size_t k = work->item.ordinal;
+              if (k > done && (k - 1) % options.shard_count == options.shard_index) return work.release();
+            }
+            control.stop();
+            return nullptr;
+          }) & tbb::make_filter<Work*, Work*>(tbb::filter_mode::parallel, [&](Work* work) {
+            work->lines = audit_item(work->item, options);
+            return work;
+          }) & tbb::make_filter<Work*, void>(tbb::filter_mode::serial_in_order, [&](Work* raw) {
+            std::unique_ptr<Work> work(raw);
+            files[0]->write(work->lines.verdicts);
+            files[1]->write(work->lines.scene);
+            files[2]->write(work->lines.flagged);
+            ++totals.records;
+            totals.errors += work->lines.error;
+            last_ordinal = work->item.ordinal;
+            if (++since_checkpoint >= options.checkpoint_every) {
+              save_checkpoint(last_ordinal);
+              since_checkpoint = 0;
+            }
+            progress.update(totals.records, stream.bytes_read(), stream.bytes_total());
+          }));
+  // Records of other shards after the last kept one are done too.
+  save_checkpoint(std::max(last_ordinal, done));
+  progress.update(totals.records, stream.bytes_total(), stream.bytes_total(), true);
+  files.clear();
+  for (const char* name : kFiles) fs::rename(dir / (std::string(name) + ".part"), dir / name);
+  fs::remove(checkpoint);
+  finalize_audit(dir.string());
+  return totals;
+}
+
+namespace {
+
+// Chi-square test of uniform answer letters: p = Q(k/2, x/2) with k = options − 1.
+double uniform_p_value(const std::map<std::string, std::size_t>& counts, std::size_t options) {
+  std::size_t total = 0;
+  for (const auto& [_, n] : counts) total += n;
+  if (total == 0 || options < 2) return 1;
+  const double expected = static_cast<double>(total) / options;
+  double x = 0;
+  for (std::size_t i = 0; i < options; ++i) {
+    const auto it = counts.find(option_letter(i));
+    const double n = it == counts.end() ? 0 : static_cast<double>(it->second);
+    x += (n - expected) * (n - expected) / expected;
+  }
+  return boost::math::gamma_q((options - 1) / 2.0, x / 2);
+}
+
+template <typename Fn>
+void each_line(const fs::path& path, Fn&& fn) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) fn(ordered_json::parse(line));
+}
+
+}  // namespace
+
+void finalize_audit(const std::string& dir_text) {
+  const fs::path dir(dir_text);
+  std::map<std::string, std::size_t> by_verdict{
+      {"ok", 0}, {"wrong", 0}, {"ambiguous", 0}, {"invalid", 0}, {"unsupported", 0}};
+  std::map<std::string, std::size_t> by_reason, findings_by_kind;
+  std::map<std::string, std::map<std::string, std::size_t>> by_kind, letters_by_kind, by_difficulty;
+  std::map<std::string, std::size_t> options_by_kind;
+  std::map<std::string, std::vector<std::string>> by_hash;
+  std::map<std::size_t, std::string> difficulty_of_record;
+  std::size_t records = 0, errors = 0, questions = 0;
+  each_line(dir / "scenes.jsonl", [&](const ordered_json& r) {
+    ++records;
+    if (r.contains("error")) {
+      ++errors;
+      return;
+    }
+    by_hash[r["hash"]].push_back(r["id"]);
+    for (const auto& f : r["findings"]) ++findings_by_kind[f["kind"]];
+    const std::string difficulty = r.value("difficulty", "");
+    if (!difficulty.empty()) {
+      difficulty_of_record[r["record"]] = difficulty;
+      ++by_difficulty[difficulty]["scenes"];
+    }
+  });
+  each_line(dir / "verdicts.jsonl", [&](const ordered_json& v) {
+    ++questions;
+    const std::string verdict = v["verdict"], kind = v["kind"], annotated = v["annotated"];
+    ++by_verdict[verdict];
+    ++by_kind[kind][verdict];
+    for (const auto& r : v["reasons"]) ++by_reason[r["kind"]];
+    if (auto it = difficulty_of_record.find(v["record"]); it != difficulty_of_record.end())
+      ++by_difficulty[it->second][verdict];
+    if (annotated.size() == 1 && annotated[0] >= 'A' && annotated[0] <= 'Z') ++letters_by_kind[kind][annotated];
+  });
+  ordered_json bias = ordered_json::object();
+  for (const auto& [kind, letters] : letters_by_kind) {
+    // Options per question are not in the verdict line; the highest letter seen bounds them, and
+    // at least four options (A–D) are assumed, as in every benchmark geotruth serves.
+    std::size_t options = 4;
+    for (const auto& [letter, _] : letters) options = std::max<std::size_t>(options, letter[0] - 'A' + 1);
+    ordered_json counts = ordered_json::object();
+    for (std::size_t i = 0; i < options; ++i) {
+      auto it = letters.find(option_letter(i));
+      counts[option_letter(i)] = it == letters.end() ? 0 : it->second;
+    }
+    bias[kind] = {{"letters", counts}, {"p_value_uniform", rounded(uniform_p_value(letters, options) * 1000) / 1000}};
+  }
+  ordered_json duplicates = ordered_json::array();
+  for (const auto& [_, ids] : by_hash)
+    if (ids.size() > 1) duplicates.push_back(ids);
+  ordered_json summary{{"records", records},
+                       {"errors", errors},
+                       {"scenes", records - errors},
+                       {"questions", questions},
+                       {"by_verdict", by_verdict},
+                       {"by_reason", by_reason},
+                       {"by_kind", by_kind},
+                       {"by_difficulty", by_difficulty},
+                       {"findings", findings_by_kind},
+                       {"answer_position_bias", bias},
+                       {"duplicate_scenes", duplicates}};
+  write_atomically(dir / "summary.json", summary.dump(2) + "\n");
+  write_atomically(dir / "report.html", render_report(dir_text, summary));
+}
+
+void merge_audits(const std::vector<std::string>& dirs, const std::string& out_dir) {
+  fs::create_directories(out_dir);
+  for (const char* name : kFiles) {
+    // k-way merge by record ordinal: each shard's file is already in input order.
+    struct Cursor {
+      std::unique_ptr<std::ifstream> in;
+      std::string line;
+      std::size_t record = 0;
+      bool advance() {
+        while (std::getline(*in, line))
+          if (!line.empty()) {
+            record = ordered_json::parse(line)["record"].get<std::size_t>();
+            return true;
+          }
+        return false;
+      }
+    };
+    std::vector<Cursor> cursors;
+    for (const auto& d : dirs) {
+      Cursor c{std::make_unique<std::ifstream>(fs::path(d) / name), {}, 0};
+      if (!*c.in) throw std::runtime_error("merge: " + (fs::path(d) / name).string() + " is missing");
+      if (c.advance()) cursors.push_back(std::move(c));
+    }
+    auto later = [&](std::size_t a, std::size_t b) { return cursors[a].record > cursors[b].record; };
+    std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heap(later);
+    for (std::size_t i = 0; i < cursors.size(); ++i) heap.push(i);
+    const fs::path temp = fs::path(out_dir) / (std::string(name) + ".tmp");
+    {
+      std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+      while (!heap.empty()) {
+        const std::size_t i = heap.top();
+        heap.pop();
+        out << cursors[i].line << '\n';
+        if (cursors[i].advance()) heap.push(i);
+      }
+    }
+    fs::rename(temp, fs::path(out_dir) / name);
+  }
+  finalize_audit(out_dir);
+}
+
+void print_summary(const std::string& dir, std::ostream& out) {
+  const ordered_json s = ordered_json::parse(std::ifstream(fs::path(dir) / "summary.json"));
+  out << "\n"
+      << s["scenes"] << " scenes, " << s["questions"] << " questions, " << s["errors"] << " unreadable records\n\n";
+  out << std::left << std::setw(22) << "question kind";
+  for (const char* v : {"ok", "wrong", "ambiguous", "invalid", "unsupported"}) out << std::right << std::setw(12) << v;
+  out << "\n";
+  auto row = [&](const std::string& name, const ordered_json& counts) {
+    out << std::left << std::setw(22) << name.substr(0, 21);
+    for (const char* v : {"ok", "wrong", "ambiguous", "invalid", "unsupported"})
+      out << std::right << std::setw(12) << counts.value(v, 0);
+    out << "\n";
+  };
+  for (const auto& [kind, counts] : s["by_kind"].items()) row(kind, counts);
+  row("all", s["by_verdict"]);
+  if (!s["by_reason"].empty()) {
+    out << "\nreasons:";
+    for (const auto& [kind, n] : s["by_reason"].items()) out << "  " << kind << " " << n;
+    out << "\n";
+  }
+  if (!s["findings"].empty()) {
+    out << "scene findings:";
+    for (const auto& [kind, n] : s["findings"].items()) out << "  " << kind << " " << n;
+    out << "\n";
+  }
+  if (!s["duplicate_scenes"].empty()) out << "duplicate scenes: " << s["duplicate_scenes"].size() << " groups\n";
+  out << "\noutputs: " << dir << "/{verdicts.jsonl, scenes.jsonl, summary.json, report.html}\n";
+}
+
+}  // namespace geotruth

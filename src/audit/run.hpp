@@ -1,0 +1,45 @@
+// Whole-dataset audits: streaming, parallel, resumable, shardable; and their merge.
+#pragma once
+
+#include <geotruth/incidence.hpp>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "batch/batch.hpp"
+
+namespace geotruth {
+
+struct AuditOptions {
+  std::vector<std::string> inputs;
+  SourceFormat format = SourceFormat::native;
+  Limits limits;
+  Thresholds thresholds;
+  std::string out_dir;
+  bool resume = false;
+  std::size_t shard_index = 0, shard_count = 1;  ///< keep records whose (ordinal − 1) % count == index
+  int threads = 0;                               ///< 0: all cores
+  std::size_t checkpoint_every = 500;            ///< records between checkpoints
+  bool progress = false;                         ///< a progress bar on stderr
+};
+
+struct AuditTotals {
+  std::size_t records = 0, errors = 0;
+};
+
+/// Audits every record into out_dir: verdicts.jsonl, scenes.jsonl and flagged.jsonl (written in
+/// input order through temporary files and checkpoints), then summary.json and report.html.
+/// With `resume`, continues from the last checkpoint of an interrupted run with the same inputs.
+AuditTotals run_audit(const AuditOptions& options, std::ostream& log);
+
+/// Writes summary.json and report.html from the jsonl files of `dir` (deterministic).
+void finalize_audit(const std::string& dir);
+
+/// Joins the outputs of shard runs into `out_dir`, records in input order, then finalizes:
+/// the result is byte for byte what one run over all records writes.
+void merge_audits(const std::vector<std::string>& dirs, const std::string& out_dir);
+
+/// A human-readable summary table of `dir`'s summary.json.
+void print_summary(const std::string& dir, std::ostream& out);
+
+}  // namespace geotruth

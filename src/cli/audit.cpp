@@ -1,0 +1,88 @@
+// geotruth audit / merge / filter: the main job over whole datasets.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <geotruth/audit.hpp>
+#include <iostream>
+
+#include "audit/run.hpp"
+#include "cli/common.hpp"
+
+namespace geotruth::cli {
+
+int audit(const AuditCommand& command, const Thresholds& thresholds) {
+  AuditOptions options;
+  options.inputs = command.in.inputs;
+  options.format = command.in.format();
+  options.limits = command.in.limits;
+  options.thresholds = thresholds;
+  options.out_dir = command.output;
+  options.resume = command.resume;
+  options.threads = command.threads;
+  options.checkpoint_every = command.checkpoint_every;
+  options.progress = !command.no_progress && ::isatty(STDERR_FILENO);
+  if (!command.shard.empty()) {
+    const auto slash = command.shard.find('/');
+    try {
+      options.shard_index = std::stoul(command.shard.substr(0, slash));
+      options.shard_count = std::stoul(command.shard.substr(slash + 1));
+    } catch (...) {
+      options.shard_count = 0;
+    }
+    if (slash == std::string::npos || options.shard_count == 0 || options.shard_index >= options.shard_count) {
+      std::cerr << "geotruth audit: --shard takes i/n with 0 ≤ i < n, e.g. 0/4\n";
+      return kUsage;
+    }
+  }
+  const AuditTotals totals = run_audit(options, std::cerr);
+  print_summary(command.output, std::cout);
+  return totals.errors ? kRecordErrors : kOk;
+}
+
+int merge(const std::vector<std::string>& dirs, const std::string& output) {
+  merge_audits(dirs, output);
+  print_summary(output, std::cout);
+  return kOk;
+}
+
+int filter(const FilterCommand& command, const Thresholds& thresholds) {
+  Output keep(command.keep), reject(command.reject);
+  RecordStream stream(command.in.inputs, command.in.format(), command.in.limits);
+  std::size_t kept = 0, rejected = 0, errors = 0;
+  StreamItem item;
+  while (stream.next(item)) {
+    const SceneOrError parsed = scene_of(item, command.in.limits);
+    if (const auto* error = std::get_if<InputError>(&parsed)) {
+      reject.stream() << to_line(error_record(item.raw, *error)) << '\n';
+      ++errors;
+      continue;
+    }
+    const Scene& scene = std::get<Scene>(parsed);
+    const SceneAudit audit = audit_scene(scene, thresholds);
+    ordered_json reasons = ordered_json::array();
+    for (const auto& v : audit.verdicts) {
+      const bool bad = command.policy == "strict" ? v.verdict != Verdict::ok
+                                                  : v.verdict == Verdict::wrong || v.verdict == Verdict::invalid;
+      if (!bad) continue;
+      ordered_json why = ordered_json::array();
+      for (const auto& r : v.reasons) why.push_back({{"kind", r.kind}, {"detail", r.detail}});
+      reasons.push_back({{"question", v.question}, {"verdict", verdict_name(v.verdict)}, {"reasons", why}});
+    }
+    if (reasons.empty()) {
+      // Native lines are kept byte for byte; imported scenes in normalized form.
+      keep.stream() << (item.imported ? write_scene(scene) : item.raw.text) << '\n';
+      ++kept;
+    } else {
+      ordered_json record{
+          {"line", item.raw.line}, {"id", scene.id}, {"reasons", reasons}, {"scene", scene_json(scene)}};
+      reject.stream() << to_line(record) << '\n';
+      ++rejected;
+    }
+  }
+  if (!keep.commit() || !reject.commit()) return kUsage;
+  std::cerr << "filter (" << command.policy << "): " << kept << " kept, " << rejected << " rejected, " << errors
+            << " unreadable\n";
+  return errors ? kRecordErrors : kOk;
+}
+
+}  // namespace geotruth::cli

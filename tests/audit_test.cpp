@@ -72,8 +72,11 @@ TEST(Audit, PlantedDatasetGivesExactlyThePlantedVerdicts) {
 
 TEST(Audit, WrongAnswerNamesBothValues) {
   const fs::path dir = audit_planted("geotruth_audit_wrong");
-  for (const auto& v : read_lines(dir / "verdicts.jsonl"))
-    if (v["scene"] == "wrong-segments") EXPECT_EQ(v["reasons"][0]["detail"], "annotated A (2) but the truth is B (3)");
+  for (const auto& v : read_lines(dir / "verdicts.jsonl")) {
+    if (v["scene"] == "wrong-segments") {
+      EXPECT_EQ(v["reasons"][0]["detail"], "annotated A (2) but the truth is B (3)");
+    }
+  }
 }
 
 TEST(Judge, CloseNumericSizeOptionsAreInvalid) {

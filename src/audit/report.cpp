@@ -1,74 +1,84 @@
 #include "audit/report.hpp"
 
+#include "audit/report_page.hpp"  // generated from report_page.html
+
 #include <filesystem>
 #include <fstream>
-#include <map>
-
-#include "audit/report_page.hpp"  // generated from report_page.html
+#include <ostream>
+#include <set>
 
 namespace geotruth {
 
 namespace {
+
 constexpr std::size_t kMaxItems = 50'000;  // keeps the page fast; the jsonl files have everything
+
+// Inside <script>, "</" must not appear literally; "<\/" is the same JSON string.
+void write_script_safe(std::ostream& out, const std::string& json_text) {
+  std::size_t from = 0;
+  for (std::size_t at = json_text.find("</"); at != std::string::npos; at = json_text.find("</", from)) {
+    out.write(json_text.data() + from, static_cast<std::streamsize>(at - from));
+    out << "<\\/";
+    from = at + 2;
+  }
+  out.write(json_text.data() + from, static_cast<std::streamsize>(json_text.size() - from));
 }
 
-std::string render_report(const std::string& dir, const ordered_json& summary) {
+template <typename Fn>
+void each_line(const std::filesystem::path& path, Fn&& fn) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) fn(line);
+}
+
+}  // namespace
+
+void write_report(const std::string& dir, const ordered_json& summary, std::ostream& out) {
   namespace fs = std::filesystem;
-  ordered_json items = ordered_json::array();
-  std::size_t total = 0;
-  std::map<std::size_t, bool> wanted;  // records whose scene the page draws
-  {
-    std::ifstream in(fs::path(dir) / "verdicts.jsonl");
-    for (std::string line; std::getline(in, line);) {
-      if (line.empty()) continue;
-      ordered_json v = ordered_json::parse(line);
-      if (v["verdict"] == "ok") continue;
-      ++total;
-      if (items.size() >= kMaxItems) continue;
-      wanted[v["record"]] = true;
-      items.push_back(std::move(v));
+  const std::string page = kReportPage;
+  const std::size_t slot = page.find("@DATA@");
+  out.write(page.data(), static_cast<std::streamsize>(slot));
+
+  // The data is streamed line by line from the jsonl files: memory stays small however many
+  // items the page holds.
+  std::set<std::size_t> wanted;  // records whose scene the page draws
+  std::size_t items = 0, total = 0;
+  out << "{\"summary\":";
+  write_script_safe(out, to_line(summary));
+  out << ",\"items\":[";
+  auto add_item = [&](const std::string& json_text, std::size_t record) {
+    ++total;
+    if (items >= kMaxItems) return;
+    out << (items++ ? "," : "");
+    write_script_safe(out, json_text);
+    wanted.insert(record);
+  };
+  each_line(fs::path(dir) / "verdicts.jsonl", [&](const std::string& line) {
+    if (line.find("\"verdict\":\"ok\"") != std::string::npos) return;  // our own fixed layout
+    add_item(line, ordered_json::parse(line)["record"].get<std::size_t>());
+  });
+  each_line(fs::path(dir) / "scenes.jsonl", [&](const std::string& line) {
+    if (line.find("\"findings\":[]") != std::string::npos || line.find("\"findings\":") == std::string::npos) return;
+    const ordered_json s = ordered_json::parse(line);
+    ordered_json reasons = ordered_json::array();
+    for (const auto& f : s["findings"]) {
+      ordered_json r{{"kind", f["kind"]}, {"detail", f["detail"]}, {"elements", f["elements"]}};
+      if (f.contains("slack_px")) r["slack_px"] = f["slack_px"];
+      reasons.push_back(std::move(r));
     }
-  }
-  {
-    std::ifstream in(fs::path(dir) / "scenes.jsonl");
-    for (std::string line; std::getline(in, line);) {
-      if (line.empty()) continue;
-      const ordered_json s = ordered_json::parse(line);
-      if (!s.contains("findings") || s["findings"].empty()) continue;
-      ++total;
-      if (items.size() >= kMaxItems) continue;
-      wanted[s["record"]] = true;
-      ordered_json reasons = ordered_json::array();
-      for (const auto& f : s["findings"]) {
-        ordered_json r{{"kind", f["kind"]}, {"detail", f["detail"]}, {"elements", f["elements"]}};
-        if (f.contains("slack_px")) r["slack_px"] = f["slack_px"];
-        reasons.push_back(std::move(r));
-      }
-      items.push_back({{"record", s["record"]}, {"scene", s["id"]}, {"verdict", "finding"}, {"reasons", reasons}});
-    }
-  }
-  ordered_json scenes = ordered_json::object();
-  {
-    std::ifstream in(fs::path(dir) / "flagged.jsonl");
-    for (std::string line; std::getline(in, line);) {
-      if (line.empty()) continue;
-      ordered_json f = ordered_json::parse(line);
-      const std::size_t record = f["record"];
-      if (wanted.count(record)) scenes[std::to_string(record)] = std::move(f["scene"]);
-    }
-  }
-  const ordered_json data{{"summary", summary},
-                          {"items", items},
-                          {"scenes", scenes},
-                          {"total_flagged", total},
-                          {"truncated", total > items.size()}};
-  std::string json_text = to_line(data);
-  // Inside <script>, "</" must not appear literally.
-  for (std::size_t at = json_text.find("</"); at != std::string::npos; at = json_text.find("</", at + 2))
-    json_text.replace(at, 2, "<\\/");
-  std::string page = kReportPage;
-  page.replace(page.find("@DATA@"), 6, json_text);
-  return page;
+    const ordered_json item{{"record", s["record"]}, {"scene", s["id"]}, {"verdict", "finding"}, {"reasons", reasons}};
+    add_item(to_line(item), s["record"].get<std::size_t>());
+  });
+  out << "],\"flagged\":[";
+  std::size_t scenes = 0;
+  each_line(fs::path(dir) / "flagged.jsonl", [&](const std::string& line) {
+    const std::size_t record = ordered_json::parse(line)["record"].get<std::size_t>();
+    if (!wanted.count(record)) return;
+    out << (scenes++ ? "," : "");
+    write_script_safe(out, line);
+  });
+  out << "],\"total_flagged\":" << total << ",\"truncated\":" << (total > items ? "true" : "false") << "}";
+  out.write(page.data() + slot + 6, static_cast<std::streamsize>(page.size() - slot - 6));
 }
 
 }  // namespace geotruth

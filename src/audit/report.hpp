@@ -1,13 +1,15 @@
 // report.html: one self-contained page (no network) over an audit directory's outputs.
 #pragma once
 
-#include <string>
-
 #include "core/exact_json.hpp"
+
+#include <iosfwd>
+#include <string>
 
 namespace geotruth {
 
-/// The page for `dir` (verdicts.jsonl, scenes.jsonl, flagged.jsonl) and its summary.
-std::string render_report(const std::string& dir, const ordered_json& summary);
+/// Writes the page for `dir` (verdicts.jsonl, scenes.jsonl, flagged.jsonl) and its summary,
+/// streaming the data from the files.
+void write_report(const std::string& dir, const ordered_json& summary, std::ostream& out);
 
 }  // namespace geotruth

@@ -51,15 +51,21 @@ class DurableFile {
   std::FILE* file_;
 };
 
-void write_atomically(const fs::path& path, const std::string& text) {
+// Writes through a temporary name and renames: readers never see half a file.
+template <typename Fn>
+void write_atomically_with(const fs::path& path, Fn&& write) {
   const fs::path temp = path.string() + ".tmp";
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << text;
+    write(out);
     out.flush();
     if (!out) throw std::runtime_error("cannot write " + temp.string());
   }
   fs::rename(temp, path);
+}
+
+void write_atomically(const fs::path& path, const std::string& text) {
+  write_atomically_with(path, [&](std::ostream& out) { out << text; });
 }
 
 ordered_json reasons_json(const std::vector<Reason>& reasons) {
@@ -334,7 +340,7 @@ void finalize_audit(const std::string& dir_text) {
                        {"answer_position_bias", bias},
                        {"duplicate_scenes", duplicates}};
   write_atomically(dir / "summary.json", summary.dump(2) + "\n");
-  write_atomically(dir / "report.html", render_report(dir_text, summary));
+  write_atomically_with(dir / "report.html", [&](std::ostream& out) { write_report(dir_text, summary, out); });
 }
 
 void merge_audits(const std::vector<std::string>& dirs, const std::string& out_dir) {

@@ -14,6 +14,7 @@ enum class SourceFormat {
   geometry3k,  ///< diagram_logic_forms_annot.json (object keyed by problem id) or one logic_form.json
   pgdp,        ///< PGDP5K annotations: object keyed by image name with geos and relations
   linelist,    ///< text figures: one row per drawn line listing its points in order
+  gepbench,    ///< GePBench rules.json plus its VQA JSONL files, read together
 };
 
 std::optional<SourceFormat> source_format_named(std::string_view name);
@@ -36,5 +37,9 @@ struct ImportedScene {
 /// Reads a whole source file in `format` (not `native`). `file_name` is used for ids where the
 /// source has none (a per-problem logic_form.json takes its directory's name).
 std::vector<ImportedScene> import_source(SourceFormat format, std::string_view text, const std::string& file_name);
+
+/// GePBench: the rules file (a JSON list, recognized by its text) and any number of VQA JSONL
+/// files, given as (file name, text) pairs; questions attach to their image's scene.
+std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::string, std::string>>& files);
 
 }  // namespace geotruth

@@ -127,7 +127,9 @@ RecordStream::RecordStream(std::vector<std::string> inputs, SourceFormat format,
 
 RecordStream::~RecordStream() = default;
 
-std::size_t RecordStream::bytes_read() const { return bytes_done_ + (reader_ ? reader_->consumed() : 0); }
+std::size_t RecordStream::bytes_read() const {
+  return bytes_done_ + (reader_ ? reader_->consumed() : 0);
+}
 
 bool RecordStream::open_next_input() {
   if (reader_) bytes_done_ += reader_->consumed();
@@ -148,11 +150,29 @@ bool RecordStream::open_next_input() {
       fail("cannot open input: " + reader_->open_error());
       reader_.reset();
     }
+  } else if (format_ == SourceFormat::gepbench) {
+    // Rules and questions live in several files: read them all, import once.
+    std::vector<std::pair<std::string, std::string>> files;
+    for (std::size_t k = input_ - 1; k < inputs_.size(); ++k) {
+      std::string error;
+      const auto text = slurp(inputs_[k], error);
+      if (!text) {
+        fail("cannot read input " + inputs_[k] + ": " + error);
+        return true;
+      }
+      files.emplace_back(inputs_[k], *text);
+    }
+    imported_ = import_gepbench(files);
+    imported_file_ = path;
+    input_ = inputs_.size();
   } else {
     std::string error;
     const auto text = slurp(path, error);
-    if (!text) fail("cannot read input: " + error);
-    else imported_ = import_source(format_, *text, path);
+    if (!text)
+      fail("cannot read input: " + error);
+    else
+      imported_ = import_source(format_, *text, path);
+    imported_file_ = path;
   }
   return true;
 }
@@ -175,7 +195,7 @@ bool RecordStream::next(StreamItem& item) {
     } else if (imported_next_ < imported_.size()) {
       ImportedScene& imported = imported_[imported_next_++];
       item = StreamItem{};
-      item.raw = RawRecord{inputs_[input_ - 1], imported_next_, {}, 0, imported.key, std::move(imported.notes)};
+      item.raw = RawRecord{imported_file_, imported_next_, {}, 0, imported.key, std::move(imported.notes)};
       item.imported = std::move(imported.scene);
       item.ordinal = ++ordinal_;
       return true;

@@ -78,6 +78,7 @@ class RecordStream {
   std::size_t input_ = 0, ordinal_ = 0, bytes_total_ = 0, bytes_done_ = 0;
   std::unique_ptr<RecordReader> reader_;
   std::vector<ImportedScene> imported_;
+  std::string imported_file_;
   std::size_t imported_next_ = 0;
   std::optional<StreamItem> pending_error_;
 };

@@ -10,8 +10,8 @@ namespace geotruth::cli {
 
 void InputOptions::add_to(CLI::App& app, const std::string& what) {
   app.add_option("inputs", inputs, what)->required();
-  app.add_option("--from", from, "input format: native, geometry3k, pgdp, linelist")
-      ->check(CLI::IsMember({"native", "geometry3k", "pgdp", "linelist"}))
+  app.add_option("--from", from, "input format: native, geometry3k, pgdp, linelist, gepbench (rules.json + VQA jsonl)")
+      ->check(CLI::IsMember({"native", "geometry3k", "pgdp", "linelist", "gepbench"}))
       ->capture_default_str();
   app.add_option("--max-elements", limits.max_elements, "most elements (array items) in one scene")
       ->capture_default_str();

@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
     if (count->parsed()) return geotruth::cli::count(count_command, count_figure);
     if (import->parsed()) {
       if (import_in.from == "native") {
-        std::cerr << "geotruth import: --from must name a source format (geometry3k, pgdp, linelist)\n";
+        std::cerr << "geotruth import: --from must name a source format (geometry3k, pgdp, linelist, gepbench)\n";
         return kUsage;
       }
       return geotruth::cli::import_scenes(import_in, import_out);

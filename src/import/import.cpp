@@ -23,6 +23,7 @@ std::optional<SourceFormat> source_format_named(std::string_view name) {
   if (name == "geometry3k") return SourceFormat::geometry3k;
   if (name == "pgdp") return SourceFormat::pgdp;
   if (name == "linelist") return SourceFormat::linelist;
+  if (name == "gepbench") return SourceFormat::gepbench;
   return std::nullopt;
 }
 
@@ -38,6 +39,10 @@ std::vector<ImportedScene> import_source(SourceFormat format, std::string_view t
       break;
   }
   return {{file_name, InputError{"", "native scenes are read by read_scene, not imported"}, {}}};
+}
+
+std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::string, std::string>>& files) {
+  return import::import_gepbench(files);
 }
 
 }  // namespace geotruth

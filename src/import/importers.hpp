@@ -18,5 +18,6 @@ std::variant<json::Value, ImportedScene> read_source_object(std::string_view tex
 std::vector<ImportedScene> import_geometry3k(std::string_view text, const std::string& file_name);
 std::vector<ImportedScene> import_pgdp(std::string_view text, const std::string& file_name);
 std::vector<ImportedScene> import_linelist(std::string_view text, const std::string& file_name);
+std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::string, std::string>>& files);
 
 }  // namespace geotruth::import

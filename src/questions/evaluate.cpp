@@ -10,6 +10,7 @@
 
 #include "geometry/predicates.hpp"
 #include "graph/diagram.hpp"
+#include "questions/shapes.hpp"
 
 namespace geotruth {
 
@@ -117,6 +118,9 @@ class Evaluators {
         eps_vis_(cache.eps_vis) {}
 
   Truth evaluate(const Question& q) {
+    // Questions about GePBench-style shapes (a scene with `shapes` and no entities).
+    if (!scene_.shapes.empty() && scene_.entities.empty() && q.ask != "relation")
+      if (auto truth = questions::evaluate_shape_question(scene_, q, t_)) return *truth;
     if (q.ask == "count") {
       static const std::map<std::string, Truth (Evaluators::*)(const Question&)> kCounts = {
           {"letters", &Evaluators::tangram},

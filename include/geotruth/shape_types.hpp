@@ -1,0 +1,20 @@
+// GePBench's shape vocabulary: a shape's type, and the type a question's phrase names.
+#pragma once
+
+#include <geotruth/scene.hpp>
+
+#include <string>
+
+namespace geotruth {
+
+/// The type a GePBench question uses for a shape: its declared kind when it has one ("regular
+/// pentagon", "rectangle", "circle"), else polygons by vertex count (triangle, quadrilateral,
+/// pentagon, hexagon), segments and rays as "line", and the shape type otherwise. Types are exact:
+/// a rectangle is not counted as a quadrilateral (the engine says "quadrilateral (not rectangle)").
+std::string shape_type(const Shape& shape);
+
+/// The type a phrase names: "regular pentagons" → "regular pentagon", "lines (excluding polygon
+/// edges)" → "line", "the ellipse (not circle)" → "ellipse", "all circles" → "circle".
+std::string type_of_phrase(std::string phrase);
+
+}  // namespace geotruth

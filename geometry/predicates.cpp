@@ -264,10 +264,14 @@ std::vector<CirclePoint> circle_circle_points(const Vec2& c1, const Rational& r1
   return circle_points(results);
 }
 
+int compare_root_gap(const Rational& x2, const Rational& y2, const Rational& eps) {
+  const CORE::Expr gap = CORE::abs(CORE::sqrt(expr(x2)) - CORE::sqrt(expr(y2)));
+  return CORE::cmp(gap, expr(eps));
+}
+
 int compare_circle_gap(const Vec2& p, const Vec2& c, const Rational& r2, const Rational& eps) {
   const Rational dx = p.x - c.x, dy = p.y - c.y;
-  const CORE::Expr gap = CORE::abs(CORE::sqrt(expr(dx * dx + dy * dy)) - CORE::sqrt(expr(r2)));
-  return CORE::cmp(gap, expr(eps));
+  return compare_root_gap(dx * dx + dy * dy, r2, eps);
 }
 
 double circle_gap(const Vec2& p, const Vec2& c, const Rational& r2) {

@@ -114,6 +114,10 @@ std::vector<CirclePoint> circle_circle_points(const Vec2& c1, const Rational& r1
 /// eps ≥ 0, exactly (CORE square roots): returns −1, 0 or +1 as gap <, =, > eps.
 int compare_circle_gap(const Vec2& p, const Vec2& c, const Rational& r2, const Rational& eps);
 
+/// Compares |√x2 − √y2| with eps ≥ 0 exactly (CORE square roots): −1, 0 or +1. Preconditions:
+/// x2, y2 ≥ 0. The building block of tangency and incidence bands: a distance against a radius.
+int compare_root_gap(const Rational& x2, const Rational& y2, const Rational& eps);
+
 /// The gap | |p − c| − r | as a double, for reporting slack only.
 double circle_gap(const Vec2& p, const Vec2& c, const Rational& r2);
 

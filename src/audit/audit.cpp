@@ -5,6 +5,7 @@
 #include <geotruth/input.hpp>
 
 #include "core/exact_json.hpp"
+#include "questions/shapes.hpp"
 
 namespace geotruth {
 
@@ -211,6 +212,8 @@ SceneAudit audit_scene(const Scene& scene, const Thresholds& thresholds) {
   }
   if (!scene.entities.empty())
     for (auto& f : diagram_findings(scene, thresholds)) out.findings.push_back(std::move(f));
+  if (!scene.shapes.empty())
+    for (auto& f : questions::shape_findings(scene, thresholds)) out.findings.push_back(std::move(f));
   canvas_findings(scene, px, out.findings);
   Scene anonymous = scene;
   anonymous.id.clear();

@@ -119,7 +119,7 @@ class Evaluators {
 
   Truth evaluate(const Question& q) {
     // Questions about GePBench-style shapes (a scene with `shapes` and no entities).
-    if (!scene_.shapes.empty() && scene_.entities.empty() && q.ask != "relation")
+    if (!scene_.shapes.empty() && scene_.entities.empty())
       if (auto truth = questions::evaluate_shape_question(scene_, q, t_)) return *truth;
     if (q.ask == "count") {
       static const std::map<std::string, Truth (Evaluators::*)(const Question&)> kCounts = {

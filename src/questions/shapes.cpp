@@ -4,11 +4,15 @@
 // shapes are transcendental and computed in double, with the slack they leave reported.
 #include "questions/shapes.hpp"
 
+#include "geometry/relations.hpp"
+
 #include <geotruth/shape_types.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
+#include <tuple>
 
 namespace geotruth::questions {
 namespace {
@@ -164,6 +168,7 @@ class ShapeQuestions {
     if (q.ask == "location") return location(q);
     if (q.ask == "size") return size(q);
     if (q.ask == "reference") return reference(q);
+    if (q.ask == "relation") return relation(q);
     return std::nullopt;
   }
 
@@ -324,6 +329,45 @@ class ShapeQuestions {
     return u;
   }
 
+  // "What is the relationship of A to B?": the option relations that hold; "none of the above"
+  // only when every option relation is decided and none holds.
+  Truth relation(const Question& q) {
+    if (q.between.size() != 2) return no_truth("a relation question names two shapes");
+    Truth fail;
+    const Shape* a = the_shape(s_, q.between[0], fail);
+    if (!a) return fail;
+    const Shape* b = the_shape(s_, q.between[1], fail);
+    if (!b) return fail;
+    const auto check = geometry::relate(*a, *b, s_.frame, t_);
+    Truth t;
+    std::string undecided, none_option;
+    for (const auto& option : q.options) {
+      std::string name = type_of_phrase(option);  // lower-cased words
+      for (auto& c : name)
+        if (c == ' ') c = '_';
+      if (name == "none_of_the_above") {
+        none_option = option;
+        continue;
+      }
+      const auto it = std::find_if(check.relations.begin(), check.relations.end(),
+                                   [&](const geometry::ShapeRelation& r) { return r.name == name; });
+      if (it != check.relations.end()) {
+        t.facts.push_back({name, {a->id, b->id}, it->holds ? "holds" : "does not hold", it->slack_px, it->ambiguous});
+        if (it->holds) t.values.push_back(option);
+      } else if (std::find(check.undecided.begin(), check.undecided.end(), name) != check.undecided.end()) {
+        undecided += (undecided.empty() ? "" : ", ") + name;
+      }
+    }
+    if (t.values.empty() && !undecided.empty()) {
+      Truth u;
+      u.supported = false;
+      u.reason = "cannot decide " + undecided + " between " + a->id + " and " + b->id + " yet";
+      return u;
+    }
+    if (t.values.empty()) t.values.push_back(none_option.empty() ? "none" : none_option);
+    return t;
+  }
+
   const Scene& s_;
   Thresholds t_;
   double px_;
@@ -332,8 +376,70 @@ class ShapeQuestions {
 }  // namespace
 
 std::optional<Truth> evaluate_shape_question(const Scene& scene, const Question& q, const Thresholds& thresholds) {
-  if (scene.shapes.empty() && q.ask != "location" && q.ask != "size" && q.ask != "reference") return std::nullopt;
+  if (scene.shapes.empty()) return std::nullopt;
   return ShapeQuestions(scene, thresholds).evaluate(q);
+}
+
+std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& thresholds) {
+  std::vector<SceneFinding> out;
+  std::map<std::string, const Shape*> by_id;
+  for (const auto& s : scene.shapes) by_id[s.id] = &s;
+  auto reverse = [](const std::string& r) {
+    return r == "circumscribed" ? std::string("inscribed") : r == "inscribed" ? std::string("circumscribed") : r;
+  };
+  auto is_tangent = [](const std::string& r) { return r.find("tangent") != std::string::npos; };
+  // Declared facts, audited.
+  std::set<std::tuple<std::string, std::string, std::string>> declared;
+  for (const auto& r : scene.relations) {
+    declared.insert({r.between[0], r.between[1], r.type});
+    declared.insert({r.between[1], r.between[0], reverse(r.type)});
+    const auto a = by_id.find(r.between[0]), b = by_id.find(r.between[1]);
+    if (a == by_id.end() || b == by_id.end()) continue;
+    const auto check = geometry::relate(*a->second, *b->second, scene.frame, thresholds);
+    for (const auto& rel : check.relations) {
+      if (rel.name != r.type) continue;
+      if (!rel.holds)
+        out.push_back({rel.ambiguous ? "declared_relation_ambiguous" : "declared_relation_false",
+                       {r.between[0], r.between[1]},
+                       r.type + (rel.ambiguous ? " is too close to call" : " does not hold"),
+                       rel.slack_px >= 1e9 ? -1 : rel.slack_px});
+    }
+  }
+  auto is_declared = [&](const std::string& a, const std::string& b, const std::string& r) {
+    if (declared.count({a, b, r})) return true;
+    if (is_tangent(r))
+      for (const char* t : {"tangent", "internal_tangent", "external_tangent"})
+        if (declared.count({a, b, t})) return true;
+    return false;
+  };
+  // Undeclared relations that hold (or nearly do) between any two shapes.
+  for (std::size_t i = 0; i < scene.shapes.size(); ++i)
+    for (std::size_t j = 0; j < scene.shapes.size(); ++j) {
+      if (i == j) continue;
+      const Shape &a = scene.shapes[i], &b = scene.shapes[j];
+      for (const auto& rel : geometry::relate(a, b, scene.frame, thresholds).relations) {
+        // Each fact once: symmetric relations for i < j; "b inscribed in a" is "a circumscribed about b".
+        const bool symmetric = rel.name != "circumscribed" && rel.name != "inscribed" && rel.name != "diagonal" &&
+                               rel.name != "diameter" && rel.name != "major_axis" && rel.name != "minor_axis";
+        if ((symmetric && j < i) || rel.name == "inscribed" || !(rel.holds || rel.ambiguous) ||
+            is_declared(a.id, b.id, rel.name))
+          continue;
+        if (rel.name == "tangent" && (is_declared(a.id, b.id, "internal_tangent") || is_declared(a.id, b.id, "external_tangent")))
+          continue;
+        out.push_back({"undeclared_relation", {a.id, b.id},
+                       rel.name + (rel.holds ? " holds" : " nearly holds (ambiguous)") + " but is not declared",
+                       rel.slack_px});
+      }
+    }
+  for (const auto& s : scene.shapes) {
+    // A deviation within the ambiguous band is the input's rounding, not a wrong label.
+    if (auto label = geometry::label_check(s, scene.frame, thresholds); label && !label->holds && !label->ambiguous)
+      out.push_back({"label_mismatch", {s.id}, "declared " + s.kind + " but it is not one",
+                     label->slack_px >= 1e9 ? -1 : label->slack_px});
+    if (auto kind = geometry::looks_like(s, scene.frame, thresholds))
+      out.push_back({"label_mismatch", {s.id}, "an unlabelled " + shape_type(s) + " that a person would call a " + *kind, -1});
+  }
+  return out;
 }
 
 }  // namespace geotruth::questions

@@ -1,11 +1,17 @@
 // GePBench shape questions: counting, existence, location, size and reference.
 #pragma once
 
+#include <geotruth/findings.hpp>
 #include <geotruth/questions.hpp>
 
 namespace geotruth::questions {
 
 /// Evaluates a question about a scene's `shapes`; empty when the kind is not one of these.
 std::optional<Truth> evaluate_shape_question(const Scene& scene, const Question& q, const Thresholds& thresholds);
+
+/// Scene findings for shapes: declared relations that do not hold (declared_relation_false) or
+/// are ambiguous (declared_relation_ambiguous), relations that hold but are not declared
+/// (undeclared_relation: they make "none of the above" wrong), and labels (label_mismatch).
+std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& thresholds);
 
 }  // namespace geotruth::questions

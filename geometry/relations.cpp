@@ -1,0 +1,393 @@
+#include "geometry/relations.hpp"
+
+#include "geometry/predicates.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace geotruth::geometry {
+namespace {
+
+Rational dot(const Vec2& u, const Vec2& v) { return u.x * v.x + u.y * v.y; }
+Rational cross(const Vec2& u, const Vec2& v) { return u.x * v.y - u.y * v.x; }
+Vec2 minus(const Vec2& a, const Vec2& b) { return {a.x - b.x, a.y - b.y}; }
+Rational norm2(const Vec2& v) { return dot(v, v); }
+double root(const Rational& r) { return std::sqrt(to_double(r)); }
+
+// An exact rational unit vector at `degrees` from +x (tangent half-angle, via one double).
+Vec2 unit_at(const Rational& degrees) {
+  const Rational t(std::tan(to_double(degrees) * M_PI / 360));
+  const Rational d = 1 + t * t;
+  return {(1 - t * t) / d, 2 * t / d};
+}
+
+enum class Kind { straight, circle, ellipse, polygon, sector, other };
+
+// The slack of a relation that cannot hold at all (a zero-length edge, a centre outside).
+constexpr double kNoSuchRelation = 1e9;
+
+struct View {  // a shape as the relations see it
+  Kind kind = Kind::other;
+  Vec2 a, b;                   // straight: its two points
+  Extent extent = Extent::segment;
+  std::optional<Vec2> centre;  // centre-bearing shapes
+  Rational ra, rb;             // circle: ra = rb = r; ellipse: semi-axes
+  Vec2 e1{1, 0}, e2{0, 1};     // ellipse axes (exact unit vectors)
+  std::vector<Vec2> vertices;  // polygon
+  Vec2 arc_from, arc_to;       // sector: unit directions of the arc's ends
+  Rational sweep_deg;
+};
+
+View view_of(const Shape& s) {
+  View v;
+  std::visit(
+      [&](const auto& g) {
+        using T = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<T, StraightShape>) {
+          v.kind = Kind::straight;
+          v.a = g.a, v.b = g.b, v.extent = g.extent;
+        } else if constexpr (std::is_same_v<T, PolygonShape>) {
+          v.kind = Kind::polygon;
+          v.vertices = g.points;
+        } else if constexpr (std::is_same_v<T, EllipseShape>) {
+          v.centre = g.center;
+          v.ra = g.axes[0], v.rb = g.axes[1];
+          v.kind = g.axes[0] == g.axes[1] ? Kind::circle : Kind::ellipse;
+          if (v.kind == Kind::ellipse) {
+            v.e1 = unit_at(g.rotation_deg);
+            v.e2 = {-v.e1.y, v.e1.x};
+          }
+        } else if constexpr (std::is_same_v<T, SectorShape>) {
+          v.kind = Kind::sector;
+          v.centre = g.center;
+          v.ra = v.rb = g.radius;
+          v.arc_from = unit_at(g.start_deg);
+          v.arc_to = unit_at(g.end_deg);
+          Rational sweep = g.end_deg - g.start_deg;
+          while (sweep < 0) sweep += 360;
+          while (sweep > 360) sweep -= 360;
+          v.sweep_deg = sweep;
+        } else {
+          v.centre = g.center;
+        }
+      },
+      s.geometry);
+  return v;
+}
+
+class Relater {
+ public:
+  Relater(const Frame& frame, const Thresholds& t) : px_(pixels_per_unit(frame, t)), t_(t) {
+    eps_ = Rational(t.eps_num_px) / Rational(px_);
+    eps_vis_ = Rational(t.eps_vis_px) / Rational(px_);
+  }
+
+  // A relation whose slack² is an exact rational (in frame units²).
+  ShapeRelation by_squared(std::string name, const Rational& slack2) const {
+    ShapeRelation r{std::move(name), slack2 <= eps_ * eps_, false, root(slack2) * px_};
+    r.ambiguous = !r.holds && slack2 < eps_vis_ * eps_vis_;
+    return r;
+  }
+
+  // A relation whose slack is |√x2 − √y2|, decided exactly.
+  ShapeRelation by_root_gap(std::string name, const Rational& x2, const Rational& y2) const {
+    ShapeRelation r{std::move(name), compare_root_gap(x2, y2, eps_) <= 0, false,
+                    std::abs(root(x2) - root(y2)) * px_};
+    r.ambiguous = !r.holds && compare_root_gap(x2, y2, eps_vis_) < 0;
+    return r;
+  }
+
+  // A relation whose slack is only known as a double (the point-to-ellipse estimate).
+  ShapeRelation by_estimate(std::string name, double slack_units) const {
+    const double slack = slack_units * px_;
+    return {std::move(name), slack <= t_.eps_num_px, slack > t_.eps_num_px && slack < t_.eps_vis_px, slack};
+  }
+
+  // All parts must hold; ambiguous when none clearly fails but some are too close to call.
+  static ShapeRelation worst(std::string name, const std::vector<ShapeRelation>& parts) {
+    ShapeRelation out{std::move(name), true, false, 0};
+    bool none_fails = true;
+    for (const auto& p : parts) {
+      out.holds = out.holds && p.holds;
+      none_fails = none_fails && (p.holds || p.ambiguous);
+      out.slack_px = std::max(out.slack_px, p.slack_px);
+    }
+    out.ambiguous = !out.holds && none_fails;
+    return out;
+  }
+
+  static ShapeRelation best(std::string name, const std::vector<ShapeRelation>& options) {
+    ShapeRelation out{std::move(name), false, false, 1e300};
+    for (const auto& o : options)
+      if (o.slack_px < out.slack_px) out = {out.name, o.holds, o.ambiguous, o.slack_px};
+    return out;
+  }
+
+  // Parallel: |sin Δ| × the shorter length; perpendicular: |cos Δ| × the shorter length (slack²
+  // = cross² (or dot²) · min(|u|², |v|²) / (|u|² |v|²), exact).
+  ShapeRelation direction(const char* name, const Vec2& u, const Vec2& v, bool parallel) const {
+    const Rational uu = norm2(u), vv = norm2(v);
+    if (uu == 0 || vv == 0) return {name, false, false, kNoSuchRelation};  // a zero-length edge
+    const Rational c = parallel ? cross(u, v) : dot(u, v);
+    const Rational slack2 = c * c * std::min(uu, vv) / (uu * vv);
+    return by_squared(name, slack2);
+  }
+
+  // Squared distance from a point to the line through p with direction u.
+  static Rational line_distance2(const Vec2& point, const Vec2& p, const Vec2& u) {
+    if (norm2(u) == 0) return norm2(minus(point, p));
+    const Rational c = cross(u, minus(point, p));
+    return c * c / norm2(u);
+  }
+
+  // Tangency of the line (p, u) to a circle or ellipse: |distance to centre − support| on the
+  // line's normal n; the support of the ellipse is √(A²(n·e1)² + B²(n·e2)²)/|n|.
+  ShapeRelation line_tangent(const Vec2& p, const Vec2& u, const View& c) const {
+    if (norm2(u) == 0) return {"tangent", false, false, kNoSuchRelation};
+    const Vec2 n{-u.y, u.x};
+    const Rational d = dot(n, minus(*c.centre, p));
+    const Rational support2 = c.ra * c.ra * dot(n, c.e1) * dot(n, c.e1) + c.rb * c.rb * dot(n, c.e2) * dot(n, c.e2);
+    return by_root_gap("tangent", d * d / norm2(n), support2 / norm2(n));
+  }
+
+  // The drawn straight piece touches its tangent point (the foot of the perpendicular from the
+  // centre for circles; for ellipses the contact point, in double: a secondary check).
+  bool reaches_contact(const View& s, const View& c) const {
+    const Vec2 u = minus(s.b, s.a);
+    Vec2 contact = *c.centre;
+    if (c.kind == Kind::ellipse) {
+      const Vec2 n{-u.y, u.x};
+      const double nx = to_double(dot(n, c.e1)), ny = to_double(dot(n, c.e2));
+      const double a = to_double(c.ra), b = to_double(c.rb);
+      const double norm = std::sqrt(a * a * nx * nx + b * b * ny * ny);
+      const double side = to_double(dot(n, minus(*c.centre, s.a))) > 0 ? -1 : 1;
+      const double lx = side * a * a * nx / norm, ly = side * b * b * ny / norm;  // contact in ellipse frame
+      contact.x += Rational(lx * to_double(c.e1.x) + ly * to_double(c.e2.x));
+      contact.y += Rational(lx * to_double(c.e1.y) + ly * to_double(c.e2.y));
+    } else {
+      const Rational t = dot(minus(*c.centre, s.a), u) / norm2(u);
+      contact = {s.a.x + t * u.x, s.a.y + t * u.y};
+    }
+    if (s.extent == Extent::line) return true;
+    if (s.extent == Extent::ray) return dot(minus(contact, s.a), u) >= -eps_ * root(norm2(u));
+    return squared_distance_to_segment(contact, s.a, s.b) <= eps_ * eps_;
+  }
+
+  // Whether the unit-length direction of `point` from the sector's centre lies on its arc.
+  static bool on_arc(const View& sector, const Vec2& point) {
+    const Vec2 d = minus(point, *sector.centre);
+    const bool after_start = cross(sector.arc_from, d) >= 0, before_end = cross(d, sector.arc_to) >= 0;
+    return sector.sweep_deg <= 180 ? after_start && before_end : after_start || before_end;
+  }
+
+  ShapeRelation point_on(const Vec2& p, const View& c) const {
+    if (c.kind != Kind::ellipse) return by_root_gap("on", norm2(minus(p, *c.centre)), c.ra * c.ra);
+    const Vec2 d = minus(p, *c.centre);
+    const double x = to_double(dot(d, c.e1)), y = to_double(dot(d, c.e2)), a = to_double(c.ra), b = to_double(c.rb);
+    const double q = x * x / (a * a) + y * y / (b * b);
+    const double gradient = 2 * std::hypot(x / (a * a), y / (b * b));
+    return by_estimate("on", gradient > 0 ? std::abs(q - 1) / gradient : a);
+  }
+
+  // The curve passes through every vertex of the polygon.
+  ShapeRelation through_vertices(const View& curve, const View& polygon) const {
+    std::vector<ShapeRelation> parts;
+    for (const auto& v : polygon.vertices) parts.push_back(point_on(v, curve));
+    return worst("circumscribed", parts);
+  }
+
+  // The curve touches every side of the polygon from inside.
+  ShapeRelation touches_sides(const View& polygon, const View& curve) const {
+    std::vector<ShapeRelation> parts;
+    const auto& p = polygon.vertices;
+    int turn = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const Vec2 &a = p[i], &b = p[(i + 1) % p.size()];
+      if (a == b) continue;  // a repeated vertex: no side
+      if (curve.kind == Kind::circle) {
+        parts.push_back(by_root_gap("side", squared_distance_to_segment(*curve.centre, a, b), curve.ra * curve.ra));
+      } else {
+        parts.push_back(line_tangent(a, minus(b, a), curve));
+      }
+      const int side = orientation(a, b, *curve.centre);
+      if (turn == 0) turn = side;
+      if (side == 0 || side != turn) parts.push_back({"inside", false, false, kNoSuchRelation});  // centre outside
+    }
+    return worst("circumscribed", parts);
+  }
+
+  RelationCheck relate(const Shape& sa, const Shape& sb) const {
+    const View a = view_of(sa), b = view_of(sb);
+    RelationCheck out;
+    auto add = [&](ShapeRelation r, const std::string& name) {
+      r.name = name;
+      out.relations.push_back(std::move(r));
+    };
+    const bool round_a = a.kind == Kind::circle || a.kind == Kind::ellipse;
+    const bool round_b = b.kind == Kind::circle || b.kind == Kind::ellipse;
+    if (a.centre && b.centre) add(by_squared("", norm2(minus(*a.centre, *b.centre))), "concentric");
+    if (a.kind == Kind::straight && b.kind == Kind::straight) {
+      add(direction("", minus(a.b, a.a), minus(b.b, b.a), true), "parallel");
+      add(direction("", minus(a.b, a.a), minus(b.b, b.a), false), "perpendicular");
+    }
+    if ((a.kind == Kind::straight && b.kind == Kind::polygon) || (a.kind == Kind::polygon && b.kind == Kind::straight)) {
+      const View& line = a.kind == Kind::straight ? a : b;
+      const View& poly = a.kind == Kind::straight ? b : a;
+      std::vector<ShapeRelation> edges;
+      for (std::size_t i = 0; i < poly.vertices.size(); ++i)
+        edges.push_back(direction("", minus(line.b, line.a),
+                                  minus(poly.vertices[(i + 1) % poly.vertices.size()], poly.vertices[i]), true));
+      add(best("", edges), "parallel");
+      if (a.kind == Kind::straight) {  // "the line is a diagonal of the polygon"
+        std::vector<ShapeRelation> diagonals;
+        const auto& v = poly.vertices;
+        for (std::size_t i = 0; i < v.size(); ++i)
+          for (std::size_t j = i + 2; j < v.size(); ++j) {
+            if (i == 0 && j + 1 == v.size()) continue;  // adjacent around the end
+            const Rational d1 = std::max(norm2(minus(line.a, v[i])), norm2(minus(line.b, v[j])));
+            const Rational d2 = std::max(norm2(minus(line.a, v[j])), norm2(minus(line.b, v[i])));
+            diagonals.push_back(by_squared("", std::min(d1, d2)));
+          }
+        if (!diagonals.empty()) add(best("", diagonals), "diagonal");
+      }
+    }
+    const bool line_round = (a.kind == Kind::straight && (round_b || b.kind == Kind::sector)) ||
+                            (b.kind == Kind::straight && (round_a || a.kind == Kind::sector));
+    if (line_round) {
+      const View& line = a.kind == Kind::straight ? a : b;
+      const View& curve = a.kind == Kind::straight ? b : a;
+      ShapeRelation tangent = line_tangent(line.a, minus(line.b, line.a), curve);
+      if (tangent.holds || tangent.ambiguous) {
+        const bool reaches = reaches_contact(line, curve);
+        bool on_the_arc = true;
+        if (curve.kind == Kind::sector) {
+          const Vec2 u = minus(line.b, line.a);
+          const Rational t = dot(minus(*curve.centre, line.a), u) / norm2(u);
+          on_the_arc = on_arc(curve, {line.a.x + t * u.x, line.a.y + t * u.y});
+        }
+        if (!reaches || !on_the_arc) tangent = {"", false, false, tangent.slack_px + kNoSuchRelation};
+      }
+      add(tangent, "tangent");
+      if (a.kind == Kind::straight && curve.kind == Kind::circle) {
+        // A diameter: through the centre, both ends on the circle.
+        add(worst("", {by_squared("", line_distance2(*curve.centre, a.a, minus(a.b, a.a))), point_on(a.a, curve),
+                       point_on(a.b, curve)}),
+            "diameter");
+      }
+      if (a.kind == Kind::straight && curve.kind == Kind::ellipse) {
+        for (const auto& [name, axis, length] : {std::tuple{"major_axis", b.e1, b.ra}, {"minor_axis", b.e2, b.rb}}) {
+          const Vec2 p{b.centre->x + length * axis.x, b.centre->y + length * axis.y};
+          const Vec2 q{b.centre->x - length * axis.x, b.centre->y - length * axis.y};
+          const Rational d1 = std::max(norm2(minus(a.a, p)), norm2(minus(a.b, q)));
+          const Rational d2 = std::max(norm2(minus(a.a, q)), norm2(minus(a.b, p)));
+          add(by_squared("", std::min(d1, d2)), name);
+        }
+      }
+    }
+    if (a.kind == Kind::circle && b.kind == Kind::circle) {
+      const Rational d2 = norm2(minus(*a.centre, *b.centre));
+      const ShapeRelation outer = by_root_gap("", d2, (a.ra + b.ra) * (a.ra + b.ra));
+      const ShapeRelation inner = by_root_gap("", d2, (a.ra - b.ra) * (a.ra - b.ra));
+      add(outer, "external_tangent");
+      add(inner, "internal_tangent");
+      add(best("", {outer, inner}), "tangent");
+    } else if (round_a && round_b) {
+      out.undecided.push_back("tangent");
+    }
+    if (round_a && b.kind == Kind::polygon) {
+      add(through_vertices(a, b), "circumscribed");
+      add(touches_sides(b, a), "inscribed");
+    }
+    if (a.kind == Kind::polygon && round_b) {
+      add(touches_sides(a, b), "circumscribed");
+      add(through_vertices(b, a), "inscribed");
+    }
+    if (a.kind == Kind::polygon && b.kind == Kind::polygon) {
+      std::vector<ShapeRelation> shared;
+      const auto &p = a.vertices, &q = b.vertices;
+      for (std::size_t i = 0; i < p.size(); ++i)
+        for (std::size_t j = 0; j < q.size(); ++j) {
+          const Vec2 &p0 = p[i], &p1 = p[(i + 1) % p.size()], &q0 = q[j], &q1 = q[(j + 1) % q.size()];
+          const Rational d1 = std::max(norm2(minus(p0, q0)), norm2(minus(p1, q1)));
+          const Rational d2 = std::max(norm2(minus(p0, q1)), norm2(minus(p1, q0)));
+          shared.push_back(by_squared("", std::min(d1, d2)));
+        }
+      add(best("", shared), "shared_edge");
+      out.undecided.insert(out.undecided.end(), {"similar", "symmetric"});
+    }
+    return out;
+  }
+
+ private:
+  double px_;
+  Thresholds t_;
+  Rational eps_, eps_vis_;
+};
+
+}  // namespace
+
+std::optional<ShapeRelation> label_check(const Shape& shape, const Frame& frame, const Thresholds& thresholds) {
+  const Relater relater(frame, thresholds);
+  const View v = view_of(shape);
+  const std::string& kind = shape.kind;
+  if (kind == "circle") {
+    if (v.kind != Kind::circle && v.kind != Kind::ellipse) return std::nullopt;
+    const Rational d = v.ra - v.rb;
+    return relater.by_squared("label", d * d);
+  }
+  if (v.kind != Kind::polygon) return std::nullopt;
+  const auto& p = v.vertices;
+  const std::size_t n = p.size();
+  const std::size_t wanted = kind == "rectangle" || kind == "square" ? 4
+                             : kind == "equilateral triangle"       ? 3
+                             : kind == "regular pentagon"           ? 5
+                             : kind == "regular hexagon"            ? 6
+                                                                    : 0;
+  if (wanted == 0) return std::nullopt;
+  if (n != wanted) return ShapeRelation{"label", false, false, kNoSuchRelation};
+  std::vector<ShapeRelation> parts;
+  auto edge = [&](std::size_t i) { return minus(p[(i + 1) % n], p[i % n]); };
+  if (kind == "rectangle" || kind == "square")
+    for (std::size_t i = 0; i < n; ++i) parts.push_back(relater.direction("", edge(i), edge(i + 1), false));
+  if (kind != "rectangle")  // equal sides
+    for (std::size_t i = 1; i < n; ++i) parts.push_back(relater.by_root_gap("", norm2(edge(0)), norm2(edge(i))));
+  if (kind == "regular pentagon" || kind == "regular hexagon") {  // equal distances from the vertex mean
+    Vec2 mean{0, 0};
+    for (const auto& q : p) mean = {mean.x + q.x / n, mean.y + q.y / n};
+    for (std::size_t i = 1; i < n; ++i)
+      parts.push_back(relater.by_root_gap("", norm2(minus(p[0], mean)), norm2(minus(p[i], mean))));
+  }
+  return Relater::worst("label", parts);
+}
+
+std::optional<std::string> looks_like(const Shape& shape, const Frame& frame, const Thresholds& thresholds) {
+  if (!shape.kind.empty()) return std::nullopt;
+  const View v = view_of(shape);
+  if (v.kind == Kind::ellipse) {
+    const double d = std::abs(to_double(v.ra - v.rb)) * pixels_per_unit(frame, thresholds);
+    if (d < thresholds.eps_vis_px) return "circle";
+    return std::nullopt;
+  }
+  if (v.kind != Kind::polygon || (v.vertices.size() != 3 && v.vertices.size() != 4)) return std::nullopt;
+  // Every angle within 3° of 90° (quadrilateral) or 60° (triangle), decided on cos² exactly
+  // against rational bounds of cos²(87°), cos²(93°) = 0.0027390523… and cos²(57°), cos²(63°).
+  const auto& p = v.vertices;
+  const std::size_t n = p.size();
+  const Rational lo = n == 4 ? Rational(0) : Rational(20610737, 100000000);   // cos²63° ≈ 0.20610737
+  const Rational hi = n == 4 ? Rational(27390523, 10000000000) : Rational(29663167, 100000000);  // cos²87°, cos²57°
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 u = minus(p[(i + n - 1) % n], p[i]), w = minus(p[(i + 1) % n], p[i]);
+    if (norm2(u) == 0 || norm2(w) == 0) return std::nullopt;
+    const Rational c = dot(u, w), cos2 = c * c / (norm2(u) * norm2(w));
+    if (n == 3 && c < 0) return std::nullopt;  // an obtuse angle
+    if (cos2 < lo || cos2 > hi) return std::nullopt;
+  }
+  return std::string(n == 4 ? "rectangle" : "equilateral triangle");
+}
+
+RelationCheck relate(const Shape& a, const Shape& b, const Frame& frame, const Thresholds& thresholds) {
+  return Relater(frame, thresholds).relate(a, b);
+}
+
+}  // namespace geotruth::geometry

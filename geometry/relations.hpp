@@ -1,0 +1,48 @@
+// Relations between GePBench shapes, decided on the given numbers with the decision bands.
+//
+// Exact where the numbers allow: parallelism, perpendicularity, concentricity, the axis, diagonal
+// and shared-edge relations compare squared rational distances with eps²; tangency and points on
+// circles compare |√x − √y| with eps through CORE. An ellipse's rotation is replaced by the exact
+// rational rotation nearest to it (tangent half-angle, within 1e-16 rad), so its axes are rational
+// vectors. The one approximation: a point's distance to an ellipse uses the first-order estimate
+// |q − 1| / |∇q| (q the ellipse's normalized quadratic form), good far below a pixel near the curve.
+#pragma once
+
+#include <geotruth/incidence.hpp>
+#include <geotruth/scene.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace geotruth::geometry {
+
+struct ShapeRelation {
+  std::string name;  ///< tangent, internal_tangent, external_tangent, parallel, perpendicular, concentric,
+                     ///< circumscribed, inscribed, diameter, major_axis, minor_axis, diagonal, shared_edge
+  bool holds = false;      ///< slack ≤ eps_num
+  bool ambiguous = false;  ///< eps_num < slack < eps_vis
+  double slack_px = 0;     ///< by how much the configuration misses the relation, in rendered pixels
+};
+
+/// The relations from `a` to `b` ("a is circumscribed about b", "a is a diameter of b"): every
+/// relation that applies to this pair of shape kinds, each decided; `undecided` names relations
+/// that apply but geotruth does not decide yet (similar, symmetric, ellipse–ellipse tangency).
+struct RelationCheck {
+  std::vector<ShapeRelation> relations;
+  std::vector<std::string> undecided;
+};
+RelationCheck relate(const Shape& a, const Shape& b, const Frame& frame, const Thresholds& thresholds);
+
+/// How far a shape is from its declared kind ("rectangle": right angles; "square": and equal
+/// sides; "equilateral triangle", "regular pentagon"/"regular hexagon": equal sides and equal
+/// distances from the vertex mean; "circle": equal axes), as a relation named "label"; empty when
+/// the shape declares nothing checkable.
+std::optional<ShapeRelation> label_check(const Shape& shape, const Frame& frame, const Thresholds& thresholds);
+
+/// The kind a person would give an unlabelled shape that is within 3° of it (a quadrilateral
+/// with right angles: "rectangle"; a triangle with 60° angles: "equilateral triangle") or, for an
+/// ellipse, whose axes differ by less than eps_vis ("circle"); empty otherwise.
+std::optional<std::string> looks_like(const Shape& shape, const Frame& frame, const Thresholds& thresholds);
+
+}  // namespace geotruth::geometry

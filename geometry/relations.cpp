@@ -9,14 +9,31 @@
 namespace geotruth::geometry {
 namespace {
 
-Rational dot(const Vec2& u, const Vec2& v) { return u.x * v.x + u.y * v.y; }
-Rational cross(const Vec2& u, const Vec2& v) { return u.x * v.y - u.y * v.x; }
-Vec2 minus(const Vec2& a, const Vec2& b) { return {a.x - b.x, a.y - b.y}; }
-Rational norm2(const Vec2& v) { return dot(v, v); }
-double root(const Rational& r) { return std::sqrt(to_double(r)); }
+Rational dot(const Vec2& u, const Vec2& v) {
+  return u.x * v.x + u.y * v.y;
+}
+Rational cross(const Vec2& u, const Vec2& v) {
+  return u.x * v.y - u.y * v.x;
+}
+Vec2 minus(const Vec2& a, const Vec2& b) {
+  return {a.x - b.x, a.y - b.y};
+}
+Rational norm2(const Vec2& v) {
+  return dot(v, v);
+}
+double root(const Rational& r) {
+  return std::sqrt(to_double(r));
+}
 
 // An exact rational unit vector at `degrees` from +x (tangent half-angle, via one double).
 Vec2 unit_at(const Rational& degrees) {
+  // Right angles exactly (the axes are where arcs and rotations most often end).
+  Rational turns = degrees / 90;
+  if (turns.get_den() == 1) {
+    const mpz_class quarter = turns.get_num() % 4;  // may be negative
+    const long k = (quarter.get_si() + 4) % 4;
+    return k == 0 ? Vec2{1, 0} : k == 1 ? Vec2{0, 1} : k == 2 ? Vec2{-1, 0} : Vec2{0, -1};
+  }
   const Rational t(std::tan(to_double(degrees) * M_PI / 360));
   const Rational d = 1 + t * t;
   return {(1 - t * t) / d, 2 * t / d};
@@ -29,7 +46,7 @@ constexpr double kNoSuchRelation = 1e9;
 
 struct View {  // a shape as the relations see it
   Kind kind = Kind::other;
-  Vec2 a, b;                   // straight: its two points
+  Vec2 a, b;  // straight: its two points
   Extent extent = Extent::segment;
   std::optional<Vec2> centre;  // centre-bearing shapes
   Rational ra, rb;             // circle: ra = rb = r; ellipse: semi-axes
@@ -92,8 +109,7 @@ class Relater {
 
   // A relation whose slack is |√x2 − √y2|, decided exactly.
   ShapeRelation by_root_gap(std::string name, const Rational& x2, const Rational& y2) const {
-    ShapeRelation r{std::move(name), compare_root_gap(x2, y2, eps_) <= 0, false,
-                    std::abs(root(x2) - root(y2)) * px_};
+    ShapeRelation r{std::move(name), compare_root_gap(x2, y2, eps_) <= 0, false, std::abs(root(x2) - root(y2)) * px_};
     r.ambiguous = !r.holds && compare_root_gap(x2, y2, eps_vis_) < 0;
     return r;
   }
@@ -174,10 +190,11 @@ class Relater {
     return squared_distance_to_segment(contact, s.a, s.b) <= eps_ * eps_;
   }
 
-  // Whether the unit-length direction of `point` from the sector's centre lies on its arc.
-  static bool on_arc(const View& sector, const Vec2& point) {
+  // Whether the direction of `point` from the sector's centre lies on its arc, allowing eps at the
+  // arc's ends (cross products against unit directions are distances from the end rays).
+  bool on_arc(const View& sector, const Vec2& point) const {
     const Vec2 d = minus(point, *sector.centre);
-    const bool after_start = cross(sector.arc_from, d) >= 0, before_end = cross(d, sector.arc_to) >= 0;
+    const bool after_start = cross(sector.arc_from, d) >= -eps_, before_end = cross(d, sector.arc_to) >= -eps_;
     return sector.sweep_deg <= 180 ? after_start && before_end : after_start || before_end;
   }
 
@@ -231,7 +248,8 @@ class Relater {
       add(direction("", minus(a.b, a.a), minus(b.b, b.a), true), "parallel");
       add(direction("", minus(a.b, a.a), minus(b.b, b.a), false), "perpendicular");
     }
-    if ((a.kind == Kind::straight && b.kind == Kind::polygon) || (a.kind == Kind::polygon && b.kind == Kind::straight)) {
+    if ((a.kind == Kind::straight && b.kind == Kind::polygon) ||
+        (a.kind == Kind::polygon && b.kind == Kind::straight)) {
       const View& line = a.kind == Kind::straight ? a : b;
       const View& poly = a.kind == Kind::straight ? b : a;
       std::vector<ShapeRelation> edges;
@@ -340,10 +358,10 @@ std::optional<ShapeRelation> label_check(const Shape& shape, const Frame& frame,
   const auto& p = v.vertices;
   const std::size_t n = p.size();
   const std::size_t wanted = kind == "rectangle" || kind == "square" ? 4
-                             : kind == "equilateral triangle"       ? 3
-                             : kind == "regular pentagon"           ? 5
-                             : kind == "regular hexagon"            ? 6
-                                                                    : 0;
+                             : kind == "equilateral triangle"        ? 3
+                             : kind == "regular pentagon"            ? 5
+                             : kind == "regular hexagon"             ? 6
+                                                                     : 0;
   if (wanted == 0) return std::nullopt;
   if (n != wanted) return ShapeRelation{"label", false, false, kNoSuchRelation};
   std::vector<ShapeRelation> parts;
@@ -374,7 +392,7 @@ std::optional<std::string> looks_like(const Shape& shape, const Frame& frame, co
   // against rational bounds of cos²(87°), cos²(93°) = 0.0027390523… and cos²(57°), cos²(63°).
   const auto& p = v.vertices;
   const std::size_t n = p.size();
-  const Rational lo = n == 4 ? Rational(0) : Rational(20610737, 100000000);   // cos²63° ≈ 0.20610737
+  const Rational lo = n == 4 ? Rational(0) : Rational(20610737, 100000000);  // cos²63° ≈ 0.20610737
   const Rational hi = n == 4 ? Rational(27390523, 10000000000) : Rational(29663167, 100000000);  // cos²87°, cos²57°
   for (std::size_t i = 0; i < n; ++i) {
     const Vec2 u = minus(p[(i + n - 1) % n], p[i]), w = minus(p[(i + 1) % n], p[i]);

@@ -18,8 +18,8 @@
 namespace geotruth::geometry {
 
 struct ShapeRelation {
-  std::string name;  ///< tangent, internal_tangent, external_tangent, parallel, perpendicular, concentric,
-                     ///< circumscribed, inscribed, diameter, major_axis, minor_axis, diagonal, shared_edge
+  std::string name;        ///< tangent, internal_tangent, external_tangent, parallel, perpendicular, concentric,
+                           ///< circumscribed, inscribed, diameter, major_axis, minor_axis, diagonal, shared_edge
   bool holds = false;      ///< slack ≤ eps_num
   bool ambiguous = false;  ///< eps_num < slack < eps_vis
   double slack_px = 0;     ///< by how much the configuration misses the relation, in rendered pixels

@@ -261,6 +261,6 @@ TEST(DefaultDataset, SupportedAnswersAgreeExceptThePlantedError) {
     }
   }
   EXPECT_EQ(planted, 1u);
-  EXPECT_EQ(agreed, 34u);      // 16 Tangram + 8 diagram + 10 GePBench shape questions
+  EXPECT_EQ(agreed, 34u);  // 16 Tangram + 8 diagram + 10 GePBench shape questions
   EXPECT_EQ(unsupported, 0u);
 }

@@ -424,9 +424,11 @@ std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& t
         if ((symmetric && j < i) || rel.name == "inscribed" || !(rel.holds || rel.ambiguous) ||
             is_declared(a.id, b.id, rel.name))
           continue;
-        if (rel.name == "tangent" && (is_declared(a.id, b.id, "internal_tangent") || is_declared(a.id, b.id, "external_tangent")))
+        if (rel.name == "tangent" &&
+            (is_declared(a.id, b.id, "internal_tangent") || is_declared(a.id, b.id, "external_tangent")))
           continue;
-        out.push_back({"undeclared_relation", {a.id, b.id},
+        out.push_back({"undeclared_relation",
+                       {a.id, b.id},
                        rel.name + (rel.holds ? " holds" : " nearly holds (ambiguous)") + " but is not declared",
                        rel.slack_px});
       }
@@ -434,10 +436,13 @@ std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& t
   for (const auto& s : scene.shapes) {
     // A deviation within the ambiguous band is the input's rounding, not a wrong label.
     if (auto label = geometry::label_check(s, scene.frame, thresholds); label && !label->holds && !label->ambiguous)
-      out.push_back({"label_mismatch", {s.id}, "declared " + s.kind + " but it is not one",
+      out.push_back({"label_mismatch",
+                     {s.id},
+                     "declared " + s.kind + " but it is not one",
                      label->slack_px >= 1e9 ? -1 : label->slack_px});
     if (auto kind = geometry::looks_like(s, scene.frame, thresholds))
-      out.push_back({"label_mismatch", {s.id}, "an unlabelled " + shape_type(s) + " that a person would call a " + *kind, -1});
+      out.push_back(
+          {"label_mismatch", {s.id}, "an unlabelled " + shape_type(s) + " that a person would call a " + *kind, -1});
   }
   return out;
 }

@@ -1,0 +1,163 @@
+// Relations between shapes: each one on an exact fixture and its near miss; the known defects of
+// the public GePBench engine, reproduced by hand, must be flagged.
+#include "geometry/relations.hpp"
+
+#include <geotruth/audit.hpp>
+#include <geotruth/input.hpp>
+
+#include <gtest/gtest.h>
+
+using namespace geotruth;
+
+namespace {
+
+// A unit-canvas scene (y up, 640 px) from its shapes' JSON.
+Scene unit_scene(const std::string& shapes, const std::string& more = "") {
+  auto s = read_scene(R"({"id":"r","frame":{"width":1,"height":1,"y":"up"},"shapes":[)" + shapes + "]" + more + "}");
+  if (auto* e = std::get_if<InputError>(&s)) ADD_FAILURE() << e->pointer << ": " << e->message;
+  return std::get<Scene>(s);
+}
+
+geometry::ShapeRelation relation(const Scene& s, const std::string& name, std::size_t a = 0, std::size_t b = 1) {
+  for (const auto& r : geometry::relate(s.shapes[a], s.shapes[b], s.frame, {}).relations)
+    if (r.name == name) return r;
+  ADD_FAILURE() << name << " was not decided";
+  return {};
+}
+
+const char* kCircle = R"({"id":"c","type":"circle","center":[0.5,0.5],"radius":0.2})";
+
+std::vector<std::string> finding_kinds(const Scene& s) {
+  std::vector<std::string> kinds;
+  for (const auto& f : audit_scene(s).findings) kinds.push_back(f.kind + ":" + f.detail);
+  return kinds;
+}
+
+bool has(const std::vector<std::string>& kinds, const std::string& prefix) {
+  return std::any_of(kinds.begin(), kinds.end(), [&](const std::string& k) { return k.rfind(prefix, 0) == 0; });
+}
+
+}  // namespace
+
+TEST(Relations, TangentLineAndItsNearMisses) {
+  // Circle centre (0.5, 0.5), r 0.2; the segment y = 0.3 touches it at (0.5, 0.3).
+  for (const auto& [y, holds, ambiguous, slack] : {std::tuple{"0.3", true, false, 0.0},
+                                                   {"0.302", false, true, 1.28},     // 0.002 × 640
+                                                   {"0.32", false, false, 12.8}}) {  // 0.02 × 640
+    const Scene s =
+        unit_scene(std::string(R"({"id":"l","type":"segment","points":[[0.1,)") + y + "],[0.9," + y + "]]}," + kCircle);
+    const auto r = relation(s, "tangent");
+    EXPECT_EQ(r.holds, holds) << y;
+    EXPECT_EQ(r.ambiguous, ambiguous) << y;
+    EXPECT_NEAR(r.slack_px, slack, 1e-9) << y;
+  }
+  // A segment that stops before the touching point is not tangent.
+  const Scene short_segment =
+      unit_scene(R"({"id":"l","type":"segment","points":[[0.1,0.3],[0.4,0.3]]},)" + std::string(kCircle));
+  EXPECT_FALSE(relation(short_segment, "tangent").holds);
+}
+
+TEST(Relations, Circles) {
+  // Radii 0.2 and 0.1: centres 0.3 apart touch outside, 0.1 apart inside; same centre: concentric.
+  const Scene outside =
+      unit_scene(std::string(kCircle) + R"(,{"id":"d","type":"circle","center":[0.8,0.5],"radius":0.1})");
+  EXPECT_TRUE(relation(outside, "external_tangent").holds);
+  EXPECT_TRUE(relation(outside, "tangent").holds);
+  EXPECT_FALSE(relation(outside, "internal_tangent").holds);
+  const Scene inside =
+      unit_scene(std::string(kCircle) + R"(,{"id":"d","type":"circle","center":[0.6,0.5],"radius":0.1})");
+  EXPECT_TRUE(relation(inside, "internal_tangent").holds);
+  const Scene same =
+      unit_scene(std::string(kCircle) + R"(,{"id":"d","type":"circle","center":[0.5,0.5],"radius":0.1})");
+  EXPECT_TRUE(relation(same, "concentric").holds);
+  EXPECT_FALSE(relation(outside, "concentric").holds);
+}
+
+TEST(Relations, StraightThings) {
+  const Scene s = unit_scene(R"({"id":"a","type":"segment","points":[[0.1,0.1],[0.5,0.4]]},
+    {"id":"b","type":"segment","points":[[0.2,0.6],[0.6,0.9]]},{"id":"c","type":"line","points":[[0.5,0.1],[0.2,0.5]]})");
+  EXPECT_TRUE(relation(s, "parallel", 0, 1).holds);       // both direction (4, 3)
+  EXPECT_TRUE(relation(s, "perpendicular", 0, 2).holds);  // (4, 3) · (−3, 4) = 0
+  EXPECT_FALSE(relation(s, "parallel", 0, 2).holds);
+  // A 0.5° turn over a 0.5-long segment misses parallelism by about 2.8 px: ambiguous.
+  const Scene almost = unit_scene(R"({"id":"a","type":"segment","points":[[0.1,0.1],[0.6,0.1]]},
+    {"id":"b","type":"segment","points":[[0.1,0.3],[0.6,0.30436]]})");
+  EXPECT_TRUE(relation(almost, "parallel").ambiguous);
+}
+
+TEST(Relations, InscribedCircumscribedAndAxes) {
+  // A 0.6 × 0.8 rectangle has diagonals 1.0: the circle of radius 0.5 at its centre passes through
+  // every vertex. The circle of radius 0.2 in the 0.4 square touches every side.
+  const Scene rectangle = unit_scene(R"({"id":"c","type":"circle","center":[0.5,0.5],"radius":0.5},
+    {"id":"r","type":"polygon","points":[[0.2,0.1],[0.8,0.1],[0.8,0.9],[0.2,0.9]]})");
+  EXPECT_TRUE(relation(rectangle, "circumscribed").holds);
+  EXPECT_TRUE(relation(rectangle, "inscribed", 1, 0).holds);
+  const Scene square = unit_scene(R"({"id":"s","type":"polygon","points":[[0.3,0.3],[0.7,0.3],[0.7,0.7],[0.3,0.7]]},)" +
+                                  std::string(kCircle) + R"(,{"id":"d","type":"segment","points":[[0.3,0.3],[0.7,0.7]]},
+    {"id":"m","type":"segment","points":[[0.3,0.5],[0.7,0.5]]})");
+  EXPECT_TRUE(relation(square, "circumscribed", 0, 1).holds);
+  EXPECT_TRUE(relation(square, "inscribed", 1, 0).holds);
+  EXPECT_TRUE(relation(square, "diagonal", 2, 0).holds);
+  EXPECT_TRUE(relation(square, "diameter", 3, 1).holds);
+  EXPECT_FALSE(relation(square, "diameter", 2, 1).holds);  // the diagonal passes the centre but ends off the circle
+  const Scene ellipse = unit_scene(R"({"id":"e","type":"ellipse","center":[0.5,0.5],"axes":[0.3,0.1],"rotation":90},
+    {"id":"M","type":"segment","points":[[0.5,0.2],[0.5,0.8]]},{"id":"m","type":"segment","points":[[0.4,0.5],[0.6,0.5]]},
+    {"id":"t","type":"line","points":[[0.6,0],[0.6,1]]})");
+  EXPECT_TRUE(relation(ellipse, "major_axis", 1, 0).holds);
+  EXPECT_TRUE(relation(ellipse, "minor_axis", 2, 0).holds);
+  EXPECT_TRUE(relation(ellipse, "tangent", 3, 0).holds);  // x = 0.6 touches the vertical ellipse's side
+  EXPECT_FALSE(relation(ellipse, "major_axis", 2, 0).holds);
+  const Scene shared = unit_scene(R"({"id":"a","type":"polygon","points":[[0.1,0.1],[0.3,0.1],[0.3,0.3],[0.1,0.3]]},
+    {"id":"b","type":"polygon","points":[[0.3,0.1],[0.6,0.1],[0.6,0.3],[0.3,0.3]]})");
+  EXPECT_TRUE(relation(shared, "shared_edge").holds);
+}
+
+TEST(EngineDefects, RectangleAroundAnEllipseThatIsAParallelogram) {
+  // The engine's "rectangle" tangent to a non-circular ellipse: here a parallelogram, 45° angles.
+  const Scene s = unit_scene(
+      R"({"id":"p","type":"polygon","kind":"rectangle","points":[[0.2,0.3],[0.6,0.3],[0.8,0.7],[0.4,0.7]]})");
+  EXPECT_TRUE(has(finding_kinds(s), "label_mismatch:declared rectangle"));
+}
+
+TEST(EngineDefects, TangentLineToASectorAwayFromItsArc) {
+  // Sector centre (0.5, 0.5), r 0.2, arc from 0° to 90°. The line y = 0.3 touches the full circle
+  // at (0.5, 0.3), at 270°: not on the arc. Declared tangent → declared_relation_false.
+  const Scene s =
+      unit_scene(R"({"id":"k","type":"sector","center":[0.5,0.5],"radius":0.2,"start_angle":0,"end_angle":90},
+    {"id":"l","type":"line","points":[[0,0.3],[1,0.3]]})",
+                 R"(,"relations":[{"type":"tangent","between":["l","k"]}])");
+  EXPECT_TRUE(has(finding_kinds(s), "declared_relation_false:tangent"));
+  // Touching the arc (y = 0.7, at 90°) is tangent.
+  const Scene on_arc =
+      unit_scene(R"({"id":"k","type":"sector","center":[0.5,0.5],"radius":0.2,"start_angle":0,"end_angle":90},
+    {"id":"l","type":"line","points":[[0,0.7],[1,0.7]]})",
+                 R"(,"relations":[{"type":"tangent","between":["l","k"]}])");
+  EXPECT_FALSE(has(finding_kinds(on_arc), "declared_relation_false"));
+}
+
+TEST(EngineDefects, NearRectangleLeftAsQuadrilateral) {
+  // All four angles within 2° of 90°, no label: a person would call it a rectangle.
+  const Scene s = unit_scene(R"({"id":"q","type":"polygon","points":[[0.2,0.2],[0.6,0.2],[0.61,0.5],[0.21,0.5]]})");
+  EXPECT_TRUE(has(finding_kinds(s), "label_mismatch:an unlabelled quadrilateral"));
+  // 10° off is a quadrilateral.
+  const Scene skewed =
+      unit_scene(R"({"id":"q","type":"polygon","points":[[0.2,0.2],[0.6,0.2],[0.66,0.5],[0.26,0.5]]})");
+  EXPECT_FALSE(has(finding_kinds(skewed), "label_mismatch"));
+}
+
+TEST(EngineDefects, NoneOfTheAboveForAPairThatIsTangent) {
+  const Scene s = unit_scene(R"({"id":"l","type":"segment","points":[[0.1,0.3],[0.9,0.3]]},)" + std::string(kCircle),
+                             R"(,"questions":[{"id":"q","ask":"relation","between":["l","c"],
+    "options":["parallel","diagonal","diameter","none of the above"],"answer":"D"}])");
+  const auto audit = audit_scene(s);
+  // Tangent is not among the options; parallel, diagonal and diameter are decided false: "none"
+  // is right here. The same pair with "tangent" offered makes "none of the above" wrong.
+  EXPECT_EQ(audit.verdicts.at(0).verdict, Verdict::ok);
+  Scene offered = s;
+  offered.questions[0].options = {"parallel", "tangent", "diameter", "none of the above"};
+  const auto again = audit_scene(offered);
+  EXPECT_EQ(again.verdicts.at(0).verdict, Verdict::wrong);
+  EXPECT_EQ(again.verdicts.at(0).truth, "B");
+  // And the audit lists the undeclared tangency, which makes such answers wrong.
+  EXPECT_TRUE(has(finding_kinds(s), "undeclared_relation:tangent holds"));
+}

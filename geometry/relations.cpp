@@ -322,6 +322,8 @@ class Relater {
       add(through_vertices(b, a), "inscribed");
     }
     if (a.kind == Kind::polygon && b.kind == Kind::polygon) {
+      add(similar(a.vertices, b.vertices), "similar");
+      add(symmetric(a.vertices, b.vertices), "symmetric");
       std::vector<ShapeRelation> shared;
       const auto &p = a.vertices, &q = b.vertices;
       for (std::size_t i = 0; i < p.size(); ++i)
@@ -332,9 +334,120 @@ class Relater {
           shared.push_back(by_squared("", std::min(d1, d2)));
         }
       add(best("", shared), "shared_edge");
-      out.undecided.insert(out.undecided.end(), {"similar", "symmetric"});
     }
+    topology(a, b, out);
     return out;
+  }
+
+  // Similar: B's edges are A's edges times one complex number z (rotation and scale), for some
+  // correspondence of vertices (a cyclic shift, either direction, optionally mirrored). z comes
+  // from the first edge pair; slack² = the largest |bᵢ − z·aᵢ|², all exact rationals.
+  ShapeRelation similar(const std::vector<Vec2>& A, const std::vector<Vec2>& B) const {
+    if (A.size() != B.size()) return {"similar", false, false, kNoSuchRelation};
+    const std::size_t n = A.size();
+    std::vector<ShapeRelation> options;
+    for (bool mirrored : {false, true})
+      for (bool reversed : {false, true})
+        for (std::size_t k = 0; k < n; ++k) {
+          auto b_at = [&](std::size_t i) { return reversed ? B[(k + n - i % n) % n] : B[(k + i) % n]; };
+          auto a_edge = [&](std::size_t i) {
+            Vec2 e = minus(A[(i + 1) % n], A[i]);
+            if (mirrored) e.y = -e.y;
+            return e;
+          };
+          const Vec2 a0 = a_edge(0), b0 = minus(b_at(1), b_at(0));
+          if (norm2(a0) == 0) continue;
+          const Vec2 z{dot(b0, a0) / norm2(a0), cross(a0, b0) / norm2(a0)};  // b0 / a0 as complex numbers
+          Rational worst2 = 0;
+          for (std::size_t i = 0; i < n; ++i) {
+            const Vec2 ai = a_edge(i), bi = minus(b_at(i + 1), b_at(i));
+            const Vec2 zai{z.x * ai.x - z.y * ai.y, z.x * ai.y + z.y * ai.x};
+            worst2 = std::max(worst2, norm2(minus(bi, zai)));
+          }
+          options.push_back(by_squared("", worst2));
+        }
+    return best("similar", options);
+  }
+
+  // Symmetric: B is A reflected across the line of one of A's or B's edges (exact reflection),
+  // its vertices matched cyclically in either order; slack² = the largest vertex distance².
+  ShapeRelation symmetric(const std::vector<Vec2>& A, const std::vector<Vec2>& B) const {
+    if (A.size() != B.size()) return {"symmetric", false, false, kNoSuchRelation};
+    const std::size_t n = A.size();
+    std::vector<ShapeRelation> options;
+    std::vector<std::pair<Vec2, Vec2>> axes;
+    for (std::size_t i = 0; i < n; ++i) {
+      axes.emplace_back(A[i], A[(i + 1) % n]);
+      axes.emplace_back(B[i], B[(i + 1) % n]);
+    }
+    for (const auto& [p, q] : axes) {
+      const Vec2 u = minus(q, p);
+      if (norm2(u) == 0) continue;
+      std::vector<Vec2> mirror;
+      for (const auto& v : A) {  // p + 2((v−p)·u)u/|u|² − (v−p)
+        const Vec2 d = minus(v, p);
+        const Rational t = 2 * dot(d, u) / norm2(u);
+        mirror.push_back({p.x + t * u.x - d.x, p.y + t * u.y - d.y});
+      }
+      for (bool reversed : {false, true})
+        for (std::size_t k = 0; k < n; ++k) {
+          Rational worst2 = 0;
+          for (std::size_t i = 0; i < n; ++i)
+            worst2 = std::max(worst2, norm2(minus(mirror[i], B[reversed ? (k + n - i) % n : (k + i) % n])));
+          options.push_back(by_squared("", worst2));
+        }
+    }
+    return best("symmetric", options);
+  }
+
+  // Crossings, containment and disjointness of polygons, circles and straight pieces (exact:
+  // CGAL segment intersections and the circular kernel; a tangency counts as two crossings).
+  void topology(const View& a, const View& b, RelationCheck& out) const {
+    auto decidable = [](const View& v) {
+      return v.kind == Kind::polygon || v.kind == Kind::circle || v.kind == Kind::straight;
+    };
+    if (!decidable(a) || !decidable(b)) {
+      out.undecided.insert(out.undecided.end(), {"intersecting", "contained", "disjoint"});
+      return;
+    }
+    auto pieces = [](const View& v) {
+      std::vector<std::pair<Vec2, Vec2>> out;
+      if (v.kind == Kind::straight) out.emplace_back(v.a, v.b);
+      for (std::size_t i = 0; i < v.vertices.size(); ++i)
+        out.emplace_back(v.vertices[i], v.vertices[(i + 1) % v.vertices.size()]);
+      return out;
+    };
+    int crossings = 0;
+    const auto pa = pieces(a), pb = pieces(b);
+    std::vector<Vec2> points;  // distinct straight crossings (a vertex on two edges is one point)
+    for (const auto& [p, q] : pa)
+      for (const auto& [r, s] : pb)
+        if (p != q && r != s)
+          if (auto x = segment_crossing(p, q, r, s); x && std::find(points.begin(), points.end(), *x) == points.end())
+            points.push_back(*x);
+    crossings += static_cast<int>(points.size());
+    auto with_circle = [&](const std::vector<std::pair<Vec2, Vec2>>& segments, const View& c) {
+      for (const auto& [p, q] : segments)
+        if (p != q)
+          for (const auto& x : segment_circle_points(p, q, *c.centre, c.ra * c.ra)) crossings += x.multiplicity;
+    };
+    if (a.kind == Kind::circle && b.kind == Kind::circle) {
+      for (const auto& x : circle_circle_points(*a.centre, a.ra * a.ra, *b.centre, b.ra * b.ra))
+        crossings += x.multiplicity;
+    } else if (a.kind == Kind::circle) {
+      with_circle(pb, a);
+    } else if (b.kind == Kind::circle) {
+      with_circle(pa, b);
+    }
+    auto region = [](const View& v) { return Region{v.centre, v.ra, v.vertices}; };
+    const bool closed = a.kind != Kind::straight && b.kind != Kind::straight;
+    const bool inside = closed && crossings == 0 && region_contains(region(b), region(a));
+    ShapeRelation intersecting{"intersecting", crossings > 0, false, 0};
+    intersecting.count = crossings;
+    out.relations.push_back(intersecting);
+    out.relations.push_back({"contained", inside, false, 0});
+    out.relations.push_back(
+        {"disjoint", crossings == 0 && !inside && !(closed && region_contains(region(a), region(b))), false, 0});
   }
 
  private:

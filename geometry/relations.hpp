@@ -23,11 +23,13 @@ struct ShapeRelation {
   bool holds = false;      ///< slack ≤ eps_num
   bool ambiguous = false;  ///< eps_num < slack < eps_vis
   double slack_px = 0;     ///< by how much the configuration misses the relation, in rendered pixels
+  int count = -1;          ///< intersecting: the number of crossing points (tangencies count twice)
 };
 
 /// The relations from `a` to `b` ("a is circumscribed about b", "a is a diameter of b"): every
 /// relation that applies to this pair of shape kinds, each decided; `undecided` names relations
-/// that apply but geotruth does not decide yet (similar, symmetric, ellipse–ellipse tangency).
+/// that apply but geotruth does not decide yet (tangency and crossings involving ellipses, sectors,
+/// stars and spirals).
 struct RelationCheck {
   std::vector<ShapeRelation> relations;
   std::vector<std::string> undecided;

@@ -161,3 +161,38 @@ TEST(EngineDefects, NoneOfTheAboveForAPairThatIsTangent) {
   // And the audit lists the undeclared tangency, which makes such answers wrong.
   EXPECT_TRUE(has(finding_kinds(s), "undeclared_relation:tangent holds"));
 }
+
+TEST(Relations, SimilarAndSymmetric) {
+  // t2 is t1 rotated by the 3-4-5 angle, scaled by 1/2 and moved: similar, exactly. t3 is t1
+  // reflected across t1's edge x = 0.4: symmetric. t4 is a different triangle.
+  const Scene s = unit_scene(R"({"id":"t1","type":"polygon","points":[[0.1,0.1],[0.4,0.1],[0.4,0.5]]},
+    {"id":"t2","type":"polygon","points":[[0.6,0.6],[0.69,0.72],[0.53,0.84]]},
+    {"id":"t3","type":"polygon","points":[[0.7,0.1],[0.4,0.1],[0.4,0.5]]},
+    {"id":"t4","type":"polygon","points":[[0.1,0.6],[0.3,0.6],[0.1,0.9]]})");
+  EXPECT_TRUE(relation(s, "similar", 0, 1).holds);
+  EXPECT_TRUE(relation(s, "similar", 0, 2).holds);  // a mirror image is similar too
+  EXPECT_FALSE(relation(s, "similar", 0, 3).holds);
+  EXPECT_TRUE(relation(s, "symmetric", 0, 2).holds);
+  EXPECT_FALSE(relation(s, "symmetric", 0, 1).holds);
+  // 0.002 off in one vertex: 1.28 px, ambiguous.
+  const Scene near = unit_scene(R"({"id":"t1","type":"polygon","points":[[0.1,0.1],[0.4,0.1],[0.4,0.5]]},
+    {"id":"t3","type":"polygon","points":[[0.702,0.1],[0.4,0.1],[0.4,0.5]]})");
+  EXPECT_TRUE(relation(near, "symmetric").ambiguous);
+}
+
+TEST(Relations, IntersectingContainedDisjoint) {
+  // The circle r 0.2 at the centre of the square [0.35, 0.65]²: each side, 0.15 from the centre,
+  // cuts it twice: 8 crossings. A circle r 0.1 inside the square: contained. Far away: disjoint.
+  const Scene s = unit_scene(std::string(kCircle) +
+                             R"(,{"id":"q","type":"polygon","points":[[0.35,0.35],[0.65,0.35],[0.65,0.65],[0.35,0.65]]},
+    {"id":"small","type":"circle","center":[0.5,0.5],"radius":0.1},{"id":"far","type":"circle","center":[0.9,0.9],"radius":0.05},
+    {"id":"touch","type":"circle","center":[0.5,0.8],"radius":0.1})");
+  const auto crossing = relation(s, "intersecting", 0, 1);
+  EXPECT_TRUE(crossing.holds);
+  EXPECT_EQ(crossing.count, 8);
+  EXPECT_TRUE(relation(s, "contained", 2, 1).holds);
+  EXPECT_FALSE(relation(s, "contained", 1, 2).holds);
+  EXPECT_TRUE(relation(s, "disjoint", 3, 1).holds);
+  EXPECT_EQ(relation(s, "intersecting", 0, 4).count, 2);  // external tangency: one point, twice
+  EXPECT_FALSE(relation(s, "disjoint", 2, 1).holds);      // inside is not disjoint
+}

@@ -421,7 +421,9 @@ std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& t
         // Each fact once: symmetric relations for i < j; "b inscribed in a" is "a circumscribed about b".
         const bool symmetric = rel.name != "circumscribed" && rel.name != "inscribed" && rel.name != "diagonal" &&
                                rel.name != "diameter" && rel.name != "major_axis" && rel.name != "minor_axis";
-        if ((symmetric && j < i) || rel.name == "inscribed" || !(rel.holds || rel.ambiguous) ||
+        // Topology (intersecting, contained, disjoint) is information, not a GePBench relation.
+        const bool topological = rel.name == "intersecting" || rel.name == "contained" || rel.name == "disjoint";
+        if ((symmetric && j < i) || rel.name == "inscribed" || topological || !(rel.holds || rel.ambiguous) ||
             is_declared(a.id, b.id, rel.name))
           continue;
         if (rel.name == "tangent" &&

@@ -265,8 +265,14 @@ std::vector<CirclePoint> circle_circle_points(const Vec2& c1, const Rational& r1
 }
 
 int compare_root_gap(const Rational& x2, const Rational& y2, const Rational& eps) {
-  const CORE::Expr gap = CORE::abs(CORE::sqrt(expr(x2)) - CORE::sqrt(expr(y2)));
-  return CORE::cmp(gap, expr(eps));
+  // Filter: rationals to double (relative error ≤ 2⁻⁵³ each), a correctly rounded sqrt and one
+  // subtraction stay far inside the 1e-9 relative margin; only gaps within it go to CORE.
+  const double x = std::sqrt(x2.get_d()), y = std::sqrt(y2.get_d()), e = eps.get_d();
+  const double gap = std::abs(x - y), margin = 1e-9 * (x + y + e) + 1e-300;
+  if (gap > e + margin) return 1;
+  if (gap < e - margin) return -1;
+  const CORE::Expr gap_exact = CORE::abs(CORE::sqrt(expr(x2)) - CORE::sqrt(expr(y2)));
+  return CORE::cmp(gap_exact, expr(eps));
 }
 
 int compare_circle_gap(const Vec2& p, const Vec2& c, const Rational& r2, const Rational& eps) {

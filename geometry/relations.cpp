@@ -3,6 +3,7 @@
 #include "geometry/predicates.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -234,17 +235,23 @@ class Relater {
     return worst("circumscribed", parts);
   }
 
-  RelationCheck relate(const Shape& sa, const Shape& sb) const {
+  RelationCheck relate(const Shape& sa, const Shape& sb, bool directional_only) const {
     const View a = view_of(sa), b = view_of(sb);
     RelationCheck out;
+    static const char* kDirectional[] = {"circumscribed", "inscribed",  "diagonal",
+                                         "diameter",      "major_axis", "minor_axis"};
     auto add = [&](ShapeRelation r, const std::string& name) {
+      if (directional_only &&
+          std::find(std::begin(kDirectional), std::end(kDirectional), name) == std::end(kDirectional))
+        return;
       r.name = name;
       out.relations.push_back(std::move(r));
     };
     const bool round_a = a.kind == Kind::circle || a.kind == Kind::ellipse;
     const bool round_b = b.kind == Kind::circle || b.kind == Kind::ellipse;
-    if (a.centre && b.centre) add(by_squared("", norm2(minus(*a.centre, *b.centre))), "concentric");
-    if (a.kind == Kind::straight && b.kind == Kind::straight) {
+    if (a.centre && b.centre && !directional_only)
+      add(by_squared("", norm2(minus(*a.centre, *b.centre))), "concentric");
+    if (a.kind == Kind::straight && b.kind == Kind::straight && !directional_only) {
       add(direction("", minus(a.b, a.a), minus(b.b, b.a), true), "parallel");
       add(direction("", minus(a.b, a.a), minus(b.b, b.a), false), "perpendicular");
     }
@@ -256,7 +263,7 @@ class Relater {
       for (std::size_t i = 0; i < poly.vertices.size(); ++i)
         edges.push_back(direction("", minus(line.b, line.a),
                                   minus(poly.vertices[(i + 1) % poly.vertices.size()], poly.vertices[i]), true));
-      add(best("", edges), "parallel");
+      if (!directional_only) add(best("", edges), "parallel");
       if (a.kind == Kind::straight) {  // "the line is a diagonal of the polygon"
         std::vector<ShapeRelation> diagonals;
         const auto& v = poly.vertices;
@@ -275,7 +282,7 @@ class Relater {
     if (line_round) {
       const View& line = a.kind == Kind::straight ? a : b;
       const View& curve = a.kind == Kind::straight ? b : a;
-      ShapeRelation tangent = line_tangent(line.a, minus(line.b, line.a), curve);
+      ShapeRelation tangent = directional_only ? ShapeRelation{} : line_tangent(line.a, minus(line.b, line.a), curve);
       if (tangent.holds || tangent.ambiguous) {
         const bool reaches = reaches_contact(line, curve);
         bool on_the_arc = true;
@@ -303,7 +310,9 @@ class Relater {
         }
       }
     }
-    if (a.kind == Kind::circle && b.kind == Kind::circle) {
+    if (directional_only) {
+      // the symmetric relations below were decided with the pair in the other order
+    } else if (a.kind == Kind::circle && b.kind == Kind::circle) {
       const Rational d2 = norm2(minus(*a.centre, *b.centre));
       const ShapeRelation outer = by_root_gap("", d2, (a.ra + b.ra) * (a.ra + b.ra));
       const ShapeRelation inner = by_root_gap("", d2, (a.ra - b.ra) * (a.ra - b.ra));
@@ -321,7 +330,7 @@ class Relater {
       add(touches_sides(a, b), "circumscribed");
       add(through_vertices(b, a), "inscribed");
     }
-    if (a.kind == Kind::polygon && b.kind == Kind::polygon) {
+    if (a.kind == Kind::polygon && b.kind == Kind::polygon && !directional_only) {
       add(similar(a.vertices, b.vertices), "similar");
       add(symmetric(a.vertices, b.vertices), "symmetric");
       std::vector<ShapeRelation> shared;
@@ -335,8 +344,75 @@ class Relater {
         }
       add(best("", shared), "shared_edge");
     }
-    topology(a, b, out);
+    if (!directional_only) topology(a, b, out);
     return out;
+  }
+
+  // The double-precision slack of a polygon relation, for the filter: when it exceeds the
+  // visual band by far more than any rounding error, the exact evaluation is not needed.
+  bool clearly_not(double slack_units) const { return slack_units * px_ > 4 * t_.eps_vis_px + 1; }
+
+  static double worst_similar_double(const std::vector<Vec2>& A, const std::vector<Vec2>& B) {
+    const std::size_t n = A.size();
+    auto d = [](const Vec2& p) { return std::pair<double, double>{to_double(p.x), to_double(p.y)}; };
+    std::vector<std::pair<double, double>> a, b;
+    for (const auto& p : A) a.push_back(d(p));
+    for (const auto& p : B) b.push_back(d(p));
+    double best = 1e300;
+    for (bool mirrored : {false, true})
+      for (bool reversed : {false, true})
+        for (std::size_t k = 0; k < n; ++k) {
+          auto bv = [&](std::size_t i) { return reversed ? b[(k + n - i % n) % n] : b[(k + i) % n]; };
+          auto ae = [&](std::size_t i) {
+            std::pair<double, double> e{a[(i + 1) % n].first - a[i].first, a[(i + 1) % n].second - a[i].second};
+            if (mirrored) e.second = -e.second;
+            return e;
+          };
+          const auto a0 = ae(0);
+          const std::pair<double, double> b0{bv(1).first - bv(0).first, bv(1).second - bv(0).second};
+          const double n2 = a0.first * a0.first + a0.second * a0.second;
+          if (n2 == 0) continue;
+          const double zx = (b0.first * a0.first + b0.second * a0.second) / n2;
+          const double zy = (a0.first * b0.second - a0.second * b0.first) / n2;
+          double worst = 0;
+          for (std::size_t i = 0; i < n; ++i) {
+            const auto ai = ae(i);
+            const double bx = bv(i + 1).first - bv(i).first, by = bv(i + 1).second - bv(i).second;
+            worst = std::max(worst,
+                             std::hypot(bx - (zx * ai.first - zy * ai.second), by - (zx * ai.second + zy * ai.first)));
+          }
+          best = std::min(best, worst);
+        }
+    return best;
+  }
+
+  static double worst_symmetric_double(const std::vector<Vec2>& A, const std::vector<Vec2>& B) {
+    const std::size_t n = A.size();
+    double best = 1e300;
+    auto dx = [](const Vec2& p) { return to_double(p.x); };
+    auto dy = [](const Vec2& p) { return to_double(p.y); };
+    for (int side = 0; side < 2; ++side)
+      for (std::size_t e = 0; e < n; ++e) {
+        const auto& P = side ? B : A;
+        const double px = dx(P[e]), py = dy(P[e]), ux = dx(P[(e + 1) % n]) - px, uy = dy(P[(e + 1) % n]) - py;
+        const double u2 = ux * ux + uy * uy;
+        if (u2 == 0) continue;
+        std::vector<std::pair<double, double>> m;
+        for (const auto& v : A) {
+          const double vx = dx(v) - px, vy = dy(v) - py, t = 2 * (vx * ux + vy * uy) / u2;
+          m.emplace_back(px + t * ux - vx, py + t * uy - vy);
+        }
+        for (bool reversed : {false, true})
+          for (std::size_t k = 0; k < n; ++k) {
+            double worst = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+              const Vec2& q = B[reversed ? (k + n - i) % n : (k + i) % n];
+              worst = std::max(worst, std::hypot(m[i].first - dx(q), m[i].second - dy(q)));
+            }
+            best = std::min(best, worst);
+          }
+      }
+    return best;
   }
 
   // Similar: B's edges are A's edges times one complex number z (rotation and scale), for some
@@ -344,6 +420,8 @@ class Relater {
   // from the first edge pair; slack² = the largest |bᵢ − z·aᵢ|², all exact rationals.
   ShapeRelation similar(const std::vector<Vec2>& A, const std::vector<Vec2>& B) const {
     if (A.size() != B.size()) return {"similar", false, false, kNoSuchRelation};
+    if (const double rough = worst_similar_double(A, B); clearly_not(rough))
+      return {"similar", false, false, rough * px_};
     const std::size_t n = A.size();
     std::vector<ShapeRelation> options;
     for (bool mirrored : {false, true})
@@ -373,6 +451,8 @@ class Relater {
   // its vertices matched cyclically in either order; slack² = the largest vertex distance².
   ShapeRelation symmetric(const std::vector<Vec2>& A, const std::vector<Vec2>& B) const {
     if (A.size() != B.size()) return {"symmetric", false, false, kNoSuchRelation};
+    if (const double rough = worst_symmetric_double(A, B); clearly_not(rough))
+      return {"symmetric", false, false, rough * px_};
     const std::size_t n = A.size();
     std::vector<ShapeRelation> options;
     std::vector<std::pair<Vec2, Vec2>> axes;
@@ -417,6 +497,33 @@ class Relater {
         out.emplace_back(v.vertices[i], v.vertices[(i + 1) % v.vertices.size()]);
       return out;
     };
+    // Filter: boxes that do not overlap (grown by 1e-9 of the coordinates' size, far above any
+    // rounding of the double conversion) have no crossing and no containment.
+    auto box = [](const View& v) {
+      std::array<double, 4> bb{1e300, 1e300, -1e300, -1e300};
+      auto grow = [&](double x, double y) {
+        bb[0] = std::min(bb[0], x), bb[1] = std::min(bb[1], y), bb[2] = std::max(bb[2], x), bb[3] = std::max(bb[3], y);
+      };
+      if (v.kind == Kind::circle) {
+        const double cx = to_double(v.centre->x), cy = to_double(v.centre->y), r = to_double(v.ra);
+        grow(cx - r, cy - r), grow(cx + r, cy + r);
+      } else if (v.kind == Kind::straight) {
+        grow(to_double(v.a.x), to_double(v.a.y)), grow(to_double(v.b.x), to_double(v.b.y));
+      }
+      for (const auto& p : v.vertices) grow(to_double(p.x), to_double(p.y));
+      return bb;
+    };
+    const auto ba = box(a), bb = box(b);
+    const double slop = 1e-9 * (1 + std::max({std::abs(ba[0]), std::abs(ba[3]), std::abs(bb[0]), std::abs(bb[3])}));
+    if (a.kind != Kind::straight && b.kind != Kind::straight &&
+        (ba[2] + slop < bb[0] || bb[2] + slop < ba[0] || ba[3] + slop < bb[1] || bb[3] + slop < ba[1])) {
+      ShapeRelation apart{"intersecting", false, false, 0};
+      apart.count = 0;
+      out.relations.push_back(apart);
+      out.relations.push_back({"contained", false, false, 0});
+      out.relations.push_back({"disjoint", true, false, 0});
+      return;
+    }
     int crossings = 0;
     const auto pa = pieces(a), pb = pieces(b);
     std::vector<Vec2> points;  // distinct straight crossings (a vertex on two edges is one point)
@@ -517,8 +624,9 @@ std::optional<std::string> looks_like(const Shape& shape, const Frame& frame, co
   return std::string(n == 4 ? "rectangle" : "equilateral triangle");
 }
 
-RelationCheck relate(const Shape& a, const Shape& b, const Frame& frame, const Thresholds& thresholds) {
-  return Relater(frame, thresholds).relate(a, b);
+RelationCheck relate(const Shape& a, const Shape& b, const Frame& frame, const Thresholds& thresholds,
+                     bool directional_only) {
+  return Relater(frame, thresholds).relate(a, b, directional_only);
 }
 
 }  // namespace geotruth::geometry

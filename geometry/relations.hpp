@@ -34,7 +34,11 @@ struct RelationCheck {
   std::vector<ShapeRelation> relations;
   std::vector<std::string> undecided;
 };
-RelationCheck relate(const Shape& a, const Shape& b, const Frame& frame, const Thresholds& thresholds);
+/// With `directional_only`, only the relations whose meaning depends on the order (circumscribed,
+/// inscribed, diagonal, diameter, major/minor axis) are decided: callers that already related
+/// (b, a) use it for the other direction.
+RelationCheck relate(const Shape& a, const Shape& b, const Frame& frame, const Thresholds& thresholds,
+                     bool directional_only = false);
 
 /// How far a shape is from its declared kind ("rectangle": right angles; "square": and equal
 /// sides; "equilateral triangle", "regular pentagon"/"regular hexagon": equal sides and equal

@@ -417,7 +417,8 @@ std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& t
     for (std::size_t j = 0; j < scene.shapes.size(); ++j) {
       if (i == j) continue;
       const Shape &a = scene.shapes[i], &b = scene.shapes[j];
-      for (const auto& rel : geometry::relate(a, b, scene.frame, thresholds).relations) {
+      // Each unordered pair once in full; the other order for its directional relations only.
+      for (const auto& rel : geometry::relate(a, b, scene.frame, thresholds, j < i).relations) {
         // Each fact once: symmetric relations for i < j; "b inscribed in a" is "a circumscribed about b".
         const bool symmetric = rel.name != "circumscribed" && rel.name != "inscribed" && rel.name != "diagonal" &&
                                rel.name != "diameter" && rel.name != "major_axis" && rel.name != "minor_axis";

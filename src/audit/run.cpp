@@ -283,7 +283,7 @@ void finalize_audit(const std::string& dir_text) {
   std::map<std::string, std::size_t> by_verdict{
       {"ok", 0}, {"wrong", 0}, {"ambiguous", 0}, {"invalid", 0}, {"unsupported", 0}};
   std::map<std::string, std::size_t> by_reason, findings_by_kind;
-  std::map<std::string, std::map<std::string, std::size_t>> by_kind, letters_by_kind, by_difficulty;
+  std::map<std::string, std::map<std::string, std::size_t>> by_kind, letters_by_kind, letters_by_ask, by_difficulty;
   std::map<std::string, std::size_t> options_by_kind;
   std::map<std::string, std::vector<std::string>> by_hash;
   std::map<std::size_t, std::string> difficulty_of_record;
@@ -310,21 +310,28 @@ void finalize_audit(const std::string& dir_text) {
     for (const auto& r : v["reasons"]) ++by_reason[r["kind"]];
     if (auto it = difficulty_of_record.find(v["record"]); it != difficulty_of_record.end())
       ++by_difficulty[it->second][verdict];
-    if (annotated.size() == 1 && annotated[0] >= 'A' && annotated[0] <= 'Z') ++letters_by_kind[kind][annotated];
-  });
-  ordered_json bias = ordered_json::object();
-  for (const auto& [kind, letters] : letters_by_kind) {
-    // Options per question are not in the verdict line; the highest letter seen bounds them, and
-    // at least four options (A–D) are assumed, as in every benchmark geotruth serves.
-    std::size_t options = 4;
-    for (const auto& [letter, _] : letters) options = std::max<std::size_t>(options, letter[0] - 'A' + 1);
-    ordered_json counts = ordered_json::object();
-    for (std::size_t i = 0; i < options; ++i) {
-      auto it = letters.find(option_letter(i));
-      counts[option_letter(i)] = it == letters.end() ? 0 : it->second;
+    if (annotated.size() == 1 && annotated[0] >= 'A' && annotated[0] <= 'Z') {
+      ++letters_by_kind[kind][annotated];
+      ++letters_by_ask[kind.substr(0, kind.find('/'))][annotated];  // per aspect: count, size, relation, ...
     }
-    bias[kind] = {{"letters", counts}, {"p_value_uniform", rounded(uniform_p_value(letters, options) * 1000) / 1000}};
-  }
+  });
+  auto bias_of = [](const std::map<std::string, std::map<std::string, std::size_t>>& groups) {
+    ordered_json bias = ordered_json::object();
+    for (const auto& [group, letters] : groups) {
+      // Options per question are not in the verdict line; the highest letter seen bounds them, and
+      // at least four options (A–D) are assumed, as in every benchmark geotruth serves.
+      std::size_t options = 4;
+      for (const auto& [letter, _] : letters) options = std::max<std::size_t>(options, letter[0] - 'A' + 1);
+      ordered_json counts = ordered_json::object();
+      for (std::size_t i = 0; i < options; ++i) {
+        auto it = letters.find(option_letter(i));
+        counts[option_letter(i)] = it == letters.end() ? 0 : it->second;
+      }
+      bias[group] = {{"letters", counts},
+                     {"p_value_uniform", rounded(uniform_p_value(letters, options) * 1000) / 1000}};
+    }
+    return bias;
+  };
   ordered_json duplicates = ordered_json::array();
   for (const auto& [_, ids] : by_hash)
     if (ids.size() > 1) duplicates.push_back(ids);
@@ -337,7 +344,8 @@ void finalize_audit(const std::string& dir_text) {
                        {"by_kind", by_kind},
                        {"by_difficulty", by_difficulty},
                        {"findings", findings_by_kind},
-                       {"answer_position_bias", bias},
+                       {"answer_position_bias", bias_of(letters_by_kind)},
+                       {"answer_position_bias_by_ask", bias_of(letters_by_ask)},
                        {"duplicate_scenes", duplicates}};
   write_atomically(dir / "summary.json", summary.dump(2) + "\n");
   write_atomically_with(dir / "report.html", [&](std::ostream& out) { write_report(dir_text, summary, out); });

@@ -3,6 +3,9 @@
 
 #include "cli/common.hpp"
 #include "cli/records.hpp"
+#include "questions/shapes.hpp"
+
+#include <cmath>
 
 namespace geotruth::cli {
 
@@ -26,6 +29,20 @@ int analyze(const InputOptions& in, const FigureOptions& figure, const std::stri
         result["conflicts"] = conflicts_json(incidence, record);
         findings += result["conflicts"].size();
         if (!scene.entities.empty()) result["findings"] = findings_json(diagram_findings(scene, figure.thresholds));
+        if (!scene.shapes.empty()) {
+          // Every relation that holds or nearly holds, and every crossing count.
+          ordered_json relations = ordered_json::array();
+          for (const auto& [a, b, rel] : questions::relation_matrix(scene, figure.thresholds)) {
+            if (!rel.holds && !rel.ambiguous) continue;
+            ordered_json item{{"a", a}, {"b", b}, {"relation", rel.name}, {"holds", rel.holds}};
+            if (rel.ambiguous) item["ambiguous"] = true;
+            if (rel.slack_px > 0) item["slack_px"] = std::round(rel.slack_px * 1000) / 1000;
+            if (rel.count >= 0) item["crossings"] = rel.count;
+            relations.push_back(std::move(item));
+          }
+          result["relations"] = std::move(relations);
+          result["findings"] = findings_json(questions::shape_findings(scene, figure.thresholds));
+        }
         // Each question's truth, with the facts it rests on (verdicts against the annotated
         // answers are the audit's job).
         SceneEvaluator evaluator(scene, figure.thresholds);

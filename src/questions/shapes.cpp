@@ -380,6 +380,19 @@ std::optional<Truth> evaluate_shape_question(const Scene& scene, const Question&
   return ShapeQuestions(scene, thresholds).evaluate(q);
 }
 
+std::vector<PairRelation> relation_matrix(const Scene& scene, const Thresholds& thresholds) {
+  std::vector<PairRelation> out;
+  for (std::size_t i = 0; i < scene.shapes.size(); ++i)
+    for (std::size_t j = 0; j < scene.shapes.size(); ++j) {
+      if (i == j) continue;
+      const Shape &a = scene.shapes[i], &b = scene.shapes[j];
+      // Each unordered pair once in full; the other order for its directional relations only.
+      for (auto& rel : geometry::relate(a, b, scene.frame, thresholds, j < i).relations)
+        out.push_back({a.id, b.id, std::move(rel)});
+    }
+  return out;
+}
+
 std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& thresholds) {
   std::vector<SceneFinding> out;
   std::map<std::string, const Shape*> by_id;
@@ -413,29 +426,18 @@ std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& t
     return false;
   };
   // Undeclared relations that hold (or nearly do) between any two shapes.
-  for (std::size_t i = 0; i < scene.shapes.size(); ++i)
-    for (std::size_t j = 0; j < scene.shapes.size(); ++j) {
-      if (i == j) continue;
-      const Shape &a = scene.shapes[i], &b = scene.shapes[j];
-      // Each unordered pair once in full; the other order for its directional relations only.
-      for (const auto& rel : geometry::relate(a, b, scene.frame, thresholds, j < i).relations) {
-        // Each fact once: symmetric relations for i < j; "b inscribed in a" is "a circumscribed about b".
-        const bool symmetric = rel.name != "circumscribed" && rel.name != "inscribed" && rel.name != "diagonal" &&
-                               rel.name != "diameter" && rel.name != "major_axis" && rel.name != "minor_axis";
-        // Topology (intersecting, contained, disjoint) is information, not a GePBench relation.
-        const bool topological = rel.name == "intersecting" || rel.name == "contained" || rel.name == "disjoint";
-        if ((symmetric && j < i) || rel.name == "inscribed" || topological || !(rel.holds || rel.ambiguous) ||
-            is_declared(a.id, b.id, rel.name))
-          continue;
-        if (rel.name == "tangent" &&
-            (is_declared(a.id, b.id, "internal_tangent") || is_declared(a.id, b.id, "external_tangent")))
-          continue;
-        out.push_back({"undeclared_relation",
-                       {a.id, b.id},
-                       rel.name + (rel.holds ? " holds" : " nearly holds (ambiguous)") + " but is not declared",
-                       rel.slack_px});
-      }
-    }
+  for (const auto& [a, b, rel] : relation_matrix(scene, thresholds)) {
+    // "b inscribed in a" is "a circumscribed about b"; topology is information, not a relation.
+    const bool topological = rel.name == "intersecting" || rel.name == "contained" || rel.name == "disjoint";
+    if (rel.name == "inscribed" || topological || !(rel.holds || rel.ambiguous) || is_declared(a, b, rel.name))
+      continue;
+    if (rel.name == "tangent" && (is_declared(a, b, "internal_tangent") || is_declared(a, b, "external_tangent")))
+      continue;
+    out.push_back({"undeclared_relation",
+                   {a, b},
+                   rel.name + (rel.holds ? " holds" : " nearly holds (ambiguous)") + " but is not declared",
+                   rel.slack_px});
+  }
   for (const auto& s : scene.shapes) {
     // A deviation within the ambiguous band is the input's rounding, not a wrong label.
     if (auto label = geometry::label_check(s, scene.frame, thresholds); label && !label->holds && !label->ambiguous)

@@ -1,6 +1,8 @@
 // GePBench shape questions: counting, existence, location, size and reference.
 #pragma once
 
+#include "geometry/relations.hpp"
+
 #include <geotruth/findings.hpp>
 #include <geotruth/questions.hpp>
 
@@ -8,6 +10,16 @@ namespace geotruth::questions {
 
 /// Evaluates a question about a scene's `shapes`; empty when the kind is not one of these.
 std::optional<Truth> evaluate_shape_question(const Scene& scene, const Question& q, const Thresholds& thresholds);
+
+/// One decided relation from shape `a` to shape `b`.
+struct PairRelation {
+  std::string a, b;
+  geometry::ShapeRelation relation;
+};
+
+/// Every relation geotruth decides between the scene's shapes: symmetric relations once per
+/// unordered pair, directional ones for both orders.
+std::vector<PairRelation> relation_matrix(const Scene& scene, const Thresholds& thresholds);
 
 /// Scene findings for shapes: declared relations that do not hold (declared_relation_false) or
 /// are ambiguous (declared_relation_ambiguous), relations that hold but are not declared

@@ -5,15 +5,7 @@ set -u
 geotruth="$1"
 fixtures="$2"
 data="$3"
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" != "$3" ]; then
-    echo "FAIL: $1: expected '$2', got '$3'"
-    failures=$((failures + 1))
-  else
-    echo "ok: $1"
-  fi
-}
+source "$(dirname "$0")/check.sh"
 same_outputs() {  # same_outputs DIR_A DIR_B → "" when every output file is identical
   for f in verdicts.jsonl scenes.jsonl flagged.jsonl summary.json report.html; do
     cmp -s "$1/$f" "$2/$f" || echo "$f differs"
@@ -75,8 +67,4 @@ check "kept lines are the input bytes" "$(head -1 "$fixtures/audit_planted.jsonl
 check "lenient keeps ok, ambiguous, unsupported" 3 "$(wc -l <"$tmp/lenient_keep.jsonl")"
 check "rejected lines keep their reasons" 1 "$(grep -c '"id":"wrong-segments".*wrong_answer' "$tmp/lenient_reject.jsonl")"
 
-if [ "$failures" -ne 0 ]; then
-  echo "audit cli: $failures checks failed"
-  exit 1
-fi
-echo "audit cli: all checks passed"
+finish "audit cli"

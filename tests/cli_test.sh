@@ -3,15 +3,7 @@
 set -u
 geotruth="$1"
 fixtures="$2"
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" != "$3" ]; then
-    echo "FAIL: $1: expected '$2', got '$3'"
-    failures=$((failures + 1))
-  else
-    echo "ok: $1"
-  fi
-}
+source "$(dirname "$0")/check.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -56,6 +48,15 @@ check "broken source exit code" 1 $?
 "$geotruth" count "$fixtures/two_valid_three_bad.jsonl" --mode sideways >/dev/null 2>&1
 check "bad --mode exit code" 2 $?
 
+# GePBench: rules and VQA files read together.
+"$geotruth" count --from gepbench "$fixtures/gepbench/rules.json" "$fixtures/gepbench/size.jsonl" >/dev/null 2>&1
+check "gepbench import through count" 0 $?
+"$geotruth" audit --from gepbench "$fixtures/gepbench/rules.json" "$fixtures/gepbench/size.jsonl" \
+  "$fixtures/gepbench/location.jsonl" -o "$tmp/gep" --no-progress >/dev/null 2>&1
+check "gepbench audit exit code" 0 $?
+check "gepbench verdicts" 9 "$(wc -l <"$tmp/gep/verdicts.jsonl")"
+check "the rotated-ellipse span is wrong" 1 "$(grep -c '"question":"size-0".*"verdict":"wrong"' "$tmp/gep/verdicts.jsonl")"
+
 # generate: deterministic bytes, valid input for the other subcommands.
 "$geotruth" generate --family diagram -n 50 --seed 9 -o "$tmp/gen1.jsonl" 2>/dev/null
 check "generate exit code" 0 $?
@@ -77,8 +78,4 @@ for sub in analyze count audit filter render crosscheck import generate merge; d
   check "$sub --help" 0 $?
 done
 
-if [ "$failures" -ne 0 ]; then
-  echo "cli: $failures checks failed"
-  exit 1
-fi
-echo "cli: all checks passed"
+finish "cli"

@@ -208,6 +208,47 @@ class Relater {
     return by_estimate("on", gradient > 0 ? std::abs(q - 1) / gradient : a);
   }
 
+  // Nearest and farthest distances from p to an ellipse's curve, in double: 1,440 samples of the
+  // angle, then golden-section refinement around the best ones (error far below 1e-9 units).
+  static std::pair<double, double> ellipse_distance_range(const View& e, const Vec2& p) {
+    const Vec2 d = minus(p, *e.centre);
+    const double x = to_double(dot(d, e.e1)), y = to_double(dot(d, e.e2)), a = to_double(e.ra), b = to_double(e.rb);
+    auto f = [&](double t) { return std::hypot(a * std::cos(t) - x, b * std::sin(t) - y); };
+    constexpr int kSamples = 1440;
+    const double step = 2 * M_PI / kSamples;
+    auto refine = [&](bool nearest) {
+      int best = 0;
+      for (int k = 1; k < kSamples; ++k)
+        if ((f(k * step) < f(best * step)) == nearest) best = k;
+      double lo = (best - 1) * step, hi = (best + 1) * step;
+      for (int it = 0; it < 80; ++it) {
+        const double m1 = lo + (hi - lo) * 0.381966, m2 = hi - (hi - lo) * 0.381966;
+        if ((f(m1) < f(m2)) == nearest)
+          hi = m2;
+        else
+          lo = m1;
+      }
+      return f((lo + hi) / 2);
+    };
+    return {refine(true), refine(false)};
+  }
+
+  // Tangency of a circle and an ellipse: the circle's radius equals the nearest distance from its
+  // centre to the ellipse (outside: external; inside: internal) or the farthest (the ellipse
+  // inside the circle: internal).
+  void circle_ellipse_tangent(const View& circle, const View& ellipse, RelationCheck& out) const {
+    const auto [nearest, farthest] = ellipse_distance_range(ellipse, *circle.centre);
+    const Vec2 d = minus(*circle.centre, *ellipse.centre);
+    const Rational x = dot(d, ellipse.e1), y = dot(d, ellipse.e2);
+    const bool outside = x * x / (ellipse.ra * ellipse.ra) + y * y / (ellipse.rb * ellipse.rb) > 1;
+    const double r = to_double(circle.ra);
+    const double external = outside ? std::abs(nearest - r) : 1e9;
+    const double internal = std::min(outside ? 1e9 : std::abs(nearest - r), std::abs(farthest - r));
+    out.relations.push_back(by_estimate("external_tangent", external));
+    out.relations.push_back(by_estimate("internal_tangent", internal));
+    out.relations.push_back(by_estimate("tangent", std::min(external, internal)));
+  }
+
   // The curve passes through every vertex of the polygon.
   ShapeRelation through_vertices(const View& curve, const View& polygon) const {
     std::vector<ShapeRelation> parts;
@@ -319,6 +360,9 @@ class Relater {
       add(outer, "external_tangent");
       add(inner, "internal_tangent");
       add(best("", {outer, inner}), "tangent");
+    } else if ((a.kind == Kind::circle && b.kind == Kind::ellipse) ||
+               (a.kind == Kind::ellipse && b.kind == Kind::circle)) {
+      circle_ellipse_tangent(a.kind == Kind::circle ? a : b, a.kind == Kind::circle ? b : a, out);
     } else if (round_a && round_b) {
       out.undecided.push_back("tangent");
     }

@@ -4,8 +4,10 @@
 // and shared-edge relations compare squared rational distances with eps²; tangency and points on
 // circles compare |√x − √y| with eps through CORE. An ellipse's rotation is replaced by the exact
 // rational rotation nearest to it (tangent half-angle, within 1e-16 rad), so its axes are rational
-// vectors. The one approximation: a point's distance to an ellipse uses the first-order estimate
-// |q − 1| / |∇q| (q the ellipse's normalized quadratic form), good far below a pixel near the curve.
+// vectors. Two approximations, both far below a pixel: a point's distance to an ellipse near its
+// curve uses the first-order estimate |q − 1| / |∇q| (q the normalized quadratic form), and the
+// tangency of a circle and an ellipse compares the radius with the nearest and farthest distances
+// from the circle's centre to the ellipse, found numerically (error ~1e-12 units).
 #pragma once
 
 #include <geotruth/incidence.hpp>
@@ -28,8 +30,8 @@ struct ShapeRelation {
 
 /// The relations from `a` to `b` ("a is circumscribed about b", "a is a diameter of b"): every
 /// relation that applies to this pair of shape kinds, each decided; `undecided` names relations
-/// that apply but geotruth does not decide yet (tangency and crossings involving ellipses, sectors,
-/// stars and spirals).
+/// that apply but geotruth does not decide yet (ellipse–ellipse tangency; crossings involving
+/// ellipses, sectors, stars and spirals).
 struct RelationCheck {
   std::vector<ShapeRelation> relations;
   std::vector<std::string> undecided;

@@ -196,3 +196,25 @@ TEST(Relations, IntersectingContainedDisjoint) {
   EXPECT_EQ(relation(s, "intersecting", 0, 4).count, 2);  // external tangency: one point, twice
   EXPECT_FALSE(relation(s, "disjoint", 2, 1).holds);      // inside is not disjoint
 }
+
+TEST(Relations, CircleAndEllipse) {
+  // Ellipse centre (0.5, 0.5), semi-axes 0.3 (x) and 0.1 (y). A circle of radius 0.1 at (0.9, 0.5)
+  // touches its right vertex from outside. A circle of radius 0.05 at (0.5, 0.55) touches the top
+  // vertex (0.5, 0.6) from inside (the curvature radius there, 0.9, exceeds 0.05). A circle of
+  // radius 0.3 at the centre contains the ellipse and touches both x-vertices: internal.
+  const char* ellipse = R"({"id":"e","type":"ellipse","center":[0.5,0.5],"axes":[0.3,0.1]})";
+  const Scene outside =
+      unit_scene(std::string(ellipse) + R"(,{"id":"c","type":"circle","center":[0.9,0.5],"radius":0.1})");
+  EXPECT_TRUE(relation(outside, "external_tangent", 1, 0).holds);
+  EXPECT_FALSE(relation(outside, "internal_tangent", 1, 0).holds);
+  const Scene inside =
+      unit_scene(std::string(ellipse) + R"(,{"id":"c","type":"circle","center":[0.5,0.55],"radius":0.05})");
+  EXPECT_TRUE(relation(inside, "internal_tangent", 1, 0).holds);
+  const Scene around =
+      unit_scene(std::string(ellipse) + R"(,{"id":"c","type":"circle","center":[0.5,0.5],"radius":0.3})");
+  EXPECT_TRUE(relation(around, "internal_tangent", 1, 0).holds);
+  // 0.002 away: 1.28 px, ambiguous.
+  const Scene near =
+      unit_scene(std::string(ellipse) + R"(,{"id":"c","type":"circle","center":[0.902,0.5],"radius":0.1})");
+  EXPECT_TRUE(relation(near, "tangent", 1, 0).ambiguous);
+}

@@ -208,20 +208,25 @@ class Relater {
     return by_estimate("on", gradient > 0 ? std::abs(q - 1) / gradient : a);
   }
 
-  // Nearest and farthest distances from p to an ellipse's curve, in double: 1,440 samples of the
+  // Nearest and farthest distances from p to an ellipse's curve, in double: 720 samples of the
   // angle, then golden-section refinement around the best ones (error far below 1e-9 units).
   static std::pair<double, double> ellipse_distance_range(const View& e, const Vec2& p) {
     const Vec2 d = minus(p, *e.centre);
     const double x = to_double(dot(d, e.e1)), y = to_double(dot(d, e.e2)), a = to_double(e.ra), b = to_double(e.rb);
     auto f = [&](double t) { return std::hypot(a * std::cos(t) - x, b * std::sin(t) - y); };
-    constexpr int kSamples = 1440;
+    constexpr int kSamples = 720;
     const double step = 2 * M_PI / kSamples;
+    int nearest_k = 0, farthest_k = 0;
+    double nearest_v = 1e300, farthest_v = -1;
+    for (int k = 0; k < kSamples; ++k) {  // one pass finds both extremes
+      const double v = f(k * step);
+      if (v < nearest_v) nearest_v = v, nearest_k = k;
+      if (v > farthest_v) farthest_v = v, farthest_k = k;
+    }
     auto refine = [&](bool nearest) {
-      int best = 0;
-      for (int k = 1; k < kSamples; ++k)
-        if ((f(k * step) < f(best * step)) == nearest) best = k;
+      const int best = nearest ? nearest_k : farthest_k;
       double lo = (best - 1) * step, hi = (best + 1) * step;
-      for (int it = 0; it < 80; ++it) {
+      for (int it = 0; it < 60; ++it) {
         const double m1 = lo + (hi - lo) * 0.381966, m2 = hi - (hi - lo) * 0.381966;
         if ((f(m1) < f(m2)) == nearest)
           hi = m2;

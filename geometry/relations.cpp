@@ -26,6 +26,17 @@ double root(const Rational& r) {
   return std::sqrt(to_double(r));
 }
 
+// Double estimates for the filters (never for a decision: see Relater::clearly_not).
+struct D2 {
+  double x, y;
+};
+D2 approx(const Vec2& v) {
+  return {v.x.get_d(), v.y.get_d()};
+}
+double distance(const D2& a, const D2& b) {
+  return std::hypot(a.x - b.x, a.y - b.y);
+}
+
 // An exact rational unit vector at `degrees` from +x (tangent half-angle, via one double).
 Vec2 unit_at(const Rational& degrees) {
   // Right angles exactly (the axes are where arcs and rotations most often end).
@@ -121,6 +132,21 @@ class Relater {
     return {std::move(name), slack <= t_.eps_num_px, slack > t_.eps_num_px && slack < t_.eps_vis_px, slack};
   }
 
+  // A relation that clearly does not hold, with its double slack estimate.
+  ShapeRelation far(std::string name, double slack_units) const {
+    return {std::move(name), false, false, slack_units * px_};
+  }
+
+  // The segment (p, q) on the segment (r, s), either way round: slack = the larger endpoint gap.
+  ShapeRelation endpoints_match(const Vec2& p, const Vec2& q, const Vec2& r, const Vec2& s) const {
+    const D2 P = approx(p), Q = approx(q), R = approx(r), S = approx(s);
+    const double rough = std::min(std::max(distance(P, R), distance(Q, S)), std::max(distance(P, S), distance(Q, R)));
+    if (clearly_not(rough)) return far("", rough);
+    const Rational d1 = std::max(norm2(minus(p, r)), norm2(minus(q, s)));
+    const Rational d2 = std::max(norm2(minus(p, s)), norm2(minus(q, r)));
+    return by_squared("", std::min(d1, d2));
+  }
+
   // All parts must hold; ambiguous when none clearly fails but some are too close to call.
   static ShapeRelation worst(std::string name, const std::vector<ShapeRelation>& parts) {
     ShapeRelation out{std::move(name), true, false, 0};
@@ -144,6 +170,15 @@ class Relater {
   // Parallel: |sin Δ| × the shorter length; perpendicular: |cos Δ| × the shorter length (slack²
   // = cross² (or dot²) · min(|u|², |v|²) / (|u|² |v|²), exact).
   ShapeRelation direction(const char* name, const Vec2& u, const Vec2& v, bool parallel) const {
+    {
+      const D2 du = approx(u), dv = approx(v);
+      const double nu = std::hypot(du.x, du.y), nv = std::hypot(dv.x, dv.y);
+      if (nu > 0 && nv > 0) {
+        const double c = parallel ? du.x * dv.y - du.y * dv.x : du.x * dv.x + du.y * dv.y;
+        const double rough = std::abs(c) * std::min(nu, nv) / (nu * nv);
+        if (clearly_not(rough)) return far(name, rough);
+      }
+    }
     const Rational uu = norm2(u), vv = norm2(v);
     if (uu == 0 || vv == 0) return {name, false, false, kNoSuchRelation};  // a zero-length edge
     const Rational c = parallel ? cross(u, v) : dot(u, v);
@@ -200,7 +235,11 @@ class Relater {
   }
 
   ShapeRelation point_on(const Vec2& p, const View& c) const {
-    if (c.kind != Kind::ellipse) return by_root_gap("on", norm2(minus(p, *c.centre)), c.ra * c.ra);
+    if (c.kind != Kind::ellipse) {
+      const double rough = std::abs(distance(approx(p), approx(*c.centre)) - c.ra.get_d());
+      if (clearly_not(rough)) return far("on", rough);
+      return by_root_gap("on", norm2(minus(p, *c.centre)), c.ra * c.ra);
+    }
     const Vec2 d = minus(p, *c.centre);
     const double x = to_double(dot(d, c.e1)), y = to_double(dot(d, c.e2)), a = to_double(c.ra), b = to_double(c.rb);
     const double q = x * x / (a * a) + y * y / (b * b);
@@ -316,9 +355,7 @@ class Relater {
         for (std::size_t i = 0; i < v.size(); ++i)
           for (std::size_t j = i + 2; j < v.size(); ++j) {
             if (i == 0 && j + 1 == v.size()) continue;  // adjacent around the end
-            const Rational d1 = std::max(norm2(minus(line.a, v[i])), norm2(minus(line.b, v[j])));
-            const Rational d2 = std::max(norm2(minus(line.a, v[j])), norm2(minus(line.b, v[i])));
-            diagonals.push_back(by_squared("", std::min(d1, d2)));
+            diagonals.push_back(endpoints_match(line.a, line.b, v[i], v[j]));
           }
         if (!diagonals.empty()) add(best("", diagonals), "diagonal");
       }
@@ -350,9 +387,7 @@ class Relater {
         for (const auto& [name, axis, length] : {std::tuple{"major_axis", b.e1, b.ra}, {"minor_axis", b.e2, b.rb}}) {
           const Vec2 p{b.centre->x + length * axis.x, b.centre->y + length * axis.y};
           const Vec2 q{b.centre->x - length * axis.x, b.centre->y - length * axis.y};
-          const Rational d1 = std::max(norm2(minus(a.a, p)), norm2(minus(a.b, q)));
-          const Rational d2 = std::max(norm2(minus(a.a, q)), norm2(minus(a.b, p)));
-          add(by_squared("", std::min(d1, d2)), name);
+          add(endpoints_match(a.a, a.b, p, q), name);
         }
       }
     }
@@ -386,10 +421,7 @@ class Relater {
       const auto &p = a.vertices, &q = b.vertices;
       for (std::size_t i = 0; i < p.size(); ++i)
         for (std::size_t j = 0; j < q.size(); ++j) {
-          const Vec2 &p0 = p[i], &p1 = p[(i + 1) % p.size()], &q0 = q[j], &q1 = q[(j + 1) % q.size()];
-          const Rational d1 = std::max(norm2(minus(p0, q0)), norm2(minus(p1, q1)));
-          const Rational d2 = std::max(norm2(minus(p0, q1)), norm2(minus(p1, q0)));
-          shared.push_back(by_squared("", std::min(d1, d2)));
+          shared.push_back(endpoints_match(p[i], p[(i + 1) % p.size()], q[j], q[(j + 1) % q.size()]));
         }
       add(best("", shared), "shared_edge");
     }
@@ -576,9 +608,15 @@ class Relater {
     int crossings = 0;
     const auto pa = pieces(a), pb = pieces(b);
     std::vector<Vec2> points;  // distinct straight crossings (a vertex on two edges is one point)
+    auto boxes_apart = [](const Vec2& p, const Vec2& q, const Vec2& r, const Vec2& s) {
+      const D2 P = approx(p), Q = approx(q), R = approx(r), S = approx(s);
+      const double slop = 1e-9 * (1 + std::abs(P.x) + std::abs(P.y) + std::abs(R.x) + std::abs(R.y));
+      return std::max(P.x, Q.x) + slop < std::min(R.x, S.x) || std::max(R.x, S.x) + slop < std::min(P.x, Q.x) ||
+             std::max(P.y, Q.y) + slop < std::min(R.y, S.y) || std::max(R.y, S.y) + slop < std::min(P.y, Q.y);
+    };
     for (const auto& [p, q] : pa)
       for (const auto& [r, s] : pb)
-        if (p != q && r != s)
+        if (p != q && r != s && !boxes_apart(p, q, r, s))
           if (auto x = segment_crossing(p, q, r, s); x && std::find(points.begin(), points.end(), *x) == points.end())
             points.push_back(*x);
     crossings += static_cast<int>(points.size());

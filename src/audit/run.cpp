@@ -27,10 +27,6 @@ namespace {
 constexpr const char* kFiles[] = {"verdicts.jsonl", "scenes.jsonl", "flagged.jsonl"};
 constexpr const char* kCheckpoint = ".checkpoint.json";
 
-double rounded(double v) {
-  return std::round(v * 1000) / 1000;
-}
-
 // An append-only output file that can be made durable (fsync) at checkpoints.
 class DurableFile {
  public:
@@ -72,7 +68,7 @@ ordered_json reasons_json(const std::vector<Reason>& reasons) {
   ordered_json out = ordered_json::array();
   for (const auto& r : reasons) {
     ordered_json item{{"kind", r.kind}, {"detail", r.detail}};
-    if (r.slack_px >= 0) item["slack_px"] = rounded(r.slack_px);
+    if (r.slack_px >= 0) item["slack_px"] = rounded_px(r.slack_px);
     out.push_back(std::move(item));
   }
   return out;
@@ -115,7 +111,7 @@ Lines audit_item(const StreamItem& item, const AuditOptions& options) {
         {{"kind", "import_note"}, {"elements", ordered_json::array()}, {"detail", note.kind + ": " + note.detail}});
   for (const auto& f : audit.findings) {
     ordered_json finding{{"kind", f.kind}, {"elements", f.elements}, {"detail", f.detail}};
-    if (f.slack_px >= 0) finding["slack_px"] = rounded(f.slack_px);
+    if (f.slack_px >= 0) finding["slack_px"] = rounded_px(f.slack_px);
     findings.push_back(std::move(finding));
   }
   flagged = flagged || !findings.empty();
@@ -328,7 +324,7 @@ void finalize_audit(const std::string& dir_text) {
         counts[option_letter(i)] = it == letters.end() ? 0 : it->second;
       }
       bias[group] = {{"letters", counts},
-                     {"p_value_uniform", rounded(uniform_p_value(letters, options) * 1000) / 1000}};
+                     {"p_value_uniform", rounded_px(uniform_p_value(letters, options) * 1000) / 1000}};
     }
     return bias;
   };

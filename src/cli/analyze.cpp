@@ -36,7 +36,7 @@ int analyze(const InputOptions& in, const FigureOptions& figure, const std::stri
             if (!rel.holds && !rel.ambiguous) continue;
             ordered_json item{{"a", a}, {"b", b}, {"relation", rel.name}, {"holds", rel.holds}};
             if (rel.ambiguous) item["ambiguous"] = true;
-            if (rel.slack_px > 0) item["slack_px"] = std::round(rel.slack_px * 1000) / 1000;
+            if (rel.slack_px > 0) item["slack_px"] = rounded_px(rel.slack_px);
             if (rel.count >= 0) item["crossings"] = rel.count;
             relations.push_back(std::move(item));
           }

@@ -19,9 +19,6 @@ ordered_json record_head(const Scene& scene, const RawRecord& record) {
 }
 
 namespace {
-double rounded(double px) {
-  return std::round(px * 1000) / 1000;
-}
 
 std::string vertex_name(const Scene& scene, const Incidence& inc, std::size_t v) {
   if (const auto& p = inc.vertices[v].point) return scene.points[*p].id;
@@ -45,7 +42,7 @@ ordered_json conflicts_json(const Incidence& incidence, const RawRecord& record)
     ordered_json item{{"kind", f.kind}};
     if (!f.point.empty()) item["point"] = f.point;
     if (!f.element.empty()) item["element"] = f.element;
-    if (f.slack_px > 0) item["slack_px"] = rounded(f.slack_px);
+    if (f.slack_px > 0) item["slack_px"] = rounded_px(f.slack_px);
     item["detail"] = f.detail;
     out.push_back(std::move(item));
   }
@@ -97,7 +94,7 @@ ordered_json counts_json(const TangramCounts& c) {
 
 ordered_json fact_json(const Fact& fact) {
   ordered_json out{{"kind", fact.kind}, {"elements", fact.elements}, {"detail", fact.detail}};
-  if (fact.slack_px >= 0) out["slack_px"] = rounded(fact.slack_px);
+  if (fact.slack_px >= 0) out["slack_px"] = rounded_px(fact.slack_px);
   out["ambiguous"] = fact.ambiguous;
   return out;
 }
@@ -106,7 +103,7 @@ ordered_json findings_json(const std::vector<SceneFinding>& findings) {
   ordered_json out = ordered_json::array();
   for (const auto& f : findings) {
     ordered_json item{{"kind", f.kind}, {"elements", f.elements}, {"detail", f.detail}};
-    if (f.slack_px >= 0) item["slack_px"] = rounded(f.slack_px);
+    if (f.slack_px >= 0) item["slack_px"] = rounded_px(f.slack_px);
     out.push_back(std::move(item));
   }
   return out;

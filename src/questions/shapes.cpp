@@ -401,23 +401,29 @@ std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& t
     return r == "circumscribed" ? std::string("inscribed") : r == "inscribed" ? std::string("circumscribed") : r;
   };
   auto is_tangent = [](const std::string& r) { return r.find("tangent") != std::string::npos; };
-  // Declared facts, audited.
+  // One relation matrix serves both the declared facts and the undeclared ones.
+  const auto matrix = relation_matrix(scene, thresholds);
+  auto find = [&](const std::string& a, const std::string& b,
+                  const std::string& name) -> const geometry::ShapeRelation* {
+    for (const auto& [x, y, rel] : matrix)
+      if (x == a && y == b && rel.name == name) return &rel;
+    return nullptr;
+  };
+  // Declared facts, audited. Directional relations are looked up in the declared order; the
+  // symmetric ones were decided once per pair, in either order.
   std::set<std::tuple<std::string, std::string, std::string>> declared;
   for (const auto& r : scene.relations) {
     declared.insert({r.between[0], r.between[1], r.type});
     declared.insert({r.between[1], r.between[0], reverse(r.type)});
-    const auto a = by_id.find(r.between[0]), b = by_id.find(r.between[1]);
-    if (a == by_id.end() || b == by_id.end()) continue;
-    const auto check = geometry::relate(*a->second, *b->second, scene.frame, thresholds);
-    for (const auto& rel : check.relations) {
-      if (rel.name != r.type) continue;
-      if (!rel.holds)
-        out.push_back({rel.ambiguous ? "declared_relation_ambiguous" : "declared_relation_false",
-                       {r.between[0], r.between[1]},
-                       r.type + (rel.ambiguous ? " is too close to call" : " does not hold"),
-                       rel.slack_px >= 1e9 ? -1 : rel.slack_px});
-    }
+    const geometry::ShapeRelation* rel = find(r.between[0], r.between[1], r.type);
+    if (!rel && reverse(r.type) == r.type) rel = find(r.between[1], r.between[0], r.type);
+    if (rel && !rel->holds)
+      out.push_back({rel->ambiguous ? "declared_relation_ambiguous" : "declared_relation_false",
+                     {r.between[0], r.between[1]},
+                     r.type + (rel->ambiguous ? " is too close to call" : " does not hold"),
+                     rel->slack_px >= 1e9 ? -1 : rel->slack_px});
   }
+  // A tangency declared as internal, external or plain covers all three names.
   auto is_declared = [&](const std::string& a, const std::string& b, const std::string& r) {
     if (declared.count({a, b, r})) return true;
     if (is_tangent(r))
@@ -426,12 +432,10 @@ std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& t
     return false;
   };
   // Undeclared relations that hold (or nearly do) between any two shapes.
-  for (const auto& [a, b, rel] : relation_matrix(scene, thresholds)) {
+  for (const auto& [a, b, rel] : matrix) {
     // "b inscribed in a" is "a circumscribed about b"; topology is information, not a relation.
     const bool topological = rel.name == "intersecting" || rel.name == "contained" || rel.name == "disjoint";
     if (rel.name == "inscribed" || topological || !(rel.holds || rel.ambiguous) || is_declared(a, b, rel.name))
-      continue;
-    if (rel.name == "tangent" && (is_declared(a, b, "internal_tangent") || is_declared(a, b, "external_tangent")))
       continue;
     out.push_back({"undeclared_relation",
                    {a, b},

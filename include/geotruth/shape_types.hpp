@@ -4,6 +4,8 @@
 #include <geotruth/scene.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace geotruth {
 
@@ -16,5 +18,12 @@ std::string shape_type(const Shape& shape);
 /// The type a phrase names: "regular pentagons" → "regular pentagon", "lines (excluding polygon
 /// edges)" → "line", "the ellipse (not circle)" → "ellipse", "all circles" → "circle".
 std::string type_of_phrase(std::string phrase);
+
+/// A star's 2·num_points vertices in order, outer first at `rotation`, in frame units (doubles:
+/// for measuring and drawing, not for deciding relations).
+std::vector<std::pair<double, double>> star_vertices(const StarShape& star);
+
+/// A spiral's radius r(θ) = a + (b + ε·sin(ωθ + φ))·θ at θ (radians), in frame units.
+double spiral_radius(const SpiralShape& spiral, double theta);
 
 }  // namespace geotruth

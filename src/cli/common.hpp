@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <fstream>
 #include <geotruth/incidence.hpp>
+#include <geotruth/vision.hpp>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -15,7 +16,8 @@
 namespace geotruth::cli {
 
 /// Exit codes: every subcommand returns one of these.
-enum Exit : int { kOk = 0, kRecordErrors = 1, kUsage = 2 };
+/// 3 (crosscheck only): every record was read, and some scene disagrees with its picture.
+enum Exit : int { kOk = 0, kRecordErrors = 1, kUsage = 2, kDisagree = 3 };
 
 /// Inputs (files or "-") plus the resource limits, registered on a subcommand.
 struct InputOptions {
@@ -75,5 +77,32 @@ struct FilterCommand {
   std::string keep, reject, policy = "strict";
 };
 int filter(const FilterCommand& command, const Thresholds& thresholds);
+
+/// Drawing options shared by render and crosscheck.
+struct PictureOptions {
+  int size = 0;
+  double stroke_width = 2.0;
+  std::string color = "0", style = "clean";
+  vision::Noise noise;
+  std::uint64_t seed = 1;
+  bool no_labels = false;
+  void add_to(CLI::App& app);
+  vision::RenderOptions options(const Thresholds& thresholds) const;
+};
+
+struct RenderCommand {
+  InputOptions in;
+  std::string directory, output, format = "png";
+  int quality = 90;
+  PictureOptions picture;
+};
+int render(const RenderCommand& command, const Thresholds& thresholds);
+
+struct CrosscheckCommand {
+  InputOptions in;
+  std::string image, overlay_dir, output;
+  PictureOptions picture;
+};
+int crosscheck(const CrosscheckCommand& command, const Thresholds& thresholds);
 
 }  // namespace geotruth::cli

@@ -8,16 +8,6 @@ namespace {
 
 using namespace geotruth::cli;
 
-// A subcommand that is registered (so --help lists it) but whose capability is not built yet.
-struct Planned {
-  const char* name;
-  const char* description;
-};
-constexpr Planned kPlanned[] = {
-    {"render", "draw each scene to a PNG or JPEG image"},
-    {"crosscheck", "compare each scene's symbolic truth with what OpenCV detects in its picture"},
-};
-
 void add_threshold_options(CLI::App& app, geotruth::Thresholds& thresholds);
 
 void add_figure_options(CLI::App& app, FigureOptions& figure) {
@@ -121,10 +111,36 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"strict", "lenient"}))
       ->capture_default_str();
 
-  for (const auto& planned : kPlanned) {
-    CLI::App* sub = app.add_subcommand(planned.name, std::string(planned.description) + " [not available yet]");
-    sub->allow_extras();
-  }
+  RenderCommand render_command;
+  geotruth::Thresholds render_thresholds;
+  CLI::App* render = app.add_subcommand("render", "draw each scene to a PNG or JPEG image named after its id");
+  render_command.in.add_to(*render, "scene files: JSONL, a .json scene, or - for stdin; or --from a source");
+  render->add_option("-o,--output-dir", render_command.directory, "directory for the images")->required();
+  render->add_option("--records", render_command.output, "JSONL of {id, image, width, height} (default: stdout)");
+  render->add_option("--format", render_command.format, "png or jpeg")
+      ->check(CLI::IsMember({"png", "jpeg"}))
+      ->capture_default_str();
+  render->add_option("--quality", render_command.quality, "JPEG quality 0-100")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
+  render_command.picture.add_to(*render);
+  render->add_option("--render-size", render_thresholds.render_size_px,
+                     "as --size, in the audit's terms (pixels of the frame's longer side)");
+
+  CrosscheckCommand crosscheck_command;
+  geotruth::Thresholds crosscheck_thresholds;
+  CLI::App* crosscheck = app.add_subcommand(
+      "crosscheck", "compare each scene with what OpenCV detects in its picture (own rendering, or --image)");
+  crosscheck_command.in.add_to(*crosscheck, "scene files: JSONL, a .json scene, or - for stdin; or --from a source");
+  crosscheck->add_option("--image", crosscheck_command.image,
+                         "the scenes' own pictures: an image file, or a directory holding <id>.png, <id>.jpg or "
+                         "<id>/img_diagram.png (default: render each scene)");
+  crosscheck->add_option("--overlay", crosscheck_command.overlay_dir,
+                         "directory for overlay PNGs: scene in blue, detections in orange, disagreements circled");
+  crosscheck->add_option("-o,--output", crosscheck_command.output, "output JSONL file (default: stdout)");
+  crosscheck_command.picture.add_to(*crosscheck);
+  add_threshold_options(*crosscheck, crosscheck_thresholds);
+  crosscheck->footer("Exit: 0 every scene agrees, 1 some records could not be read, 2 usage, 3 some scene disagrees.");
 
   try {
     app.parse(argc, argv);
@@ -154,13 +170,8 @@ int main(int argc, char** argv) {
     }
     if (merge->parsed()) return geotruth::cli::merge(merge_dirs, merge_out);
     if (filter->parsed()) return geotruth::cli::filter(filter_command, filter_thresholds);
-    for (const auto& planned : kPlanned) {
-      if (app.got_subcommand(planned.name)) {
-        std::cerr << "geotruth " << planned.name << ": not available in this build yet (" << planned.description
-                  << ")\n";
-        return kUsage;
-      }
-    }
+    if (render->parsed()) return geotruth::cli::render(render_command, render_thresholds);
+    if (crosscheck->parsed()) return geotruth::cli::crosscheck(crosscheck_command, crosscheck_thresholds);
   } catch (const std::exception& e) {
     std::cerr << "geotruth: " << e.what() << '\n';
     return kUsage;

@@ -1,5 +1,7 @@
 #include <geotruth/shape_types.hpp>
 
+#include <cmath>
+
 namespace geotruth {
 
 std::string shape_type(const Shape& shape) {
@@ -27,6 +29,24 @@ std::string type_of_phrase(std::string phrase) {
   }
   if (phrase.size() > 1 && phrase.back() == 's') phrase.pop_back();  // every shape plural here adds an s
   return phrase;
+}
+
+std::vector<std::pair<double, double>> star_vertices(const StarShape& s) {
+  constexpr double kPi = 3.14159265358979323846;
+  std::vector<std::pair<double, double>> out;
+  const double rot = to_double(s.rotation_deg) * kPi / 180;
+  for (int k = 0; k < 2 * s.num_points; ++k) {
+    const double r = to_double(k % 2 ? s.inner_radius : s.outer_radius), t = rot + kPi * k / s.num_points;
+    out.emplace_back(to_double(s.center.x) + r * std::cos(t), to_double(s.center.y) + r * std::sin(t));
+  }
+  return out;
+}
+
+double spiral_radius(const SpiralShape& s, double t) {
+  return to_double(s.initial_radius) +
+         (to_double(s.growth_rate) +
+          to_double(s.sin_eps) * std::sin(to_double(s.sin_omega) * t + to_double(s.sin_phi))) *
+             t;
 }
 
 }  // namespace geotruth

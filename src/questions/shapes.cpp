@@ -45,23 +45,6 @@ Rational polygon_area(const std::vector<Vec2>& p) {
   return abs(twice) / 2;
 }
 
-std::vector<std::pair<double, double>> star_vertices(const StarShape& s) {
-  std::vector<std::pair<double, double>> out;
-  const double rot = to_double(s.rotation_deg) * kPi / 180;
-  for (int k = 0; k < 2 * s.num_points; ++k) {
-    const double r = to_double(k % 2 ? s.inner_radius : s.outer_radius), t = rot + kPi * k / s.num_points;
-    out.emplace_back(to_double(s.center.x) + r * std::cos(t), to_double(s.center.y) + r * std::sin(t));
-  }
-  return out;
-}
-
-double spiral_radius(const SpiralShape& s, double t) {
-  return to_double(s.initial_radius) +
-         (to_double(s.growth_rate) +
-          to_double(s.sin_eps) * std::sin(to_double(s.sin_omega) * t + to_double(s.sin_phi))) *
-             t;
-}
-
 struct Measures {
   double cx = 0, cy = 0;  // centroid
   std::optional<Vec2> exact_centroid;

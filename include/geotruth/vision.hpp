@@ -1,0 +1,151 @@
+// The picture side: render a scene the way benchmark builders do, detect what an independent
+// pixel pipeline sees in an image, and cross-check the two (DESIGN.md "Vision cross-check").
+// Plain data only: cairo and OpenCV stay inside vision/. Doubles are fine here: this is where a
+// picture is drawn and measured, never where a symbolic truth is decided.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <geotruth/incidence.hpp>
+#include <geotruth/scene.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace geotruth::vision {
+
+/// An 8-bit RGB image, rows top to bottom, 3 bytes per pixel.
+struct Image {
+  int width = 0, height = 0;
+  std::vector<std::uint8_t> rgb;
+  friend bool operator==(const Image&, const Image&) = default;
+};
+
+enum class Style { clean, sketch };
+enum class ImageFormat { png, jpeg };
+
+/// Degradations applied after drawing, all deterministic for a given seed.
+struct Noise {
+  double gaussian_sigma = 0;  ///< per-pixel Gaussian noise, in gray levels (0–255)
+  double salt_pepper = 0;     ///< fraction of outline pixels flipped to white or black
+  int disturb_strokes = 0;    ///< white strokes drawn across the picture
+  double perlin = 0;          ///< amplitude (gray levels) of Perlin noise inside closed shapes
+};
+
+struct RenderOptions {
+  int size = 0;  ///< pixels of the longer side; 0: by pixels_per_unit(frame, thresholds) (640 for the unit square)
+  double stroke_width = 2.0;            ///< pixels (matplotlib's 1.5 pt at 100 dpi is ≈ 2.1)
+  std::array<std::uint8_t, 3> color{};  ///< stroke and text colour; gray levels have r = g = b
+  Style style = Style::clean;
+  Noise noise;
+  std::uint64_t seed = 1;   ///< for sketch jitter and noise
+  double font_px = 0;       ///< letter height; 0: 2.2 % of the longer side, at least 11 px
+  bool draw_labels = true;  ///< point letters and entity text
+  Thresholds thresholds;    ///< only render_size_px is used, for the default size
+};
+
+/// Draws the scene: points with their letters, lines (rays and lines clipped to the canvas),
+/// circles and PGDP quadrant arcs, shapes, layers, entity boxes with text, links with heads.
+/// Same scene and options → identical pixels.
+Image render(const Scene& scene, const RenderOptions& options = {});
+
+/// Encodes to PNG (lossless; `quality` ignored) or JPEG (`quality` 0–100). Deterministic.
+std::vector<std::uint8_t> encode(const Image& image, ImageFormat format, int quality = 90);
+/// Decodes PNG, JPEG or anything else OpenCV reads; alpha is composited over white. Returns an
+/// empty image (width 0) and sets `error` when the bytes are not an image.
+Image decode(const std::vector<std::uint8_t>& bytes, std::string& error);
+
+struct PixelPoint {
+  double x = 0, y = 0;
+};
+
+/// What OpenCV finds in an image, before any matching.
+struct Detections {
+  struct Segment {
+    PixelPoint a, b;
+  };
+  /// Segments clustered into one supporting line: θ ∈ [0°, 180°), ρ = x·cosθ + y·sinθ.
+  struct Line {
+    double theta_deg = 0, rho = 0, length = 0;  ///< length: summed length of its segments
+    PixelPoint a, b;                            ///< extreme projections of its segments
+    std::vector<std::size_t> segments;
+  };
+  struct Ellipse {
+    PixelPoint center;
+    double a = 0, b = 0, angle_deg = 0;  ///< semi-axes a ≥ b; a circle has a == b
+    bool circle = false;
+  };
+  struct Contour {
+    std::vector<PixelPoint> vertices;  ///< polygonal approximation of a closed region's boundary
+    double area = 0;
+  };
+  struct Box {
+    int x = 0, y = 0, width = 0, height = 0;
+  };
+  std::vector<Segment> segments;
+  std::vector<Line> lines;
+  std::vector<Ellipse> ellipses;
+  std::vector<Contour> contours;
+  std::vector<Box> glyphs;             ///< small connected components: letters and digits
+  std::vector<PixelPoint> arrowheads;  ///< centres of filled triangular blobs
+  int ink_threshold = 128;             ///< gray level below which a pixel is ink (Otsu)
+};
+
+/// Runs the detectors: FastLineDetector segments clustered by (θ, ρ); EdgeDrawing circles and
+/// ellipses (each drawn stroke has two edges: they are merged); contours of the enclosed
+/// regions with approxPolyDP vertices; glyph-sized connected components; filled triangles.
+Detections detect(const Image& image);
+
+/// One disagreement or doubt found by the cross-check.
+struct Reason {
+  std::string kind;  ///< not_visible, not_detected, extra_detection, count_mismatch,
+                     ///< pixel_ambiguous, pixel_disagreement, too_small, off_canvas
+  std::vector<std::string> elements;
+  std::string detail;
+  double value_px = -1;           ///< the measured gap, radius or distance, −1 when none
+  std::vector<PixelPoint> where;  ///< image positions to circle in the overlay
+};
+
+/// Symbolic vs detected per category (lines, circles, ellipses, polygons, letters, …).
+struct Count {
+  int symbolic = 0;  ///< elements of the scene that should be seen
+  int matched = 0;   ///< of those, matched by a detection
+  int extra = 0;     ///< detections no symbolic element explains
+};
+
+/// A measured tangency or incidence: the gap between two strokes where the scene says they
+/// touch or nearly touch.
+struct GapMeasure {
+  std::vector<std::string> elements;
+  double symbolic_px = 0;  ///< the scene's gap between the curves (0 = touching)
+  double image_px = 0;     ///< background pixels between the two strokes along the closest approach
+};
+
+struct CrossCheck {
+  bool agree = true;
+  double scale = 1;   ///< image pixels per frame unit
+  PixelPoint offset;  ///< where the frame's origin lands in the image (registration of users' images)
+  std::vector<Reason> reasons;
+  std::map<std::string, Count> counts;
+  std::vector<GapMeasure> gaps;
+  Detections detections;
+};
+
+struct CrossCheckOptions {
+  double min_coverage = 0.85;  ///< share of a solid stroke's length that must be ink to be visible
+  double min_size_px = 1.5;    ///< radius, half-length or half-width below which an element is a dot
+  double eps_num_px = 0.5;     ///< a scene gap at most this is "touching"
+};
+
+/// Compares the scene with an image of it. Scene coordinates map to the image at the scale where
+/// the frame fills it (own renderings at any size). Otherwise (users' images, such as
+/// Geometry3K's, whose annotated positions are pixels of the image's drawing but not from its
+/// corner) the scale is one unit per pixel when the frame fits, else the fitting scale, and the
+/// offset is found by registration: the translation that puts the scene's strokes on ink.
+CrossCheck crosscheck(const Scene& scene, const Image& image, const CrossCheckOptions& options = {});
+
+/// The image, faded, with the scene's elements in blue, the detections in orange and every
+/// disagreement circled in red.
+Image overlay(const Scene& scene, const Image& image, const CrossCheck& check);
+
+}  // namespace geotruth::vision

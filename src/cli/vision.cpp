@@ -1,0 +1,233 @@
+// geotruth render and geotruth crosscheck: the picture side of the command line.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <set>
+
+#include "cli/common.hpp"
+#include "cli/records.hpp"
+
+namespace geotruth::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "#rrggbb", "#rgb" or a gray level 0–255.
+std::array<std::uint8_t, 3> parse_color(const std::string& text) {
+  auto hex = [&](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    throw CLI::ValidationError("--color", "\"" + text + "\" is not #rrggbb, #rgb or a gray level 0-255");
+  };
+  if (!text.empty() && text[0] == '#' && text.size() == 7)
+    return {static_cast<std::uint8_t>(hex(text[1]) * 16 + hex(text[2])),
+            static_cast<std::uint8_t>(hex(text[3]) * 16 + hex(text[4])),
+            static_cast<std::uint8_t>(hex(text[5]) * 16 + hex(text[6]))};
+  if (!text.empty() && text[0] == '#' && text.size() == 4)
+    return {static_cast<std::uint8_t>(hex(text[1]) * 17), static_cast<std::uint8_t>(hex(text[2]) * 17),
+            static_cast<std::uint8_t>(hex(text[3]) * 17)};
+  std::size_t used = 0;
+  int level = -1;
+  try {
+    level = std::stoi(text, &used);
+  } catch (const std::exception&) {
+  }
+  if (used != text.size() || level < 0 || level > 255)
+    throw CLI::ValidationError("--color", "\"" + text + "\" is not #rrggbb, #rgb or a gray level 0-255");
+  const auto v = static_cast<std::uint8_t>(level);
+  return {v, v, v};
+}
+
+// A file name from a scene id: letters, digits, '.', '-', '_' kept, the rest '_'.
+std::string file_stem(const Scene& scene, const RawRecord& record) {
+  std::string stem = scene.id.empty() ? "line" + std::to_string(record.line) : scene.id;
+  for (char& c : stem)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  if (stem.front() == '.') stem.insert(stem.begin(), '_');
+  return stem;
+}
+
+// Writes through a temporary name and renames into place: no half-written images.
+void write_file(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
+  const fs::path temp = path.string() + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw std::runtime_error("cannot write " + temp.string());
+  }
+  fs::rename(temp, path);
+}
+
+// Unique names within one run: a second scene with the same id gets its line number appended.
+class Names {
+ public:
+  fs::path next(const fs::path& dir, const Scene& scene, const RawRecord& record, const std::string& extension) {
+    std::string stem = file_stem(scene, record);
+    if (!taken_.insert(stem).second) {
+      stem += "-line" + std::to_string(record.line);
+      taken_.insert(stem);
+    }
+    return dir / (stem + extension);
+  }
+
+ private:
+  std::set<std::string> taken_;
+};
+
+ordered_json reason_json(const vision::Reason& r) {
+  ordered_json out{{"kind", r.kind}, {"elements", r.elements}, {"detail", r.detail}};
+  if (r.value_px >= 0) out["value_px"] = rounded_px(r.value_px);
+  return out;
+}
+
+std::vector<std::uint8_t> read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The user's image for a scene: the file itself, or in a directory <id>.png/.jpg/.jpeg or
+// <id>/img_diagram.png (Geometry3K's layout).
+fs::path image_for(const std::string& image_option, const Scene& scene, const RawRecord& record) {
+  const fs::path base(image_option);
+  if (!fs::is_directory(base)) return base;
+  std::vector<fs::path> tried;
+  for (const std::string& name : {scene.id, record.key})
+    for (const char* pattern : {".png", ".jpg", ".jpeg", "/img_diagram.png"}) {
+      if (name.empty()) continue;
+      tried.push_back(base / (name + pattern));
+      if (fs::exists(tried.back())) return tried.back();
+    }
+  std::string list;
+  for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t.string();
+  throw InputError{"", "no image for scene \"" + scene.id + "\" (looked for " + list + ")"};
+}
+
+}  // namespace
+
+void PictureOptions::add_to(CLI::App& app) {
+  app.add_option("--size", size, "pixels of the longer side (0: 640 for the unit square, else the frame's own pixels)")
+      ->check(CLI::Range(0, 16384))
+      ->capture_default_str();
+  app.add_option("--stroke-width", stroke_width, "stroke width in pixels")
+      ->check(CLI::Range(0.1, 50.0))
+      ->capture_default_str();
+  app.add_option("--color", color, "stroke colour: #rrggbb, #rgb, or a gray level 0-255")->capture_default_str();
+  app.add_option("--style", style, "clean, or sketch (jittered strokes)")
+      ->check(CLI::IsMember({"clean", "sketch"}))
+      ->capture_default_str();
+  app.add_option("--gaussian", noise.gaussian_sigma, "Gaussian noise, sigma in gray levels")
+      ->check(CLI::Range(0.0, 255.0));
+  app.add_option("--salt-pepper", noise.salt_pepper, "fraction of outline pixels flipped black or white")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--disturb", noise.disturb_strokes, "white strokes drawn across the picture")
+      ->check(CLI::Range(0, 1000));
+  app.add_option("--perlin", noise.perlin, "Perlin noise inside closed shapes, amplitude in gray levels")
+      ->check(CLI::Range(0.0, 255.0));
+  app.add_option("--seed", seed, "seed of the sketch jitter and the noise")->capture_default_str();
+  app.add_flag("--no-labels", no_labels, "leave out point letters and entity text");
+}
+
+vision::RenderOptions PictureOptions::options(const Thresholds& thresholds) const {
+  vision::RenderOptions o;
+  o.size = size, o.stroke_width = stroke_width, o.color = parse_color(color);
+  o.style = style == "sketch" ? vision::Style::sketch : vision::Style::clean;
+  o.noise = noise, o.seed = seed, o.draw_labels = !no_labels, o.thresholds = thresholds;
+  return o;
+}
+
+int render(const RenderCommand& command, const Thresholds& thresholds) {
+  const vision::RenderOptions options = command.picture.options(thresholds);
+  const bool jpeg = command.format == "jpeg";
+  const fs::path dir(command.directory);
+  fs::create_directories(dir);
+  Names names;
+  Output out(command.output);
+  std::size_t images = 0;
+  const BatchStats stats = run_batch(
+      command.in.inputs, command.in.format(), command.in.limits,
+      [&](const Scene& scene, const RawRecord& record) {
+        vision::Image image;
+        try {
+          image = vision::render(scene, options);
+        } catch (const std::invalid_argument& e) {
+          throw InputError{"/frame", e.what()};
+        }
+        const fs::path path = names.next(dir, scene, record, jpeg ? ".jpg" : ".png");
+        write_file(path,
+                   vision::encode(image, jpeg ? vision::ImageFormat::jpeg : vision::ImageFormat::png, command.quality));
+        ++images;
+        ordered_json result = record_head(scene, record);
+        result["image"] = path.string();
+        result["width"] = image.width, result["height"] = image.height;
+        return result;
+      },
+      out.stream(), std::cerr);
+  if (!out.commit()) return kUsage;
+  std::cerr << "render: " << stats.records << " records, " << images << " images in " << dir.string() << ", "
+            << stats.errors << " errors\n";
+  return stats.errors ? kRecordErrors : kOk;
+}
+
+int crosscheck(const CrosscheckCommand& command, const Thresholds& thresholds) {
+  const vision::RenderOptions options = command.picture.options(thresholds);
+  vision::CrossCheckOptions check_options;
+  check_options.eps_num_px = thresholds.eps_num_px;
+  if (!command.overlay_dir.empty()) fs::create_directories(command.overlay_dir);
+  Names names;
+  Output out(command.output);
+  std::size_t disagree = 0, checked = 0;
+  const BatchStats stats = run_batch(
+      command.in.inputs, command.in.format(), command.in.limits,
+      [&](const Scene& scene, const RawRecord& record) {
+        vision::Image image;
+        fs::path image_path;
+        if (command.image.empty()) {
+          try {
+            image = vision::render(scene, options);
+          } catch (const std::invalid_argument& e) {
+            throw InputError{"/frame", e.what()};
+          }
+        } else {
+          image_path = image_for(command.image, scene, record);
+          std::string error;
+          image = vision::decode(read_bytes(image_path), error);
+          if (image.width == 0) throw InputError{"", image_path.string() + ": " + error};
+        }
+        const vision::CrossCheck check = vision::crosscheck(scene, image, check_options);
+        ++checked;
+        disagree += !check.agree;
+        ordered_json result = record_head(scene, record);
+        result["agree"] = check.agree;
+        ordered_json reasons = ordered_json::array();
+        for (const auto& r : check.reasons) reasons.push_back(reason_json(r));
+        result["reasons"] = std::move(reasons);
+        ordered_json counts = ordered_json::object();
+        for (const auto& [category, c] : check.counts)
+          counts[category] = {{"symbolic", c.symbolic}, {"matched", c.matched}, {"extra", c.extra}};
+        result["counts"] = std::move(counts);
+        ordered_json gaps = ordered_json::array();
+        for (const auto& g : check.gaps)
+          gaps.push_back({{"elements", g.elements},
+                          {"scene_px", rounded_px(g.symbolic_px)},
+                          {"image_px", rounded_px(g.image_px)}});
+        if (!gaps.empty()) result["gaps"] = std::move(gaps);
+        if (!image_path.empty()) result["image"] = image_path.string();
+        if (!command.overlay_dir.empty()) {
+          const fs::path path = names.next(command.overlay_dir, scene, record, ".png");
+          write_file(path, vision::encode(vision::overlay(scene, image, check), vision::ImageFormat::png));
+          result["overlay"] = path.string();
+        }
+        return result;
+      },
+      out.stream(), std::cerr);
+  if (!out.commit()) return kUsage;
+  std::cerr << "crosscheck: " << stats.records << " records, " << checked << " checked, " << checked - disagree
+            << " agree, " << disagree << " disagree, " << stats.errors << " errors\n";
+  if (stats.errors) return kRecordErrors;
+  return disagree ? kDisagree : kOk;
+}
+
+}  // namespace geotruth::cli

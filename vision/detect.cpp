@@ -1,0 +1,211 @@
+// The independent pixel pipeline: OpenCV detectors, knowing nothing of the scene.
+#include <opencv2/imgproc.hpp>
+#include <opencv2/ximgproc/edge_drawing.hpp>
+#include <opencv2/ximgproc/fast_line_detector.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "vision/figure.hpp"
+#include "vision/pixels.hpp"
+
+namespace geotruth::vision {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+bool inside_box(P2 p, const Detections::Box& b, double margin) {
+  return p.x >= b.x - margin && p.y >= b.y - margin && p.x <= b.x + b.width + margin && p.y <= b.y + b.height + margin;
+}
+
+// Letters and digits: ink components about the size of a label, not long strokes or specks.
+std::vector<Detections::Box> find_glyphs(const cv::Mat& ink) {
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+  const int longer = std::max(ink.cols, ink.rows);
+  const int smallest = std::max(4, static_cast<int>(0.012 * longer)),
+            largest = std::max(24, static_cast<int>(0.09 * longer));
+  std::vector<Detections::Box> glyphs;
+  for (int i = 1; i < n; ++i) {
+    const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+    if (std::max(w, h) < smallest || h > largest || w > 2 * largest) continue;
+    if (stats.at<int>(i, cv::CC_STAT_AREA) < smallest) continue;
+    glyphs.push_back({stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP), w, h});
+  }
+  return glyphs;
+}
+
+// Share of the ellipse's outline that has ink within a pixel.
+double ink_support(const Detections::Ellipse& e, const cv::Mat& ink) {
+  const int n = std::clamp(static_cast<int>(2 * kPi * e.a / 2), 24, 720);
+  const double r = e.angle_deg * kPi / 180;
+  int hits = 0;
+  for (int k = 0; k < n; ++k) {
+    const double t = 2 * kPi * k / n;
+    const int x =
+        static_cast<int>(std::floor(e.center.x + e.a * std::cos(t) * std::cos(r) - e.b * std::sin(t) * std::sin(r)));
+    const int y =
+        static_cast<int>(std::floor(e.center.y + e.a * std::cos(t) * std::sin(r) + e.b * std::sin(t) * std::cos(r)));
+    bool hit = false;
+    for (int dy = -1; dy <= 1 && !hit; ++dy)
+      for (int dx = -1; dx <= 1 && !hit; ++dx)
+        hit = x + dx >= 0 && y + dy >= 0 && x + dx < ink.cols && y + dy < ink.rows &&
+              ink.at<std::uint8_t>(y + dy, x + dx);
+    hits += hit;
+  }
+  return static_cast<double>(hits) / n;
+}
+
+std::vector<Detections::Ellipse> find_ellipses(const cv::Mat& gray, const cv::Mat& ink) {
+  cv::Ptr<cv::ximgproc::EdgeDrawing> ed = cv::ximgproc::createEdgeDrawing();
+  ed->detectEdges(gray);
+  std::vector<cv::Vec6d> found;
+  ed->detectEllipses(found);
+  std::vector<Detections::Ellipse> raw;
+  for (const auto& e : found) {
+    Detections::Ellipse d;
+    d.center = {e[0], e[1]};
+    if (e[2] > 0) {
+      d.a = d.b = e[2], d.circle = true;
+    } else {
+      d.a = std::max(e[3], e[4]), d.b = std::min(e[3], e[4]);
+      d.angle_deg = e[3] >= e[4] ? e[5] : e[5] + 90;
+      d.angle_deg = std::fmod(std::fmod(d.angle_deg, 180) + 180, 180);
+    }
+    if (d.b >= 3) raw.push_back(d);
+  }
+  // EdgeDrawing needs long unbroken arcs; a big circle crossed by many strokes is found by the
+  // gradient Hough transform instead.
+  std::vector<cv::Vec3f> circles;
+  cv::Mat smooth;
+  cv::GaussianBlur(gray, smooth, {5, 5}, 1.2);
+  cv::HoughCircles(smooth, circles, cv::HOUGH_GRADIENT_ALT, 1.5, 5, 300, 0.8, 3, std::max(gray.cols, gray.rows));
+  for (const auto& c : circles) {
+    Detections::Ellipse d;
+    d.center = {c[0], c[1]}, d.a = d.b = c[2], d.circle = true;
+    raw.push_back(d);
+  }
+  // A stroke has two edges (inside and outside): merge detections of the same curve.
+  std::vector<Detections::Ellipse> merged;
+  std::vector<int> weight;
+  for (const auto& d : raw) {
+    bool joined = false;
+    for (std::size_t k = 0; k < merged.size() && !joined; ++k) {
+      auto& m = merged[k];
+      const double tol = 3 + 0.03 * m.a;
+      if (std::hypot(d.center.x - m.center.x, d.center.y - m.center.y) > tol || std::abs(d.a - m.a) > tol ||
+          std::abs(d.b - m.b) > tol)
+        continue;
+      const double w = weight[k];
+      m.center = {(m.center.x * w + d.center.x) / (w + 1), (m.center.y * w + d.center.y) / (w + 1)};
+      m.a = (m.a * w + d.a) / (w + 1), m.b = (m.b * w + d.b) / (w + 1);
+      m.circle = m.circle && d.circle;
+      ++weight[k];
+      joined = true;
+    }
+    if (!joined) merged.push_back(d), weight.push_back(1);
+  }
+  // Both detectors propose curves that are not there (a chain of short strokes, text): keep
+  // those whose outline is ink nearly all round.
+  // The gradient Hough transform's radius can be a few pixels off: refine it on the ink first.
+  for (auto& e : merged) {
+    if (!e.circle) continue;
+    double best = ink_support(e, ink), best_r = e.a;
+    for (double dr = -4; dr <= 4; dr += 0.5) {
+      Detections::Ellipse trial = e;
+      trial.a = trial.b = e.a + dr;
+      if (const double support = ink_support(trial, ink); support > best) best = support, best_r = trial.a;
+    }
+    e.a = e.b = best_r;
+  }
+  std::erase_if(merged, [&](const Detections::Ellipse& e) { return ink_support(e, ink) < 0.8; });
+  return merged;
+}
+
+double ellipse_distance(P2 p, const Detections::Ellipse& e) {
+  // Distance along the ray from the centre: exact for circles, close enough to filter segments.
+  const double t = e.angle_deg * kPi / 180, dx = p.x - e.center.x, dy = p.y - e.center.y;
+  const double u = dx * std::cos(t) + dy * std::sin(t), v = -dx * std::sin(t) + dy * std::cos(t);
+  const double rho = std::hypot(u, v);
+  if (rho == 0) return e.b;
+  const double r = e.a * e.b / std::hypot(e.b * u / rho, e.a * v / rho);
+  return std::abs(rho - r);
+}
+
+std::vector<Detections::Contour> find_regions(const cv::Mat& ink) {
+  std::vector<std::vector<cv::Point>> contours;
+  std::vector<cv::Vec4i> hierarchy;
+  cv::findContours(ink, contours, hierarchy, cv::RETR_CCOMP, cv::CHAIN_APPROX_SIMPLE);
+  std::vector<Detections::Contour> out;
+  for (std::size_t i = 0; i < contours.size(); ++i) {
+    if (hierarchy[i][3] < 0) continue;  // outer boundaries of ink; holes are the enclosed regions
+    const double area = cv::contourArea(contours[i]);
+    if (area < 50) continue;
+    std::vector<cv::Point> approx;
+    cv::approxPolyDP(contours[i], approx, std::max(2.0, 0.015 * cv::arcLength(contours[i], true)), true);
+    Detections::Contour c;
+    c.area = area;
+    for (const auto& p : approx) c.vertices.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// Filled triangles survive an opening that removes strokes; round dots and letters do not pass
+// the shape test.
+std::vector<P2> find_arrowheads(const cv::Mat& ink) {
+  cv::Mat opened;
+  cv::morphologyEx(ink, opened, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
+  std::vector<std::vector<cv::Point>> contours;
+  cv::findContours(opened, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+  std::vector<P2> heads;
+  for (const auto& c : contours) {
+    const double area = cv::contourArea(c), perimeter = cv::arcLength(c, true);
+    if (area < 15 || perimeter <= 0) continue;
+    std::vector<cv::Point2f> triangle;
+    const double triangle_area = cv::minEnclosingTriangle(c, triangle);
+    const double circularity = 4 * kPi * area / (perimeter * perimeter);
+    if (triangle_area <= 0 || area / triangle_area < 0.7 || circularity > 0.8) continue;
+    const cv::Moments m = cv::moments(c);
+    heads.push_back({m.m10 / m.m00, m.m01 / m.m00});
+  }
+  return heads;
+}
+
+}  // namespace
+
+Detections detect(const Image& image) {
+  Detections out;
+  cv::Mat gray = gray_of(image);
+  // Noisy pictures (salt-and-pepper, sensor noise) get a median filter; clean ones keep their
+  // one-pixel lines.
+  cv::Mat median;
+  cv::medianBlur(gray, median, 3);
+  if (cv::norm(gray, median, cv::NORM_L1) / gray.total() > 2.0) gray = median;
+  cv::Mat ink;
+  out.ink_threshold = static_cast<int>(cv::threshold(gray, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU));
+  if (cv::countNonZero(gray < 250) == 0) out.ink_threshold = 128, ink = cv::Mat::zeros(gray.size(), CV_8U);
+
+  out.glyphs = find_glyphs(ink);
+  out.ellipses = find_ellipses(gray, ink);
+  out.contours = find_regions(ink);
+  out.arrowheads = find_arrowheads(ink);
+
+  cv::Ptr<cv::ximgproc::FastLineDetector> fld = cv::ximgproc::createFastLineDetector(10, 1.414f, 50, 50, 3, false);
+  std::vector<cv::Vec4f> found;
+  fld->detect(gray, found);
+  for (const auto& s : found) {
+    const P2 a{s[0], s[1]}, b{s[2], s[3]}, mid{(a.x + b.x) / 2, (a.y + b.y) / 2};
+    const bool in_glyph = std::any_of(out.glyphs.begin(), out.glyphs.end(), [&](const Detections::Box& g) {
+      return inside_box(a, g, 2) && inside_box(b, g, 2);
+    });
+    const bool on_curve = std::any_of(out.ellipses.begin(), out.ellipses.end(), [&](const Detections::Ellipse& e) {
+      return ellipse_distance(a, e) < 3 && ellipse_distance(b, e) < 3 && ellipse_distance(mid, e) < 3;
+    });
+    if (!in_glyph && !on_curve) out.segments.push_back({a, b});
+  }
+  out.lines = cluster_segments(out.segments);
+  return out;
+}
+
+}  // namespace geotruth::vision

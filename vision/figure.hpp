@@ -1,0 +1,86 @@
+// A scene laid out in image pixels: the one description both the renderer draws and the
+// cross-check compares detections with.
+#pragma once
+
+#include <geotruth/vision.hpp>
+
+#include <string>
+#include <vector>
+
+namespace geotruth::vision {
+
+using P2 = PixelPoint;
+
+/// A drawn stroke. Every stroke has a polyline `path` (chord error ≤ 0.05 px); circles and
+/// ellipses also keep their parameters for matching.
+struct Curve {
+  enum class Model { polyline, circle, ellipse };
+  std::string element;   ///< the scene element's id (a line is "A-B" after its end points)
+  std::string category;  ///< count category: lines, circles, ellipses, polygons, arcs, sectors, stars, spirals,
+                         ///< entities, links, layers
+  std::vector<P2> path;
+  bool closed = false, dashed = false;
+  Model model = Model::polyline;
+  P2 center;
+  double a = 0, b = 0, angle_deg = 0;  ///< semi-axes (a = b = radius for a circle), rotation in the image
+  bool full = true;                    ///< a whole circle or ellipse, not an arc
+  std::vector<std::size_t> straights;  ///< its straight pieces (indices into Figure::straights)
+};
+
+/// A straight piece of a stroke (a line, a polygon edge, a box side), in pixels.
+struct Straight {
+  std::string element;
+  P2 a, b;
+};
+
+struct Dot {
+  std::string element;
+  P2 at;
+};
+
+struct Text {
+  std::string element, text;
+  P2 center;  ///< where the text's box is centred
+  P2 anchor;  ///< the point it names (letters) or the box centre (entities)
+  bool letter = false;
+};
+
+struct Head {
+  std::string element;
+  P2 tip, left, right;
+};
+
+struct Figure {
+  int width = 0, height = 0;
+  double px_per_unit = 1, font_px = 12;
+  std::vector<Curve> curves;
+  std::vector<Straight> straights;
+  std::vector<Dot> dots;
+  std::vector<Text> texts;
+  std::vector<Head> heads;
+  std::vector<std::string> problems;  ///< elements that could not be laid out (no coordinates)
+};
+
+/// Pixels per frame unit of a rendering: `size` on the frame's longer side, or
+/// pixels_per_unit(frame, thresholds) when size is 0 (640 px for the unit square).
+double render_scale(const Frame& frame, int size, const Thresholds& thresholds);
+/// The image a rendering at `scale` gets: the whole frame. Throws std::invalid_argument when a
+/// side would be outside 1..16384 pixels.
+std::pair<int, int> image_size(const Frame& frame, double scale);
+/// Pixels per frame unit of an existing width × height image of the scene: the scale at which
+/// the frame fills the image when it does (own renderings at any size); else 1 when the frame
+/// fits in the image (pixel annotations such as Geometry3K's, whose frame is the points' extent);
+/// else the scale that fits the frame inside the image. `fills` tells which case it was.
+double scale_for_image(const Frame& frame, int width, int height, bool& fills);
+
+/// Lays the scene out on a width × height image at `scale` pixels per frame unit, the frame's
+/// origin corner at `offset` (y-up frames flip about the frame's top). Letters go beside their point, in the one of
+/// eight directions farthest from every stroke.
+Figure build_figure(const Scene& scene, int width, int height, double scale, P2 offset = {}, double font_px = 0);
+
+/// Distance from p to the segment ab.
+double distance_to_segment(P2 p, P2 a, P2 b);
+/// Distance from p to a polyline (closed: the last point joins the first).
+double distance_to_path(P2 p, const std::vector<P2>& path, bool closed);
+
+}  // namespace geotruth::vision

@@ -1,0 +1,125 @@
+#include "vision/pixels.hpp"
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace geotruth::vision {
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kAngleTolDeg = 2, kDistanceTolPx = 3;
+using P2 = PixelPoint;
+}  // namespace
+
+cv::Mat gray_of(const Image& image) {
+  const cv::Mat rgb(image.height, image.width, CV_8UC3, const_cast<std::uint8_t*>(image.rgb.data()));
+  cv::Mat gray;
+  cv::cvtColor(rgb, gray, cv::COLOR_RGB2GRAY);
+  return gray;
+}
+
+std::vector<Detections::Line> cluster_segments(const std::vector<Detections::Segment>& segments) {
+  auto length = [&](std::size_t i) {
+    return std::hypot(segments[i].b.x - segments[i].a.x, segments[i].b.y - segments[i].a.y);
+  };
+  std::vector<std::size_t> order(segments.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return length(i) > length(j); });
+  struct Group {
+    P2 origin;
+    double ux, uy, lo, hi;
+    Detections::Line line;
+  };
+  std::vector<Group> groups;
+  for (std::size_t i : order) {
+    const auto& s = segments[i];
+    const double len = length(i);
+    if (len == 0) continue;
+    const double ux = (s.b.x - s.a.x) / len, uy = (s.b.y - s.a.y) / len;
+    Group* home = nullptr;
+    for (auto& g : groups) {
+      const double cos_angle = std::abs(ux * g.ux + uy * g.uy);
+      if (cos_angle < std::cos(kAngleTolDeg * kPi / 180)) continue;
+      auto off = [&](P2 p) { return std::abs(-(p.x - g.origin.x) * g.uy + (p.y - g.origin.y) * g.ux); };
+      if (off(s.a) <= kDistanceTolPx && off(s.b) <= kDistanceTolPx) {
+        home = &g;
+        break;
+      }
+    }
+    if (!home) {
+      groups.push_back({s.a, ux, uy, 0, 0, {}});
+      home = &groups.back();
+      double theta = std::atan2(ux, -uy);  // the normal's angle
+      double rho = s.a.x * std::cos(theta) + s.a.y * std::sin(theta);
+      if (theta < 0) theta += kPi, rho = -rho;
+      if (theta >= kPi) theta -= kPi, rho = -rho;
+      home->line.theta_deg = theta * 180 / kPi, home->line.rho = rho;
+    }
+    for (P2 p : {s.a, s.b}) {
+      const double t = (p.x - home->origin.x) * home->ux + (p.y - home->origin.y) * home->uy;
+      home->lo = std::min(home->lo, t), home->hi = std::max(home->hi, t);
+    }
+    home->line.length += len;
+    home->line.segments.push_back(i);
+  }
+  std::vector<Detections::Line> lines;
+  for (auto& g : groups) {
+    g.line.a = {g.origin.x + g.lo * g.ux, g.origin.y + g.lo * g.uy};
+    g.line.b = {g.origin.x + g.hi * g.ux, g.origin.y + g.hi * g.uy};
+    lines.push_back(std::move(g.line));
+  }
+  return lines;
+}
+
+std::vector<std::uint8_t> encode(const Image& image, ImageFormat format, int quality) {
+  const cv::Mat rgb(image.height, image.width, CV_8UC3, const_cast<std::uint8_t*>(image.rgb.data()));
+  cv::Mat bgr;
+  cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);
+  std::vector<std::uint8_t> bytes;
+  if (format == ImageFormat::jpeg)
+    cv::imencode(".jpg", bgr, bytes, {cv::IMWRITE_JPEG_QUALITY, std::clamp(quality, 0, 100)});
+  else
+    cv::imencode(".png", bgr, bytes, {cv::IMWRITE_PNG_COMPRESSION, 6});
+  return bytes;
+}
+
+Image decode(const std::vector<std::uint8_t>& bytes, std::string& error) {
+  cv::Mat raw;
+  try {
+    raw = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
+  } catch (const cv::Exception& e) {
+    raw = cv::Mat();
+  }
+  if (raw.empty()) {
+    error = "not an image OpenCV can read (PNG, JPEG, BMP, TIFF, …)";
+    return {};
+  }
+  if (raw.depth() != CV_8U) raw.convertTo(raw, CV_8U, raw.depth() == CV_16U ? 1.0 / 257 : 1.0);
+  cv::Mat rgb;
+  if (raw.channels() == 4) {  // composite over white: transparent backgrounds are paper
+    std::vector<cv::Mat> ch;
+    cv::split(raw, ch);
+    cv::Mat alpha;
+    ch[3].convertTo(alpha, CV_32F, 1.0 / 255);
+    for (int c = 0; c < 3; ++c) {
+      cv::Mat f;
+      ch[c].convertTo(f, CV_32F);
+      f = f.mul(alpha) + (1 - alpha) * 255;
+      f.convertTo(ch[c], CV_8U);
+    }
+    cv::merge(std::vector<cv::Mat>{ch[2], ch[1], ch[0]}, rgb);
+  } else if (raw.channels() == 3) {
+    cv::cvtColor(raw, rgb, cv::COLOR_BGR2RGB);
+  } else {
+    cv::cvtColor(raw, rgb, cv::COLOR_GRAY2RGB);
+  }
+  Image image{rgb.cols, rgb.rows, {}};
+  image.rgb.assign(rgb.data, rgb.data + rgb.total() * 3);
+  return image;
+}
+
+}  // namespace geotruth::vision

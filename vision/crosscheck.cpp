@@ -297,7 +297,9 @@ class Checker {
     }
     for (std::size_t d = 0; d < out_.detections.lines.size(); ++d) {
       const auto& line = out_.detections.lines[d];
-      if (used[d] || dist(line.a, line.b) < min_extra_line_) continue;
+      // A line is ink along most of its extent; scattered noise segments that happen to line up
+      // are not.
+      if (used[d] || line.length < min_extra_line_ || line.length < 0.5 * dist(line.a, line.b)) continue;
       const P2 mid = midpoint(line.a, line.b);
       const double tol = 3 + stroke_;
       if (on_scene_stroke(line.a, tol) && on_scene_stroke(line.b, tol) && on_scene_stroke(mid, tol)) continue;

@@ -19,7 +19,8 @@ bool inside_box(P2 p, const Detections::Box& b, double margin) {
 }
 
 // Letters and digits: ink components about the size of a label, not long strokes or specks.
-std::vector<Detections::Box> find_glyphs(const cv::Mat& ink) {
+// `compact` tells the glyphs that are not a bar (a dash of a dashed line looks like an "I").
+std::vector<Detections::Box> find_glyphs(const cv::Mat& ink, std::vector<bool>& compact) {
   cv::Mat labels, stats, centroids;
   const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
   const int longer = std::max(ink.cols, ink.rows);
@@ -31,6 +32,11 @@ std::vector<Detections::Box> find_glyphs(const cv::Mat& ink) {
     if (std::max(w, h) < smallest || h > largest || w > 2 * largest) continue;
     if (stats.at<int>(i, cv::CC_STAT_AREA) < smallest) continue;
     glyphs.push_back({stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP), w, h});
+    std::vector<cv::Point> pixels;
+    cv::findNonZero(labels(cv::Rect(glyphs.back().x, glyphs.back().y, w, h)) == i, pixels);
+    const cv::RotatedRect box = cv::minAreaRect(pixels);
+    const double thin = std::min(box.size.width, box.size.height), length = std::max(box.size.width, box.size.height);
+    compact.push_back(thin > 4 || length < 4 * thin);
   }
   return glyphs;
 }
@@ -56,7 +62,29 @@ double ink_support(const Detections::Ellipse& e, const cv::Mat& ink) {
   return static_cast<double>(hits) / n;
 }
 
-std::vector<Detections::Ellipse> find_ellipses(const cv::Mat& gray, const cv::Mat& ink) {
+// A Hough circle's centre and radius can be two or three pixels off: the best nearby circle on
+// the ink replaces it.
+Detections::Ellipse refined_on_ink(const Detections::Ellipse& circle, const cv::Mat& ink) {
+  Detections::Ellipse best = circle;
+  double best_support = ink_support(circle, ink);
+  auto try_circle = [&](double x, double y, double r) {
+    Detections::Ellipse trial = circle;
+    trial.center = {x, y}, trial.a = trial.b = r;
+    if (const double support = ink_support(trial, ink); support > best_support) best_support = support, best = trial;
+  };
+  // Radius, then centre, then radius again: a coordinate search rather than the whole grid.
+  for (double dr = -4; dr <= 4; dr += 0.5) try_circle(circle.center.x, circle.center.y, circle.a + dr);
+  const Detections::Ellipse after_radius = best;
+  for (int dy = -2; dy <= 2; ++dy)
+    for (int dx = -2; dx <= 2; ++dx) try_circle(after_radius.center.x + dx, after_radius.center.y + dy, after_radius.a);
+  const Detections::Ellipse after_centre = best;
+  for (double dr = -1; dr <= 1; dr += 0.25)
+    try_circle(after_centre.center.x, after_centre.center.y, after_centre.a + dr);
+  return best;
+}
+
+std::vector<Detections::Ellipse> find_ellipses(const cv::Mat& gray, const cv::Mat& ink,
+                                               const std::vector<std::vector<cv::Point>>& regions) {
   cv::Ptr<cv::ximgproc::EdgeDrawing> ed = cv::ximgproc::createEdgeDrawing();
   ed->detectEdges(gray);
   std::vector<cv::Vec6d> found;
@@ -76,14 +104,28 @@ std::vector<Detections::Ellipse> find_ellipses(const cv::Mat& gray, const cv::Ma
   }
   // EdgeDrawing needs long unbroken arcs; a big circle crossed by many strokes is found by the
   // gradient Hough transform instead.
+  // At half resolution: a fifteenth of the full-size cost, and the fit below recovers the accuracy.
   std::vector<cv::Vec3f> circles;
-  cv::Mat smooth;
-  cv::GaussianBlur(gray, smooth, {5, 5}, 1.2);
-  cv::HoughCircles(smooth, circles, cv::HOUGH_GRADIENT_ALT, 1.5, 5, 300, 0.8, 3, std::max(gray.cols, gray.rows));
+  cv::Mat half;
+  cv::pyrDown(gray, half);
+  cv::HoughCircles(half, circles, cv::HOUGH_GRADIENT_ALT, 1.5, 10, 300, 0.8, 5, std::max(half.cols, half.rows));
   for (const auto& c : circles) {
     Detections::Ellipse d;
-    d.center = {c[0], c[1]}, d.a = d.b = c[2], d.circle = true;
-    raw.push_back(d);
+    d.center = {2.0 * c[0], 2.0 * c[1]}, d.a = d.b = 2.0 * c[2], d.circle = true;
+    raw.push_back(refined_on_ink(d, ink));
+  }
+  // And a region enclosed by one whole ellipse is fitted directly (EdgeDrawing misses some
+  // large eccentric ones).
+  for (const auto& region : regions) {
+    if (region.size() < 20) continue;
+    const cv::RotatedRect fit = cv::fitEllipse(region);
+    Detections::Ellipse d;
+    d.center = {fit.center.x, fit.center.y};
+    // The region is the inside of the stroke: its boundary lies half a stroke within the curve.
+    d.a = std::max(fit.size.width, fit.size.height) / 2 + 1, d.b = std::min(fit.size.width, fit.size.height) / 2 + 1;
+    d.angle_deg = std::fmod(fit.size.width >= fit.size.height ? fit.angle : fit.angle + 90, 180);
+    d.circle = d.a - d.b < 1;
+    if (d.b >= 3) raw.push_back(d);
   }
   // A stroke has two edges (inside and outside): merge detections of the same curve.
   std::vector<Detections::Ellipse> merged;
@@ -107,17 +149,6 @@ std::vector<Detections::Ellipse> find_ellipses(const cv::Mat& gray, const cv::Ma
   }
   // Both detectors propose curves that are not there (a chain of short strokes, text): keep
   // those whose outline is ink nearly all round.
-  // The gradient Hough transform's radius can be a few pixels off: refine it on the ink first.
-  for (auto& e : merged) {
-    if (!e.circle) continue;
-    double best = ink_support(e, ink), best_r = e.a;
-    for (double dr = -4; dr <= 4; dr += 0.5) {
-      Detections::Ellipse trial = e;
-      trial.a = trial.b = e.a + dr;
-      if (const double support = ink_support(trial, ink); support > best) best = support, best_r = trial.a;
-    }
-    e.a = e.b = best_r;
-  }
   std::erase_if(merged, [&](const Detections::Ellipse& e) { return ink_support(e, ink) < 0.8; });
   return merged;
 }
@@ -132,19 +163,23 @@ double ellipse_distance(P2 p, const Detections::Ellipse& e) {
   return std::abs(rho - r);
 }
 
-std::vector<Detections::Contour> find_regions(const cv::Mat& ink) {
-  std::vector<std::vector<cv::Point>> contours;
+// The regions strokes enclose: the holes of the ink's connected components.
+std::vector<std::vector<cv::Point>> enclosed_regions(const cv::Mat& ink) {
+  std::vector<std::vector<cv::Point>> contours, holes;
   std::vector<cv::Vec4i> hierarchy;
-  cv::findContours(ink, contours, hierarchy, cv::RETR_CCOMP, cv::CHAIN_APPROX_SIMPLE);
+  cv::findContours(ink, contours, hierarchy, cv::RETR_CCOMP, cv::CHAIN_APPROX_NONE);
+  for (std::size_t i = 0; i < contours.size(); ++i)
+    if (hierarchy[i][3] >= 0 && cv::contourArea(contours[i]) >= 50) holes.push_back(std::move(contours[i]));
+  return holes;
+}
+
+std::vector<Detections::Contour> polygons_of(const std::vector<std::vector<cv::Point>>& regions) {
   std::vector<Detections::Contour> out;
-  for (std::size_t i = 0; i < contours.size(); ++i) {
-    if (hierarchy[i][3] < 0) continue;  // outer boundaries of ink; holes are the enclosed regions
-    const double area = cv::contourArea(contours[i]);
-    if (area < 50) continue;
+  for (const auto& region : regions) {
     std::vector<cv::Point> approx;
-    cv::approxPolyDP(contours[i], approx, std::max(2.0, 0.015 * cv::arcLength(contours[i], true)), true);
+    cv::approxPolyDP(region, approx, std::max(2.0, 0.015 * cv::arcLength(region, true)), true);
     Detections::Contour c;
-    c.area = area;
+    c.area = cv::contourArea(region);
     for (const auto& p : approx) c.vertices.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
     out.push_back(std::move(c));
   }
@@ -161,11 +196,11 @@ std::vector<P2> find_arrowheads(const cv::Mat& ink) {
   std::vector<P2> heads;
   for (const auto& c : contours) {
     const double area = cv::contourArea(c), perimeter = cv::arcLength(c, true);
-    if (area < 15 || perimeter <= 0) continue;
+    if (area < 20 || perimeter <= 0) continue;
     std::vector<cv::Point2f> triangle;
     const double triangle_area = cv::minEnclosingTriangle(c, triangle);
     const double circularity = 4 * kPi * area / (perimeter * perimeter);
-    if (triangle_area <= 0 || area / triangle_area < 0.7 || circularity > 0.8) continue;
+    if (triangle_area <= 0 || area / triangle_area < 0.65 || circularity > 0.85) continue;
     const cv::Moments m = cv::moments(c);
     heads.push_back({m.m10 / m.m00, m.m01 / m.m00});
   }
@@ -186,9 +221,11 @@ Detections detect(const Image& image) {
   out.ink_threshold = static_cast<int>(cv::threshold(gray, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU));
   if (cv::countNonZero(gray < 250) == 0) out.ink_threshold = 128, ink = cv::Mat::zeros(gray.size(), CV_8U);
 
-  out.glyphs = find_glyphs(ink);
-  out.ellipses = find_ellipses(gray, ink);
-  out.contours = find_regions(ink);
+  std::vector<bool> compact;
+  out.glyphs = find_glyphs(ink, compact);
+  const auto regions = enclosed_regions(ink);
+  out.ellipses = find_ellipses(gray, ink, regions);
+  out.contours = polygons_of(regions);
   out.arrowheads = find_arrowheads(ink);
 
   cv::Ptr<cv::ximgproc::FastLineDetector> fld = cv::ximgproc::createFastLineDetector(10, 1.414f, 50, 50, 3, false);
@@ -196,9 +233,9 @@ Detections detect(const Image& image) {
   fld->detect(gray, found);
   for (const auto& s : found) {
     const P2 a{s[0], s[1]}, b{s[2], s[3]}, mid{(a.x + b.x) / 2, (a.y + b.y) / 2};
-    const bool in_glyph = std::any_of(out.glyphs.begin(), out.glyphs.end(), [&](const Detections::Box& g) {
-      return inside_box(a, g, 2) && inside_box(b, g, 2);
-    });
+    bool in_glyph = false;
+    for (std::size_t g = 0; g < out.glyphs.size() && !in_glyph; ++g)
+      in_glyph = compact[g] && inside_box(a, out.glyphs[g], 2) && inside_box(b, out.glyphs[g], 2);
     const bool on_curve = std::any_of(out.ellipses.begin(), out.ellipses.end(), [&](const Detections::Ellipse& e) {
       return ellipse_distance(a, e) < 3 && ellipse_distance(b, e) < 3 && ellipse_distance(mid, e) < 3;
     });

@@ -231,7 +231,7 @@ class Builder {
     if (!link.directed || link.kind != LinkKind::arrow) return;
     const double len = std::hypot(tip.x - from.x, tip.y - from.y);
     if (len == 0) return;
-    const double head = std::max(8.0, fig_.font_px * 0.8), ux = (tip.x - from.x) / len, uy = (tip.y - from.y) / len;
+    const double head = std::max(10.0, fig_.font_px * 1.1), ux = (tip.x - from.x) / len, uy = (tip.y - from.y) / len;
     const P2 base{tip.x - ux * head, tip.y - uy * head};
     fig_.heads.push_back({name,
                           tip,

@@ -83,7 +83,7 @@ std::vector<std::uint8_t> encode(const Image& image, ImageFormat format, int qua
   if (format == ImageFormat::jpeg)
     cv::imencode(".jpg", bgr, bytes, {cv::IMWRITE_JPEG_QUALITY, std::clamp(quality, 0, 100)});
   else
-    cv::imencode(".png", bgr, bytes, {cv::IMWRITE_PNG_COMPRESSION, 6});
+    cv::imencode(".png", bgr, bytes, {cv::IMWRITE_PNG_COMPRESSION, 3});
   return bytes;
 }
 

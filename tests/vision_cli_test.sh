@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# render and crosscheck through the command line: files named after ids, one record per input
+# line, errors in place, exit codes 0 / 1 / 3, overlays, users' images.
+set -u
+geotruth="$1"
+samples="$2"  # ../shared/samples (Geometry3K images); skipped when absent
+source "$(dirname "$0")/check.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cat >"$tmp/scenes.jsonl" <<'JSONL'
+{"id":"three circles/1","frame":{"width":640,"height":640},"circles":[{"id":"c1","center":[200,300],"radius":100},{"id":"c2","center":[380,300],"radius":80},{"id":"c3","center":[450,500],"radius":60}]}
+{"id":"ellipse","frame":{"width":1,"height":1,"y":"up"},"shapes":[{"id":"e","type":"ellipse","center":[0.5,0.5],"axes":[0.3,0.15],"rotation":30}]}
+not json
+{"id":"huge","frame":{"width":1,"height":1},"circles":[{"center":[0.5,0.5],"radius":0.2}]}
+JSONL
+
+"$geotruth" render "$tmp/scenes.jsonl" -o "$tmp/img" --size 0 --render-size 100000 >"$tmp/render.jsonl" 2>/dev/null
+check "render: error records exit 1" 1 $?
+"$geotruth" render "$tmp/scenes.jsonl" -o "$tmp/img" >"$tmp/render.jsonl" 2>/dev/null
+check "render: bad line exit 1" 1 $?
+check "render: one record per line" 4 "$(wc -l <"$tmp/render.jsonl")"
+check "render: three images" 3 "$(ls "$tmp/img" | wc -l)"
+check "render: id made a file name" 1 "$(ls "$tmp/img" | grep -c '^three_circles_1.png$')"
+check "render: PNG signature" "89504e47" "$(head -c 4 "$tmp/img/ellipse.png" | od -An -tx1 | tr -d ' \n')"
+"$geotruth" render "$tmp/scenes.jsonl" -o "$tmp/img2" 2>/dev/null >/dev/null
+check "render: same bytes twice" "" "$(cmp "$tmp/img/ellipse.png" "$tmp/img2/ellipse.png")"
+"$geotruth" render "$tmp/scenes.jsonl" -o "$tmp/jpg" --format jpeg --quality 70 --style sketch --gaussian 10 2>/dev/null >/dev/null
+check "render: JPEG" "ffd8ff" "$(head -c 3 "$tmp/jpg/ellipse.jpg" | od -An -tx1 | tr -d ' \n')"
+"$geotruth" render "$tmp/scenes.jsonl" -o "$tmp/x" --color "#12345" >/dev/null 2>&1
+check "render: bad colour is a usage error" 2 $?
+
+head -2 "$tmp/scenes.jsonl" | "$geotruth" crosscheck - --overlay "$tmp/ov" >"$tmp/cc.jsonl" 2>/dev/null
+check "crosscheck: all agree exit 0" 0 $?
+check "crosscheck: two records" 2 "$(grep -c '"agree":true' "$tmp/cc.jsonl")"
+check "crosscheck: two overlays" 2 "$(ls "$tmp/ov" | wc -l)"
+
+# The ellipse's scene checked against the circles' picture: it disagrees (exit 3).
+sed -n 2p "$tmp/scenes.jsonl" >"$tmp/ellipse.jsonl"
+"$geotruth" crosscheck "$tmp/ellipse.jsonl" --image "$tmp/img/three_circles_1.png" >"$tmp/wrong.jsonl" 2>/dev/null
+check "crosscheck: disagreement exit 3" 3 $?
+check "crosscheck: ellipse not visible there" 1 "$(grep -c '"kind":"not_visible","elements":\["e"\]' "$tmp/wrong.jsonl")"
+"$geotruth" crosscheck "$tmp/ellipse.jsonl" --image "$tmp/nowhere" >"$tmp/missing.jsonl" 2>/dev/null
+check "crosscheck: missing image exit 1" 1 $?
+check "crosscheck: missing image is an error record" 1 "$(grep -c '"error":' "$tmp/missing.jsonl")"
+"$geotruth" crosscheck "$tmp/ellipse.jsonl" --image "$tmp/scenes.jsonl" >"$tmp/notimage.jsonl" 2>/dev/null
+check "crosscheck: not an image named" 1 "$(grep -c 'not an image' "$tmp/notimage.jsonl")"
+# A directory of images: <id>.png.
+"$geotruth" crosscheck "$tmp/ellipse.jsonl" --image "$tmp/img" >/dev/null 2>&1
+check "crosscheck: image found by id" 0 $?
+
+if [ -d "$samples/geometry3k/20" ]; then
+  "$geotruth" crosscheck --from geometry3k "$samples/geometry3k/20/logic_form.json" --image "$samples/geometry3k" \
+    >"$tmp/g3k.jsonl" 2>/dev/null
+  check "crosscheck: Geometry3K sample 20 agrees with its image" 0 $?
+  check "crosscheck: Geometry3K image found as <id>/img_diagram.png" 1 "$(grep -c 'img_diagram.png' "$tmp/g3k.jsonl")"
+fi
+finish "vision cli"

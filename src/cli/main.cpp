@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   audit->add_flag("--no-progress", audit_command.no_progress, "no progress bar (it only shows on a terminal anyway)");
   bool audit_vision = false;
   audit->add_flag("--vision", audit_vision,
-                  "also cross-check each scene against its rendered pixels [not available yet]");
+                  "cross-check pixels inside the audit [not built: run geotruth crosscheck on the same scenes]");
 
   std::vector<std::string> merge_dirs;
   std::string merge_out;
@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
     if (audit->parsed()) {
       if (audit_vision) {
         std::cerr
-            << "geotruth audit: --vision needs the render/cross-check capability, not available in this build yet\n";
+            << "geotruth audit: --vision is not built into audit yet; run geotruth crosscheck on the same scenes\n";
         return kUsage;
       }
       return geotruth::cli::audit(audit_command, audit_thresholds);

@@ -60,9 +60,14 @@ void write_atomically_with(const fs::path& path, Fn&& write) {
   fs::rename(temp, path);
 }
 
-void write_atomically(const fs::path& path, const std::string& text) {
-  write_atomically_with(path, [&](std::ostream& out) { out << text; });
+}  // namespace
+
+void write_atomically(const std::string& path, std::string_view bytes) {
+  write_atomically_with(
+      path, [&](std::ostream& out) { out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); });
 }
+
+namespace {
 
 ordered_json reasons_json(const std::vector<Reason>& reasons) {
   ordered_json out = ordered_json::array();
@@ -373,17 +378,14 @@ void merge_audits(const std::vector<std::string>& dirs, const std::string& out_d
     auto later = [&](std::size_t a, std::size_t b) { return cursors[a].record > cursors[b].record; };
     std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heap(later);
     for (std::size_t i = 0; i < cursors.size(); ++i) heap.push(i);
-    const fs::path temp = fs::path(out_dir) / (std::string(name) + ".tmp");
-    {
-      std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    write_atomically_with(fs::path(out_dir) / name, [&](std::ostream& out) {
       while (!heap.empty()) {
         const std::size_t i = heap.top();
         heap.pop();
         out << cursors[i].line << '\n';
         if (cursors[i].advance()) heap.push(i);
       }
-    }
-    fs::rename(temp, fs::path(out_dir) / name);
+    });
   }
   finalize_audit(out_dir);
 }

@@ -4,6 +4,7 @@
 #include <geotruth/incidence.hpp>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "batch/batch.hpp"
@@ -34,6 +35,10 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log);
 
 /// Writes summary.json and report.html from the jsonl files of `dir` (deterministic).
 void finalize_audit(const std::string& dir);
+
+/// Writes `bytes` to a temporary name beside `path` and renames it into place: readers never
+/// see half a file. Throws std::runtime_error when the file cannot be written.
+void write_atomically(const std::string& path, std::string_view bytes);
 
 /// Joins the outputs of shard runs into `out_dir`, records in input order, then finalizes:
 /// the result is byte for byte what one run over all records writes.

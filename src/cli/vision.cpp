@@ -6,6 +6,7 @@
 #include <iterator>
 #include <set>
 
+#include "audit/run.hpp"
 #include "cli/common.hpp"
 #include "cli/records.hpp"
 
@@ -50,15 +51,8 @@ std::string file_stem(const Scene& scene, const RawRecord& record) {
   return stem;
 }
 
-// Writes through a temporary name and renames into place: no half-written images.
-void write_file(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
-  const fs::path temp = path.string() + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out) throw std::runtime_error("cannot write " + temp.string());
-  }
-  fs::rename(temp, path);
+void write_image(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
+  write_atomically(path.string(), {reinterpret_cast<const char*>(bytes.data()), bytes.size()});
 }
 
 // Unique names within one run: a second scene with the same id gets its line number appended.
@@ -156,8 +150,8 @@ int render(const RenderCommand& command, const Thresholds& thresholds) {
           throw InputError{"/frame", e.what()};
         }
         const fs::path path = names.next(dir, scene, record, jpeg ? ".jpg" : ".png");
-        write_file(path,
-                   vision::encode(image, jpeg ? vision::ImageFormat::jpeg : vision::ImageFormat::png, command.quality));
+        write_image(
+            path, vision::encode(image, jpeg ? vision::ImageFormat::jpeg : vision::ImageFormat::png, command.quality));
         ++images;
         ordered_json result = record_head(scene, record);
         result["image"] = path.string();
@@ -217,7 +211,7 @@ int crosscheck(const CrosscheckCommand& command, const Thresholds& thresholds) {
         if (!image_path.empty()) result["image"] = image_path.string();
         if (!command.overlay_dir.empty()) {
           const fs::path path = names.next(command.overlay_dir, scene, record, ".png");
-          write_file(path, vision::encode(vision::overlay(scene, image, check), vision::ImageFormat::png));
+          write_image(path, vision::encode(vision::overlay(scene, image, check), vision::ImageFormat::png));
           result["overlay"] = path.string();
         }
         return result;

@@ -32,6 +32,16 @@ double dist(P2 a, P2 b) {
   return std::hypot(a.x - b.x, a.y - b.y);
 }
 
+struct Bounds {
+  double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+};
+Bounds bounds_of(const std::vector<P2>& points) {
+  Bounds b;
+  for (const P2& p : points)
+    b.x0 = std::min(b.x0, p.x), b.y0 = std::min(b.y0, p.y), b.x1 = std::max(b.x1, p.x), b.y1 = std::max(b.y1, p.y);
+  return b;
+}
+
 class Checker {
  public:
   Checker(const Scene& scene, const Image& image, const CrossCheckOptions& options) : image_(image), options_(options) {
@@ -83,17 +93,6 @@ class Checker {
     return p.x >= -margin && p.y >= -margin && p.x <= image_.width + margin && p.y <= image_.height + margin;
   }
 
-  // Ink within a pixel of p.
-  bool ink_near(P2 p) const {
-    const int x = static_cast<int>(std::floor(p.x)), y = static_cast<int>(std::floor(p.y));
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        const int xx = x + dx, yy = y + dy;
-        if (xx >= 0 && yy >= 0 && xx < ink_.cols && yy < ink_.rows && ink_.at<std::uint8_t>(yy, xx)) return true;
-      }
-    return false;
-  }
-
   double gray_at(P2 p) const {  // bilinear
     const double x = std::clamp(p.x - 0.5, 0.0, gray_.cols - 1.001), y = std::clamp(p.y - 0.5, 0.0, gray_.rows - 1.001);
     const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
@@ -131,9 +130,7 @@ class Checker {
       for (const P2& p : samples(c.path, c.closed)) points.push_back(p);
     if (points.empty()) return {};
     const std::size_t stride = std::max<std::size_t>(1, points.size() / 600);
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-    for (const P2& p : points)
-      x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+    const auto [x0, y0, x1, y1] = bounds_of(points);
     auto cost = [&](int dx, int dy) {
       double sum = 0;
       for (std::size_t i = 0; i < points.size(); i += stride) {
@@ -173,9 +170,7 @@ class Checker {
   void check_visibility() {
     for (std::size_t i = 0; i < fig_.curves.size(); ++i) {
       const Curve& c = fig_.curves[i];
-      double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-      for (const P2& p : c.path)
-        x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+      const auto [x0, y0, x1, y1] = bounds_of(c.path);
       const P2 centre{(x0 + x1) / 2, (y0 + y1) / 2};
       if (x1 < 0 || y1 < 0 || x0 > image_.width || y0 > image_.height) {
         add("off_canvas", {c.element},
@@ -200,7 +195,7 @@ class Checker {
       for (const P2& p : samples(c.path, c.closed)) {
         if (!inside(p)) continue;
         ++total;
-        covered += ink_near(p);
+        covered += ink_within_pixel(ink_, p);
       }
       const double coverage = total ? static_cast<double>(covered) / total : 0;
       const double needed = c.dashed ? 0.35 : options_.min_coverage;
@@ -253,7 +248,7 @@ class Checker {
   }
   bool in_text(P2 p) const {
     for (const auto& g : out_.detections.glyphs)
-      if (p.x >= g.x - 2 && p.y >= g.y - 2 && p.x <= g.x + g.width + 2 && p.y <= g.y + g.height + 2) return true;
+      if (in_box(p, g, 2)) return true;
     for (const Text& t : fig_.texts)
       if (dist(p, t.center) <= fig_.font_px * (0.6 + 0.35 * t.text.size())) return true;
     return false;
@@ -354,14 +349,11 @@ class Checker {
       const auto& e = out_.detections.ellipses[d];
       if (e.a < min_extra_radius_ || in_text(e.center)) continue;
       // Part of an arc, a sector or a spiral of the scene (or of a circle already matched)?
-      int near = 0, n = 0;
-      for (int k = 0; k < 36; ++k, ++n) {
-        const double t = k * kPi / 18, r = e.angle_deg * kPi / 180;
-        const P2 p{e.center.x + e.a * std::cos(t) * std::cos(r) - e.b * std::sin(t) * std::sin(r),
-                   e.center.y + e.a * std::cos(t) * std::sin(r) + e.b * std::sin(t) * std::cos(r)};
-        near += on_scene_stroke(p, 3 + stroke_);
-      }
-      if (near >= 0.6 * n) continue;
+      constexpr int kSamples = 36;
+      const EllipsePoints outline(e);
+      int near = 0;
+      for (int k = 0; k < kSamples; ++k) near += on_scene_stroke(outline.at(2 * kPi * k / kSamples), 3 + stroke_);
+      if (near >= 0.6 * kSamples) continue;
       const std::string category = e.circle || e.a / e.b < 1.1 ? "circles" : "ellipses";
       ++out_.counts[category].extra;
       add("extra_detection", {},

@@ -14,10 +14,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-bool inside_box(P2 p, const Detections::Box& b, double margin) {
-  return p.x >= b.x - margin && p.y >= b.y - margin && p.x <= b.x + b.width + margin && p.y <= b.y + b.height + margin;
-}
-
 // Letters and digits: ink components about the size of a label, not long strokes or specks.
 // `compact` tells the glyphs that are not a bar (a dash of a dashed line looks like an "I").
 std::vector<Detections::Box> find_glyphs(const cv::Mat& ink, std::vector<bool>& compact) {
@@ -44,21 +40,9 @@ std::vector<Detections::Box> find_glyphs(const cv::Mat& ink, std::vector<bool>& 
 // Share of the ellipse's outline that has ink within a pixel.
 double ink_support(const Detections::Ellipse& e, const cv::Mat& ink) {
   const int n = std::clamp(static_cast<int>(2 * kPi * e.a / 2), 24, 720);
-  const double r = e.angle_deg * kPi / 180;
+  const EllipsePoints outline(e);
   int hits = 0;
-  for (int k = 0; k < n; ++k) {
-    const double t = 2 * kPi * k / n;
-    const int x =
-        static_cast<int>(std::floor(e.center.x + e.a * std::cos(t) * std::cos(r) - e.b * std::sin(t) * std::sin(r)));
-    const int y =
-        static_cast<int>(std::floor(e.center.y + e.a * std::cos(t) * std::sin(r) + e.b * std::sin(t) * std::cos(r)));
-    bool hit = false;
-    for (int dy = -1; dy <= 1 && !hit; ++dy)
-      for (int dx = -1; dx <= 1 && !hit; ++dx)
-        hit = x + dx >= 0 && y + dy >= 0 && x + dx < ink.cols && y + dy < ink.rows &&
-              ink.at<std::uint8_t>(y + dy, x + dx);
-    hits += hit;
-  }
+  for (int k = 0; k < n; ++k) hits += ink_within_pixel(ink, outline.at(2 * kPi * k / n));
   return static_cast<double>(hits) / n;
 }
 
@@ -235,7 +219,7 @@ Detections detect(const Image& image) {
     const P2 a{s[0], s[1]}, b{s[2], s[3]}, mid{(a.x + b.x) / 2, (a.y + b.y) / 2};
     bool in_glyph = false;
     for (std::size_t g = 0; g < out.glyphs.size() && !in_glyph; ++g)
-      in_glyph = compact[g] && inside_box(a, out.glyphs[g], 2) && inside_box(b, out.glyphs[g], 2);
+      in_glyph = compact[g] && in_box(a, out.glyphs[g], 2) && in_box(b, out.glyphs[g], 2);
     const bool on_curve = std::any_of(out.ellipses.begin(), out.ellipses.end(), [&](const Detections::Ellipse& e) {
       return ellipse_distance(a, e) < 3 && ellipse_distance(b, e) < 3 && ellipse_distance(mid, e) < 3;
     });

@@ -12,19 +12,19 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr int kMaxSide = 16384;
 
-// Frame units → image pixels (the image shows the whole frame).
+// Frame units → image pixels: one uniform scale, the frame's origin corner at `offset`, y-up
+// frames flipped about the frame's top.
 struct Transform {
-  double sx = 1, sy = 1, height = 0;
+  double scale = 1, height = 0;  ///< height: the frame's height in pixels
   bool y_up = false;
   P2 offset;
-  P2 operator()(double x, double y) const { return {offset.x + x * sx, offset.y + (y_up ? height - y * sy : y * sy)}; }
-  P2 operator()(const Vec2& v) const { return (*this)(to_double(v.x), to_double(v.y)); }
-  double length(double units) const { return units * std::sqrt(sx * sy); }
-  // A frame direction angle (degrees, from +x toward +y) as an image angle.
-  double angle_deg(double frame_deg) const {
-    const double t = frame_deg * kPi / 180;
-    return std::atan2((y_up ? -sy : sy) * std::sin(t), sx * std::cos(t)) * 180 / kPi;
+  P2 operator()(double x, double y) const {
+    return {offset.x + x * scale, offset.y + (y_up ? height - y * scale : y * scale)};
   }
+  P2 operator()(const Vec2& v) const { return (*this)(to_double(v.x), to_double(v.y)); }
+  double length(double units) const { return units * scale; }
+  // A frame direction angle (degrees, from +x toward +y) as an image angle: the flip mirrors it.
+  double angle_deg(double frame_deg) const { return y_up ? -frame_deg : frame_deg; }
 };
 
 // Segments for a chord error of at most 0.05 px on a curve of radius r px.
@@ -54,7 +54,7 @@ class Builder {
  public:
   Builder(const Scene& scene, int width, int height, double scale, P2 offset, double font_px) : scene_(scene) {
     fig_.width = width, fig_.height = height;
-    tf_ = {scale, scale, to_double(scene.frame.height) * scale, scene.frame.y == YAxis::up, offset};
+    tf_ = {scale, to_double(scene.frame.height) * scale, scene.frame.y == YAxis::up, offset};
     fig_.px_per_unit = scale;
     fig_.font_px = font_px > 0 ? font_px : std::max(11.0, 0.022 * std::max(width, height));
   }

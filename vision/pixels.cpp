@@ -22,6 +22,10 @@ cv::Mat gray_of(const Image& image) {
   return gray;
 }
 
+bool in_box(PixelPoint p, const Detections::Box& b, double margin) {
+  return p.x >= b.x - margin && p.y >= b.y - margin && p.x <= b.x + b.width + margin && p.y <= b.y + b.height + margin;
+}
+
 std::vector<Detections::Line> cluster_segments(const std::vector<Detections::Segment>& segments) {
   auto length = [&](std::size_t i) {
     return std::hypot(segments[i].b.x - segments[i].a.x, segments[i].b.y - segments[i].a.y);

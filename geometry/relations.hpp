@@ -7,12 +7,16 @@
 // vectors. Two approximations, both far below a pixel: a point's distance to an ellipse near its
 // curve uses the first-order estimate |q − 1| / |∇q| (q the normalized quadratic form), and the
 // tangency of a circle and an ellipse compares the radius with the nearest and farthest distances
-// from the circle's centre to the ellipse, found numerically (error ~1e-12 units).
+// from the circle's centre to the ellipse, found numerically (error ~1e-12 units). Crossing
+// counts are exact (CGAL for segments and circles, geometry/conics.hpp for ellipses and arcs).
+// Every decision is tried in double first and falls back to the exact one unless the double is
+// clear of the band edges by far more than its rounding (docs/gepbench.md, "Filters").
 #pragma once
 
 #include <geotruth/incidence.hpp>
 #include <geotruth/scene.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,7 +35,7 @@ struct ShapeRelation {
 /// The relations from `a` to `b` ("a is circumscribed about b", "a is a diameter of b"): every
 /// relation that applies to this pair of shape kinds, each decided; `undecided` names relations
 /// that apply but geotruth does not decide yet (ellipse–ellipse tangency; crossings involving
-/// ellipses, sectors, stars and spirals).
+/// stars, spirals or two sectors).
 struct RelationCheck {
   std::vector<ShapeRelation> relations;
   std::vector<std::string> undecided;
@@ -42,15 +46,29 @@ struct RelationCheck {
 RelationCheck relate(const Shape& a, const Shape& b, const Frame& frame, const Thresholds& thresholds,
                      bool directional_only = false);
 
-/// How far a shape is from its declared kind ("rectangle": right angles; "square": and equal
-/// sides; "equilateral triangle", "regular pentagon"/"regular hexagon": equal sides and equal
-/// distances from the vertex mean; "circle": equal axes), as a relation named "label"; empty when
-/// the shape declares nothing checkable.
-std::optional<ShapeRelation> label_check(const Shape& shape, const Frame& frame, const Thresholds& thresholds);
+/// The same for many pairs of one scene's shapes: each shape is converted once (exact axes,
+/// drawn extents, double estimates for the filters), not once per pair.
+class ShapeRelations {
+ public:
+  ShapeRelations(const std::vector<Shape>& shapes, const Frame& frame, const Thresholds& thresholds);
+  ~ShapeRelations();
+  /// relate(shapes[a], shapes[b], …) without converting them again.
+  RelationCheck relate(std::size_t a, std::size_t b, bool directional_only = false) const;
 
-/// The kind a person would give an unlabelled shape that is within 3° of it (a quadrilateral
-/// with right angles: "rectangle"; a triangle with 60° angles: "equilateral triangle") or, for an
-/// ellipse, whose axes differ by less than eps_vis ("circle"); empty otherwise.
-std::optional<std::string> looks_like(const Shape& shape, const Frame& frame, const Thresholds& thresholds);
+  /// How far a shape is from its declared kind ("rectangle": right angles; "square": and equal
+  /// sides; "equilateral triangle", "regular pentagon"/"regular hexagon": equal sides and equal
+  /// distances from the vertex mean; "circle": equal axes), as a relation named "label"; empty
+  /// when the shape declares nothing checkable.
+  std::optional<ShapeRelation> label_check(std::size_t shape) const;
+
+  /// The kind a person would give an unlabelled shape that is within 3° of it (a quadrilateral
+  /// with right angles: "rectangle"; a triangle with 60° angles: "equilateral triangle") or, for
+  /// an ellipse, whose axes differ by less than eps_vis ("circle"); empty otherwise.
+  std::optional<std::string> looks_like(std::size_t shape) const;
+
+ private:
+  struct Prepared;
+  std::unique_ptr<Prepared> prepared_;
+};
 
 }  // namespace geotruth::geometry

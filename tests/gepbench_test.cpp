@@ -73,6 +73,15 @@ TEST(GepbenchImport, ShapesQuestionsAndNotes) {
   EXPECT_EQ(std::get<Scene>(again), s);
 }
 
+TEST(GepbenchImport, OneRulesFilePerImport) {
+  // Images are numbered per rules file: two of them would merge unrelated figures' questions.
+  const auto scenes = import_files({kFixtures / "rules.json", kFixtures / "size.jsonl", kFixtures / "rules.json"});
+  ASSERT_EQ(scenes.size(), 1u);
+  const auto* error = std::get_if<InputError>(&scenes[0].scene);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(error->message.find("a second rules file"), std::string::npos) << error->message;
+}
+
 TEST(GepbenchDefects, RotatedEllipseSpanFromAxisEndpointsIsWrong) {
   // Semi-axes 0.3 and 0.29 at 45°. The drawn ellipse spans 2·√((0.3² + 0.29²)/2) = 0.590
   // horizontally; the engine's box through the four axis endpoints gives 2·0.3·cos 45° = 0.424

@@ -218,3 +218,98 @@ TEST(Relations, CircleAndEllipse) {
       unit_scene(std::string(ellipse) + R"(,{"id":"c","type":"circle","center":[0.902,0.5],"radius":0.1})");
   EXPECT_TRUE(relation(near, "tangent", 1, 0).ambiguous);
 }
+
+// Every relation on an exact fixture and moved by δ: at δ = 0 it holds, at 0.002 (1.28 px) it is
+// ambiguous, at 0.02 (12.8 px) it clearly does not hold. `{d}` in the fixture is replaced by the
+// coordinate moved by δ; the slack is δ·640 px where the geometry makes it exactly δ.
+TEST(Relations, EveryRelationAndItsNearMisses) {
+  struct Fixture {
+    std::string relation, shapes;
+    double base;  // the coordinate that {d} stands for at δ = 0
+    std::size_t a, b;
+    bool slack_is_delta;
+  };
+  const std::string circle = R"({"id":"c","type":"circle","center":[0.5,0.5],"radius":0.2},)";
+  const std::string square = R"({"id":"q","type":"polygon","points":[[0.3,0.3],[0.7,0.3],[0.7,0.7],[0.3,0.7]]},)";
+  const std::string flat = R"({"id":"e","type":"ellipse","center":[0.5,0.5],"axes":[0.3,0.1],"rotation":0},)";
+  const std::vector<Fixture> fixtures = {
+      {"concentric", circle + R"({"id":"d","type":"circle","center":[{d},0.5],"radius":0.1})", 0.5, 0, 1, true},
+      {"external_tangent", circle + R"({"id":"d","type":"circle","center":[{d},0.5],"radius":0.1})", 0.8, 0, 1, true},
+      {"internal_tangent", circle + R"({"id":"d","type":"circle","center":[{d},0.5],"radius":0.1})", 0.6, 0, 1, true},
+      {"tangent", flat + R"({"id":"l","type":"line","points":[[0,{d}],[1,{d}]]})", 0.6, 1, 0, true},
+      {"tangent",
+       R"({"id":"k","type":"sector","center":[0.5,0.5],"radius":0.2,"start_angle":0,"end_angle":90},)"
+       R"({"id":"l","type":"segment","points":[[0.2,{d}],[0.9,{d}]]})",
+       0.7, 1, 0, true},
+      {"external_tangent", flat + R"({"id":"d","type":"circle","center":[{d},0.5],"radius":0.1})", 0.9, 1, 0, false},
+      {"parallel",
+       R"({"id":"a","type":"segment","points":[[0.1,0.1],[0.6,0.1]]},{"id":"b","type":"segment","points":[[0.1,0.3],[0.6,{d}]]})",
+       0.3, 0, 1, false},
+      {"perpendicular",
+       R"({"id":"a","type":"segment","points":[[0.1,0.1],[0.6,0.1]]},{"id":"b","type":"segment","points":[[0.3,0.2],[{d},0.7]]})",
+       0.3, 0, 1, false},
+      {"circumscribed",
+       R"({"id":"c","type":"circle","center":[0.5,0.5],"radius":{d}},{"id":"r","type":"polygon","points":[[0.2,0.1],[0.8,0.1],[0.8,0.9],[0.2,0.9]]})",
+       0.5, 0, 1, true},
+      {"inscribed", square + R"({"id":"c","type":"circle","center":[0.5,0.5],"radius":{d}})", 0.2, 1, 0, true},
+      {"circumscribed", square + R"({"id":"c","type":"circle","center":[0.5,0.5],"radius":{d}})", 0.2, 0, 1, true},
+      {"diagonal", square + R"({"id":"s","type":"segment","points":[[0.3,0.3],[{d},0.7]]})", 0.7, 1, 0, true},
+      {"diameter", circle + R"({"id":"s","type":"segment","points":[[0.3,0.5],[{d},0.5]]})", 0.7, 1, 0, true},
+      {"major_axis", flat + R"({"id":"s","type":"segment","points":[[0.2,0.5],[{d},0.5]]})", 0.8, 1, 0, true},
+      {"minor_axis", flat + R"({"id":"s","type":"segment","points":[[0.5,0.4],[0.5,{d}]]})", 0.6, 1, 0, true},
+      {"shared_edge",
+       R"({"id":"a","type":"polygon","points":[[0.1,0.1],[0.3,0.1],[0.3,0.3],[0.1,0.3]]},{"id":"b","type":"polygon","points":[[{d},0.1],[0.6,0.1],[0.6,0.3],[{d},0.3]]})",
+       0.3, 0, 1, true},
+      {"similar",
+       R"({"id":"a","type":"polygon","points":[[0.1,0.1],[0.4,0.1],[0.4,0.5]]},{"id":"b","type":"polygon","points":[[0.6,0.5],[0.9,0.5],[0.9,{d}]]})",
+       0.9, 0, 1, false},
+      {"symmetric",
+       R"({"id":"a","type":"polygon","points":[[0.1,0.1],[0.4,0.1],[0.4,0.5]]},{"id":"b","type":"polygon","points":[[{d},0.1],[0.4,0.1],[0.4,0.5]]})",
+       0.7, 0, 1, true},
+  };
+  for (const auto& f : fixtures)
+    for (const auto& [delta, holds, ambiguous] :
+         {std::tuple{0.0, true, false}, {0.002, false, true}, {0.02, false, false}}) {
+      std::string shapes = f.shapes;
+      char moved[32];
+      std::snprintf(moved, sizeof moved, "%.4f", f.base + delta);
+      for (auto at = shapes.find("{d}"); at != std::string::npos; at = shapes.find("{d}")) shapes.replace(at, 3, moved);
+      const auto r = relation(unit_scene(shapes), f.relation, f.a, f.b);
+      EXPECT_EQ(r.holds, holds) << f.relation << " moved by " << delta << ": " << shapes;
+      EXPECT_EQ(r.ambiguous, ambiguous) << f.relation << " moved by " << delta << ": " << shapes;
+      if (f.slack_is_delta) {
+        EXPECT_NEAR(r.slack_px, delta * 640, 1e-6) << f.relation << " moved by " << delta;
+      }
+    }
+}
+
+TEST(Relations, CrossingsOfEllipsesSectorsAndLines) {
+  // Ellipse x-semi-axis 0.3, y-semi-axis 0.1 at the centre; the square [0.3, 0.7]²'s vertical
+  // sides (0.2 from the centre) cut it twice each, its horizontal ones miss it: 4 crossings. A
+  // small turned ellipse lies inside both; the circle r 0.1 at the centre touches the ellipse's
+  // top and bottom vertices from inside: 2 tangencies.
+  const Scene s = unit_scene(R"({"id":"e","type":"ellipse","center":[0.5,0.5],"axes":[0.3,0.1]},
+    {"id":"q","type":"polygon","points":[[0.3,0.3],[0.7,0.3],[0.7,0.7],[0.3,0.7]]},
+    {"id":"small","type":"ellipse","center":[0.5,0.5],"axes":[0.15,0.05],"rotation":30},
+    {"id":"c","type":"circle","center":[0.5,0.5],"radius":0.1},
+    {"id":"turned","type":"ellipse","center":[0.5,0.5],"axes":[0.3,0.1],"rotation":90},
+    {"id":"k","type":"sector","center":[0.5,0.5],"radius":0.2,"start_angle":0,"end_angle":90},
+    {"id":"l","type":"line","points":[[0.45,0.45],[0.55,0.55]]})");
+  EXPECT_EQ(relation(s, "intersecting", 0, 1).count, 4);
+  EXPECT_TRUE(relation(s, "contained", 2, 1).holds);
+  EXPECT_TRUE(relation(s, "contained", 2, 0).holds);
+  EXPECT_FALSE(relation(s, "disjoint", 2, 0).holds);
+  EXPECT_EQ(relation(s, "intersecting", 0, 3).count, 4);  // two touching points, each twice
+  EXPECT_EQ(relation(s, "intersecting", 0, 4).count, 4);  // the cross of two ellipses
+  // The sector's radii run along x and y from the centre; its arc (r 0.2, 0°–90°) crosses the
+  // flat ellipse once and the upright one once; each radius crosses one of them once more.
+  EXPECT_EQ(relation(s, "intersecting", 5, 0).count, 2);
+  EXPECT_EQ(relation(s, "intersecting", 5, 4).count, 2);
+  // The line through (0.45, 0.45) and (0.55, 0.55) is drawn across the canvas: it crosses the
+  // square twice and the circle twice, though its two given points are inside both.
+  EXPECT_EQ(relation(s, "intersecting", 6, 1).count, 2);
+  EXPECT_EQ(relation(s, "intersecting", 6, 3).count, 2);
+  EXPECT_EQ(relation(s, "intersecting", 6, 0).count, 2);
+  // The circle r 0.1 is concentric with the sector's arc (no meeting); each radius crosses it once.
+  EXPECT_EQ(relation(s, "intersecting", 5, 3).count, 2);
+}

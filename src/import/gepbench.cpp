@@ -199,7 +199,14 @@ std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::stri
   const std::pair<std::string, std::string>* rules = nullptr;
   for (const auto& f : files) {
     const auto first = f.second.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && f.second[first] == '[') rules = &f;
+    if (first == std::string::npos || f.second[first] != '[') continue;
+    // Images are numbered per rules file, so two of them would share scene ids and questions.
+    if (rules)
+      return {{f.first,
+               InputError{"", "a second rules file (after " + rules->first +
+                                  "): import each rules.json with its own VQA files, one import per rules file"},
+               {}}};
+    rules = &f;
   }
   if (!rules)
     return {

@@ -363,17 +363,24 @@ std::optional<Truth> evaluate_shape_question(const Scene& scene, const Question&
   return ShapeQuestions(scene, thresholds).evaluate(q);
 }
 
-std::vector<PairRelation> relation_matrix(const Scene& scene, const Thresholds& thresholds) {
+namespace {
+
+std::vector<PairRelation> matrix_of(const Scene& scene, const geometry::ShapeRelations& relations) {
   std::vector<PairRelation> out;
   for (std::size_t i = 0; i < scene.shapes.size(); ++i)
     for (std::size_t j = 0; j < scene.shapes.size(); ++j) {
       if (i == j) continue;
       const Shape &a = scene.shapes[i], &b = scene.shapes[j];
       // Each unordered pair once in full; the other order for its directional relations only.
-      for (auto& rel : geometry::relate(a, b, scene.frame, thresholds, j < i).relations)
-        out.push_back({a.id, b.id, std::move(rel)});
+      for (auto& rel : relations.relate(i, j, j < i).relations) out.push_back({a.id, b.id, std::move(rel)});
     }
   return out;
+}
+
+}  // namespace
+
+std::vector<PairRelation> relation_matrix(const Scene& scene, const Thresholds& thresholds) {
+  return matrix_of(scene, geometry::ShapeRelations(scene.shapes, scene.frame, thresholds));
 }
 
 std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& thresholds) {
@@ -385,7 +392,8 @@ std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& t
   };
   auto is_tangent = [](const std::string& r) { return r.find("tangent") != std::string::npos; };
   // One relation matrix serves both the declared facts and the undeclared ones.
-  const auto matrix = relation_matrix(scene, thresholds);
+  const geometry::ShapeRelations relations(scene.shapes, scene.frame, thresholds);
+  const auto matrix = matrix_of(scene, relations);
   auto find = [&](const std::string& a, const std::string& b,
                   const std::string& name) -> const geometry::ShapeRelation* {
     for (const auto& [x, y, rel] : matrix)
@@ -425,14 +433,15 @@ std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& t
                    rel.name + (rel.holds ? " holds" : " nearly holds (ambiguous)") + " but is not declared",
                    rel.slack_px});
   }
-  for (const auto& s : scene.shapes) {
+  for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
+    const Shape& s = scene.shapes[i];
     // A deviation within the ambiguous band is the input's rounding, not a wrong label.
-    if (auto label = geometry::label_check(s, scene.frame, thresholds); label && !label->holds && !label->ambiguous)
+    if (auto label = relations.label_check(i); label && !label->holds && !label->ambiguous)
       out.push_back({"label_mismatch",
                      {s.id},
                      "declared " + s.kind + " but it is not one",
                      label->slack_px >= 1e9 ? -1 : label->slack_px});
-    if (auto kind = geometry::looks_like(s, scene.frame, thresholds))
+    if (auto kind = relations.looks_like(i))
       out.push_back(
           {"label_mismatch", {s.id}, "an unlabelled " + shape_type(s) + " that a person would call a " + *kind, -1});
   }

@@ -3,6 +3,8 @@
 #include "geometry/conics.hpp"
 #include "geometry/predicates.hpp"
 
+#include <geotruth/shape_types.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -149,6 +151,11 @@ View view_of(const Shape& s, const Frame& frame) {
           v.sweep_deg = sweep;
           v.arc_start = {g.center.x + g.radius * v.arc_from.x, g.center.y + g.radius * v.arc_from.y};
           v.arc_end = {g.center.x + g.radius * v.arc_to.x, g.center.y + g.radius * v.arc_to.y};
+        } else if constexpr (std::is_same_v<T, StarShape>) {
+          // The polygon of its 2n points. Their coordinates are irrational (cos, sin): each goes
+          // through one double (~1e-16), far below the input's own rounding.
+          v.kind = Kind::polygon;
+          for (const auto& [x, y] : star_vertices(g)) v.vertices.push_back({Rational(x), Rational(y)});
         } else {
           v.centre = g.center;
         }
@@ -719,6 +726,87 @@ class Relater {
     return best("symmetric", options);
   }
 
+  // p in the frame where the ellipse is the unit circle.
+  static D2 to_unit_disc(const View& e, const D2& p) {
+    const D2 d = minus(p, e.centre_d);
+    return {dot(d, e.e1d) / e.ra_d, dot(d, e.e2d) / e.rb_d};
+  }
+
+  // Crossings of the segment [p, q] with the unit circle when the doubles decide them with
+  // `margin` to spare: none (clearly outside or inside), one (an end clearly on each side), two
+  // (both ends clearly outside, the middle clearly inside); nullopt otherwise.
+  static std::optional<int> segment_unit_circle(const D2& p, const D2& q, double margin) {
+    const double near = segment_distance({0, 0}, p, q), dp = std::hypot(p.x, p.y), dq = std::hypot(q.x, q.y);
+    if (near > 1 + margin || std::max(dp, dq) < 1 - margin) return 0;
+    if (std::min(dp, dq) < 1 - margin && std::max(dp, dq) > 1 + margin) return 1;
+    if (std::min(dp, dq) > 1 + margin && near < 1 - margin) return 2;
+    return std::nullopt;
+  }
+
+  // Crossings of two ellipses (circles included) certified in double: g(θ) = b's normalized
+  // equation at a's point θ, sampled at 256 angles. With B ≥ |g″| (from b's gradient and Hessian
+  // and a's speed and curvature), a step of length h from θ₀ whose ends have one sign and
+  // |g(θ₀)| > |g′(θ₀)|·h + B·h²/2 has no root, and one with a sign change and |g′| > B·h at an end is
+  // monotone: exactly one transversal crossing. An uncertain step is split in eight and tried
+  // again; when every step is certified the sign changes are the crossings, else nullopt (near a
+  // tangency): the exact count decides.
+  static double bend_bound(const View& a, const View& b) {
+    const double reach = std::max(a.ra_d, a.rb_d), narrow = std::min(b.ra_d, b.rb_d);
+    return 2 * reach * (2 * reach + distance(a.centre_d, b.centre_d)) / (narrow * narrow);
+  }
+  static std::optional<int> sampled_crossings(const View& a, const View& b, double slop) {
+    const double bend_bound = Relater::bend_bound(a, b);
+    const double margin = 1e-6 + slop * bend_bound;  // far above g's double error
+    struct Sample {
+      double value, slope;
+    };
+    auto g = [&](double t) {
+      const double c = std::cos(t), s = std::sin(t);
+      const D2 p{a.centre_d.x + a.ra_d * c * a.e1d.x + a.rb_d * s * a.e2d.x,
+                 a.centre_d.y + a.ra_d * c * a.e1d.y + a.rb_d * s * a.e2d.y};
+      const D2 speed{-a.ra_d * s * a.e1d.x + a.rb_d * c * a.e2d.x, -a.ra_d * s * a.e1d.y + a.rb_d * c * a.e2d.y};
+      const D2 u = to_unit_disc(b, p);
+      const D2 gradient{2 * (u.x / b.ra_d * b.e1d.x + u.y / b.rb_d * b.e2d.x),
+                        2 * (u.x / b.ra_d * b.e1d.y + u.y / b.rb_d * b.e2d.y)};
+      return Sample{u.x * u.x + u.y * u.y - 1, dot(gradient, speed)};
+    };
+    // The crossings in [t, t + h] (0 or 1), or nullopt when the bounds cannot tell.
+    auto step = [&](const Sample& x, const Sample& y, double h) -> std::optional<int> {
+      if (std::abs(x.value) < margin || std::abs(y.value) < margin) return std::nullopt;
+      if ((x.value > 0) != (y.value > 0))
+        return std::max(std::abs(x.slope), std::abs(y.slope)) > bend_bound * h + margin ? std::optional<int>(1)
+                                                                                        : std::nullopt;
+      // From an end whose slope leads away from zero only the bend can bring g back to it.
+      auto drift = [&](const Sample& end, bool leftward) {
+        const bool away = (end.value > 0) == ((leftward ? -end.slope : end.slope) > 0);
+        return (away ? 0 : std::abs(end.slope) * h) + bend_bound * h * h / 2 + margin;
+      };
+      return std::abs(x.value) > drift(x, false) || std::abs(y.value) > drift(y, true) ? std::optional<int>(0)
+                                                                                       : std::nullopt;
+    };
+    constexpr int kSteps = 256, kSplit = 8;
+    const double h = 2 * M_PI / kSteps;
+    int crossings = 0;
+    Sample previous = g(0);
+    for (int k = 1; k <= kSteps; ++k) {
+      const Sample next = g(k * h);
+      if (auto n = step(previous, next, h)) {
+        crossings += *n;
+      } else {
+        Sample from = previous;
+        for (int i = 1; i <= kSplit; ++i) {
+          const Sample to = i == kSplit ? next : g((k - 1) * h + i * h / kSplit);
+          const auto m = step(from, to, h / kSplit);
+          if (!m) return std::nullopt;
+          crossings += *m;
+          from = to;
+        }
+      }
+      previous = next;
+    }
+    return crossings;
+  }
+
   // Whether p lies on the sector's arc side: between its end rays (exact, no tolerance).
   static bool within_sweep(const View& sector, const Vec2& p) {
     const Vec2 d = minus(p, *sector.centre);
@@ -847,6 +935,10 @@ class Relater {
           for (const auto& x : segment_circle_points(p.exact, q.exact, *c.centre, c.ra * c.ra))
             crossings += x.multiplicity;
         } else if (c.kind == Kind::ellipse) {
+          if (auto clear = segment_unit_circle(to_unit_disc(c, p.d), to_unit_disc(c, q.d), slop / inner)) {
+            crossings += *clear;
+            continue;
+          }
           crossings += segment_ellipse_crossings(p.exact, q.exact, conic_of(c));
         } else {
           crossings += arc_segment_crossings({*c.centre, c.ra, c.arc_from, c.arc_to}, p.exact, q.exact);
@@ -865,6 +957,9 @@ class Relater {
       } else if (a.kind == Kind::sector || b.kind == Kind::sector) {
         const View &arc = a.kind == Kind::sector ? a : b, &conic = a.kind == Kind::sector ? b : a;
         meet = arc_ellipse_crossings({*arc.centre, arc.ra, arc.arc_from, arc.arc_to}, conic_of(conic));
+      } else if (auto clear = bend_bound(a, b) < bend_bound(b, a) ? sampled_crossings(a, b, slop)
+                                                                  : sampled_crossings(b, a, slop)) {
+        meet = *clear;
       } else {
         meet = ellipse_ellipse_crossings(conic_of(a), conic_of(b));
       }

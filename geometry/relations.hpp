@@ -35,7 +35,7 @@ struct ShapeRelation {
 /// The relations from `a` to `b` ("a is circumscribed about b", "a is a diameter of b"): every
 /// relation that applies to this pair of shape kinds, each decided; `undecided` names relations
 /// that apply but geotruth does not decide yet (ellipse–ellipse tangency; crossings involving
-/// stars, spirals or two sectors).
+/// spirals or two sectors).
 struct RelationCheck {
   std::vector<ShapeRelation> relations;
   std::vector<std::string> undecided;

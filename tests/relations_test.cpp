@@ -1,11 +1,14 @@
 // Relations between shapes: each one on an exact fixture and its near miss; the known defects of
 // the public GePBench engine, reproduced by hand, must be flagged.
 #include "geometry/relations.hpp"
+#include "geometry/conics.hpp"
 
 #include <geotruth/audit.hpp>
 #include <geotruth/input.hpp>
 
 #include <gtest/gtest.h>
+
+#include <random>
 
 using namespace geotruth;
 
@@ -312,4 +315,54 @@ TEST(Relations, CrossingsOfEllipsesSectorsAndLines) {
   EXPECT_EQ(relation(s, "intersecting", 6, 0).count, 2);
   // The circle r 0.1 is concentric with the sector's arc (no meeting); each radius crosses it once.
   EXPECT_EQ(relation(s, "intersecting", 5, 3).count, 2);
+}
+
+TEST(Relations, FilteredCrossingsAgreeWithExactCounts) {
+  // Ellipse pairs and segments at random (axis-aligned or upright, so their exact axes are known
+  // here), many touching by construction: the relation's count, filtered in double, against the
+  // exact Sturm count of geometry/conics.
+  std::mt19937 rng(3);
+  auto unit = [&](int lo, int hi) -> Rational {  // a GMP expression must not outlive its operands
+    return Rational(std::uniform_int_distribution<int>(lo, hi)(rng)) / 1000;
+  };
+  int compared = 0, touching = 0;
+  for (int i = 0; i < 400; ++i) {
+    const Rational cx = unit(300, 700), cy = unit(300, 700), a = unit(50, 250), b = unit(30, 150);
+    const bool upright = i % 2;
+    // The second: at random, or a circle touching the first's x-vertex from outside.
+    Rational dx = unit(300, 700), dy = unit(300, 700), r = unit(30, 200);
+    const Rational reach = upright ? b : a;
+    if (i % 3 == 0) dx = cx + reach + r, dy = cy;
+    auto number = [](const Rational& v) { return to_text(v); };
+    const Scene s = unit_scene(
+        R"({"id":"e","type":"ellipse","center":[)" + number(cx) + "," + number(cy) + R"(],"axes":[)" + number(a) + "," +
+        number(b) + R"(],"rotation":)" + (upright ? "90" : "0") + R"(},{"id":"c","type":"circle","center":[)" +
+        number(dx) + "," + number(dy) + R"(],"radius":)" + number(r) + R"(},{"id":"l","type":"segment","points":[[)" +
+        number(dx) + "," + number(cy) + "],[" + number(cx) + "," + number(dy) + "]]}");
+    const geometry::ExactEllipse e{
+        {cx, cy}, a, b, upright ? Vec2{0, 1} : Vec2{1, 0}, upright ? Vec2{-1, 0} : Vec2{0, 1}};
+    const auto exact = geometry::ellipse_ellipse_crossings(e, {{dx, dy}, r, r});
+    ASSERT_TRUE(exact.has_value());
+    EXPECT_EQ(relation(s, "intersecting", 0, 1).count, *exact) << i;
+    if (Vec2{dx, cy} != Vec2{cx, dy}) {
+      EXPECT_EQ(relation(s, "intersecting", 0, 2).count, geometry::segment_ellipse_crossings({dx, cy}, {cx, dy}, e))
+          << i;
+    }
+    ++compared;
+    touching += i % 3 == 0;
+  }
+  EXPECT_EQ(compared, 400);
+  EXPECT_GT(touching, 100);
+}
+
+TEST(Relations, StarsAreTheirPolygons) {
+  // A five-pointed star (radii 0.2 and 0.1) and the concentric circle r 0.15 between them: each of
+  // its ten edges runs from outside the circle to inside it, one crossing each. The circle r 0.05
+  // lies inside the star; the circle r 0.25 holds it.
+  const Scene s = unit_scene(R"({"id":"k","type":"star","center":[0.5,0.5],"outer_radius":0.2,"inner_radius":0.1,
+    "num_points":5,"rotation":90},{"id":"c","type":"circle","center":[0.5,0.5],"radius":0.15},
+    {"id":"in","type":"circle","center":[0.5,0.5],"radius":0.05},{"id":"out","type":"circle","center":[0.5,0.5],"radius":0.25})");
+  EXPECT_EQ(relation(s, "intersecting", 0, 1).count, 10);
+  EXPECT_TRUE(relation(s, "contained", 2, 0).holds);
+  EXPECT_TRUE(relation(s, "contained", 0, 3).holds);
 }

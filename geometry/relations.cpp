@@ -423,6 +423,16 @@ class Relater {
     return worst("circumscribed", parts);
   }
 
+  // The double gap between the side (a, b) and the curve: |distance − radius| for a circle (to the
+  // segment), |distance − support| for an ellipse (to the side's line). Precondition: a ≠ b.
+  static double side_gap(const View& curve, const D2& a, const D2& b) {
+    if (curve.kind == Kind::circle) return std::abs(segment_distance(curve.centre_d, a, b) - curve.ra_d);
+    const D2 normal{a.y - b.y, b.x - a.x};
+    return std::abs(std::abs(dot(normal, minus(curve.centre_d, a))) -
+                    std::hypot(curve.ra_d * dot(normal, curve.e1d), curve.rb_d * dot(normal, curve.e2d))) /
+           std::hypot(normal.x, normal.y);
+  }
+
   // touches_sides decided in double when every side's gap and the centre's side of every edge
   // are clear of their band edges; nullopt otherwise.
   std::optional<ShapeRelation> touches_sides_filtered(const View& polygon, const View& curve) const {
@@ -432,16 +442,8 @@ class Relater {
     for (std::size_t i = 0; i < n; ++i) {
       const D2 &a = polygon.vertices_d[i], &b = polygon.vertices_d[(i + 1) % n];
       const double size = scale({a, b, curve.centre_d}) + curve.ra_d + curve.rb_d;
-      const D2 normal{a.y - b.y, b.x - a.x};
-      const double length = std::hypot(normal.x, normal.y);
-      if (length < 1e-6 * size) return std::nullopt;  // a (nearly) repeated vertex: the exact path
-      const double gap =
-          curve.kind == Kind::circle
-              ? std::abs(segment_distance(curve.centre_d, a, b) - curve.ra_d)
-              : std::abs(std::abs(dot(normal, minus(curve.centre_d, a))) -
-                         std::hypot(curve.ra_d * dot(normal, curve.e1d), curve.rb_d * dot(normal, curve.e2d))) /
-                    length;
-      auto part = decided("side", gap, size);
+      if (distance(a, b) < 1e-6 * size) return std::nullopt;  // a (nearly) repeated vertex: the exact path
+      auto part = decided("side", side_gap(curve, a, b), size);
       const double o = cross(minus(b, a), minus(curve.centre_d, a));
       if (!part || std::abs(o) < 1e-9 * size * size) return std::nullopt;
       parts.push_back(*part);
@@ -458,16 +460,7 @@ class Relater {
     double rough = 0;  // the largest side gap, in double
     for (std::size_t i = 0; i < n; ++i) {
       const D2 &a = polygon.vertices_d[i], &b = polygon.vertices_d[(i + 1) % n];
-      const D2 normal{a.y - b.y, b.x - a.x};
-      const double length = std::hypot(normal.x, normal.y);
-      if (length == 0) continue;
-      const double gap =
-          curve.kind == Kind::circle
-              ? std::abs(segment_distance(curve.centre_d, a, b) - curve.ra_d)
-              : std::abs(std::abs(dot(normal, minus(curve.centre_d, a))) -
-                         std::hypot(curve.ra_d * dot(normal, curve.e1d), curve.rb_d * dot(normal, curve.e2d))) /
-                    length;
-      rough = std::max(rough, gap);
+      if (a.x != b.x || a.y != b.y) rough = std::max(rough, side_gap(curve, a, b));
     }
     if (clearly_not(rough)) return far("circumscribed", rough);
     if (auto filtered = touches_sides_filtered(polygon, curve)) return *filtered;

@@ -95,7 +95,8 @@ struct View {  // a shape as the relations see it
   Vec2 e1{1, 0}, e2{0, 1};                     // ellipse axes (exact unit vectors)
   std::vector<Vec2> vertices;                  // polygon
   bool simple = true;                          // polygon: no two edges meet except adjacent ones at their vertex
-  Vec2 arc_from, arc_to;                       // sector: unit directions of the arc's ends
+  std::size_t tip_stride = 1;  // the vertices a circumscribed curve passes through: all, or a star's tips
+  Vec2 arc_from, arc_to;       // sector: unit directions of the arc's ends
   Rational sweep_deg;
   Vec2 arc_start, arc_end;  // sector: the arc's end points (its radii's outer ends)
   // The same in double, converted once, for the filters.
@@ -155,6 +156,7 @@ View view_of(const Shape& s, const Frame& frame) {
           // The polygon of its 2n points. Their coordinates are irrational (cos, sin): each goes
           // through one double (~1e-16), far below the input's own rounding.
           v.kind = Kind::polygon;
+          v.tip_stride = 2;  // a star's circumscribed circle passes through its tips, not its inner corners
           for (const auto& [x, y] : star_vertices(g)) v.vertices.push_back({Rational(x), Rational(y)});
         } else {
           v.centre = g.center;
@@ -413,13 +415,14 @@ class Relater {
     out.relations.push_back(by_estimate("tangent", std::min(external, internal)));
   }
 
-  // The curve passes through every vertex of the polygon.
+  // The curve passes through every vertex of the polygon (every tip of a star).
   ShapeRelation through_vertices(const View& curve, const View& polygon) const {
+    const std::size_t n = polygon.vertices.size(), stride = polygon.tip_stride;
     double rough = 0;
-    for (const auto& v : polygon.vertices_d) rough = std::max(rough, curve_gap(v, curve));
+    for (std::size_t i = 0; i < n; i += stride) rough = std::max(rough, curve_gap(polygon.vertices_d[i], curve));
     if (clearly_not(rough)) return far("circumscribed", rough);
     std::vector<ShapeRelation> parts;
-    for (std::size_t i = 0; i < polygon.vertices.size(); ++i) parts.push_back(point_on(vertex(polygon, i), curve));
+    for (std::size_t i = 0; i < n; i += stride) parts.push_back(point_on(vertex(polygon, i), curve));
     return worst("circumscribed", parts);
   }
 

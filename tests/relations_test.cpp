@@ -365,4 +365,13 @@ TEST(Relations, StarsAreTheirPolygons) {
   EXPECT_EQ(relation(s, "intersecting", 0, 1).count, 10);
   EXPECT_TRUE(relation(s, "contained", 2, 0).holds);
   EXPECT_TRUE(relation(s, "contained", 0, 3).holds);
+  // A star's circumscribed circle passes through its tips (the engine's "circumscribed circle" of
+  // a star); its inner corners are inside it.
+  const Scene around = unit_scene(R"({"id":"k","type":"star","center":[0.5,0.5],"outer_radius":0.2,
+    "inner_radius":0.1,"num_points":6,"rotation":0},{"id":"c","type":"circle","center":[0.5,0.5],"radius":0.2},
+    {"id":"d","type":"circle","center":[0.5,0.5],"radius":0.203})");
+  EXPECT_TRUE(relation(around, "circumscribed", 1, 0).holds);
+  EXPECT_TRUE(relation(around, "inscribed", 0, 1).holds);
+  EXPECT_FALSE(relation(around, "circumscribed", 2, 0).holds);  // 0.003 off the tips: 1.92 px
+  EXPECT_TRUE(relation(around, "circumscribed", 2, 0).ambiguous);
 }

@@ -103,6 +103,7 @@ struct View {  // a shape as the relations see it
   D2 ad{}, bd{}, centre_d{}, e1d{1, 0}, e2d{0, 1}, drawn_from{}, drawn_to{}, arc_start_d{}, arc_end_d{};
   double ra_d = 0, rb_d = 0;
   std::vector<D2> vertices_d;
+  double size = 1;  // 1 + the largest |coordinate| of the vertices: the scale of their doubles' rounding
 };
 
 // A circle or an ellipse as conics.hpp takes it.
@@ -169,14 +170,13 @@ View view_of(const Shape& s, const Frame& frame) {
   if (v.kind == Kind::sector) v.arc_start_d = approx(v.arc_start), v.arc_end_d = approx(v.arc_end);
   v.ra_d = v.ra.get_d(), v.rb_d = v.rb.get_d();
   for (const auto& p : v.vertices) v.vertices_d.push_back(approx(p));
+  for (const auto& p : v.vertices_d) v.size = std::max({v.size, 1 + std::abs(p.x), 1 + std::abs(p.y)});
   const std::size_t n = v.vertices.size();
-  double size = 1;
-  for (const auto& p : v.vertices_d) size = std::max({size, 1 + std::abs(p.x), 1 + std::abs(p.y)});
   for (std::size_t i = 0; i < n && n > 3 && v.simple; ++i)
     for (std::size_t j = i + 2; j < n && v.simple; ++j) {
       if (i == 0 && j + 1 == n) continue;  // adjacent around the end
       const std::size_t i1 = (i + 1) % n, j1 = (j + 1) % n;
-      if (clearly_apart(v.vertices_d[i], v.vertices_d[i1], v.vertices_d[j], v.vertices_d[j1], 1e-9 * size * size))
+      if (clearly_apart(v.vertices_d[i], v.vertices_d[i1], v.vertices_d[j], v.vertices_d[j1], 1e-9 * v.size * v.size))
         continue;
       const Vec2 &p = v.vertices[i], &q = v.vertices[i1], &r = v.vertices[j], &s = v.vertices[j1];
       if (p == q || r == s || segment_crossing(p, q, r, s)) v.simple = false;
@@ -438,7 +438,9 @@ class Relater {
 
   // touches_sides decided in double when every side's gap and the centre's side of every edge
   // are clear of their band edges; nullopt otherwise.
-  std::optional<ShapeRelation> touches_sides_filtered(const View& polygon, const View& curve) const {
+  // `gaps` are side_gap of each side (i, i + 1).
+  std::optional<ShapeRelation> touches_sides_filtered(const View& polygon, const View& curve,
+                                                      const std::vector<double>& gaps) const {
     const std::size_t n = polygon.vertices.size();
     std::vector<ShapeRelation> parts;
     int turn = 0;
@@ -446,7 +448,7 @@ class Relater {
       const D2 &a = polygon.vertices_d[i], &b = polygon.vertices_d[(i + 1) % n];
       const double size = scale({a, b, curve.centre_d}) + curve.ra_d + curve.rb_d;
       if (distance(a, b) < 1e-6 * size) return std::nullopt;  // a (nearly) repeated vertex: the exact path
-      auto part = decided("side", side_gap(curve, a, b), size);
+      auto part = decided("side", gaps[i], size);
       const double o = cross(minus(b, a), minus(curve.centre_d, a));
       if (!part || std::abs(o) < 1e-9 * size * size) return std::nullopt;
       parts.push_back(*part);
@@ -460,13 +462,14 @@ class Relater {
   // The curve touches every side of the polygon from inside.
   ShapeRelation touches_sides(const View& polygon, const View& curve) const {
     const std::size_t n = polygon.vertices.size();
-    double rough = 0;  // the largest side gap, in double
+    std::vector<double> gaps(n, 0.0);  // each side's gap in double (0 for a repeated vertex)
     for (std::size_t i = 0; i < n; ++i) {
       const D2 &a = polygon.vertices_d[i], &b = polygon.vertices_d[(i + 1) % n];
-      if (a.x != b.x || a.y != b.y) rough = std::max(rough, side_gap(curve, a, b));
+      if (a.x != b.x || a.y != b.y) gaps[i] = side_gap(curve, a, b);
     }
-    if (clearly_not(rough)) return far("circumscribed", rough);
-    if (auto filtered = touches_sides_filtered(polygon, curve)) return *filtered;
+    if (const double rough = *std::max_element(gaps.begin(), gaps.end()); clearly_not(rough))
+      return far("circumscribed", rough);
+    if (auto filtered = touches_sides_filtered(polygon, curve, gaps)) return *filtered;
     std::vector<ShapeRelation> parts;
     int turn = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -616,9 +619,7 @@ class Relater {
     const std::vector<Vec2>&A = a.vertices, &B = b.vertices;
     if (A.size() != B.size()) return {"similar", false, false, kNoSuchRelation};
     const std::size_t n = A.size();
-    double size = 1;
-    for (const auto* points : {&a.vertices_d, &b.vertices_d})
-      for (const auto& p : *points) size = std::max(size, scale({p}));
+    const double size = std::max(a.size, b.size);
     std::vector<ShapeRelation> options;
     double nearest = kNoSuchRelation;  // the smallest double slack among the options
     for (bool mirrored : {false, true})
@@ -675,9 +676,7 @@ class Relater {
     const std::vector<Vec2>&A = a.vertices, &B = b.vertices;
     if (A.size() != B.size()) return {"symmetric", false, false, kNoSuchRelation};
     const std::size_t n = A.size();
-    double size = 1;
-    for (const auto* points : {&a.vertices_d, &b.vertices_d})
-      for (const auto& p : *points) size = std::max(size, scale({p}));
+    const double size = std::max(a.size, b.size);
     std::vector<ShapeRelation> options;
     double nearest = kNoSuchRelation;
     std::vector<D2> mirror_d(n);
@@ -1006,37 +1005,23 @@ std::optional<ShapeRelation> label_of(const Relater& relater, const View& v, con
   if (wanted == 0) return std::nullopt;
   if (n != wanted) return ShapeRelation{"label", false, false, kNoSuchRelation};
   std::vector<ShapeRelation> parts;
-  double size = 1;
-  for (const auto& q : v.vertices_d) size = std::max(size, Relater::scale({q}));
-  // |√x2 − √y2| with x, y the double estimates of √x2, √y2: filtered, then exact.
-  auto equal_lengths = [&](double x, double y, auto&& x2, auto&& y2) {
-    if (auto filtered = relater.decided("", std::abs(x - y), size)) return *filtered;
-    return relater.by_root_gap("", x2(), y2());
+  // |a₁a₂| = |b₁b₂|: the double distances first, then exact square roots.
+  auto equal_lengths = [&](Pt a1, Pt a2, Pt b1, Pt b2) {
+    if (auto filtered = relater.decided("", std::abs(distance(a1.d, a2.d) - distance(b1.d, b2.d)), v.size))
+      return *filtered;
+    return relater.by_root_gap("", norm2(minus(a1.exact, a2.exact)), norm2(minus(b1.exact, b2.exact)));
   };
   if (kind == "rectangle" || kind == "square")
     for (std::size_t i = 0; i < n; ++i)
       parts.push_back(relater.direction("", vertex(v, i), vertex(v, i + 1), vertex(v, i + 1), vertex(v, i + 2), false));
-  auto edge_d = [&](std::size_t i) { return distance(v.vertices_d[(i + 1) % n], v.vertices_d[i]); };
-  auto edge2 = [&](std::size_t i) { return [&, i] { return norm2(minus(p[(i + 1) % n], p[i])); }; };
   if (kind != "rectangle")  // equal sides
-    for (std::size_t i = 1; i < n; ++i) parts.push_back(equal_lengths(edge_d(0), edge_d(i), edge2(0), edge2(i)));
-  if (kind == "regular pentagon" || kind == "regular hexagon") {  // equal distances from the vertex mean
-    D2 mean_d{0, 0};
-    for (const auto& q : v.vertices_d) mean_d = {mean_d.x + q.x / n, mean_d.y + q.y / n};
-    Vec2 mean{0, 0};
-    bool exact_mean = false;
-    auto radius2 = [&](std::size_t i) {
-      return [&, i] {
-        if (!exact_mean) {
-          for (const auto& q : p) mean = {mean.x + q.x / n, mean.y + q.y / n};
-          exact_mean = true;
-        }
-        return norm2(minus(p[i], mean));
-      };
-    };
     for (std::size_t i = 1; i < n; ++i)
-      parts.push_back(
-          equal_lengths(distance(v.vertices_d[0], mean_d), distance(v.vertices_d[i], mean_d), radius2(0), radius2(i)));
+      parts.push_back(equal_lengths(vertex(v, 0), vertex(v, 1), vertex(v, i), vertex(v, i + 1)));
+  if (kind == "regular pentagon" || kind == "regular hexagon") {  // equal distances from the vertex mean
+    Vec2 mean{0, 0};
+    for (const auto& q : p) mean = {mean.x + q.x / n, mean.y + q.y / n};
+    const Pt centre{mean, approx(mean)};
+    for (std::size_t i = 1; i < n; ++i) parts.push_back(equal_lengths(vertex(v, 0), centre, vertex(v, i), centre));
   }
   return Relater::worst("label", parts);
 }

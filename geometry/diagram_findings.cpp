@@ -6,17 +6,10 @@
 
 namespace geotruth {
 
-namespace {
-std::string link_name(const Link& l) {
-  return l.id.empty() ? l.from + "->" + l.to : l.id;
-}
-}  // namespace
-
-std::vector<SceneFinding> diagram_findings(const Scene& scene, const Thresholds& thresholds) {
+std::vector<Finding> diagram_findings(const Scene& scene, const Bands& band_settings) {
   using namespace geometry;
-  std::vector<SceneFinding> out;
-  const double px = pixels_per_unit(scene.frame, thresholds);
-  const Rational eps = Rational(thresholds.eps_num_px) / Rational(px);
+  std::vector<Finding> out;
+  const FrameBands bands(band_settings, scene.frame);
   auto box_of = [&](const std::string& id) -> const Box* {
     for (const auto& e : scene.entities)
       if (e.id == id) return &e.box;
@@ -28,17 +21,16 @@ std::vector<SceneFinding> diagram_findings(const Scene& scene, const Thresholds&
       for (const Entity& e : scene.entities) {
         if (e.id == link.from || e.id == link.to) continue;
         if (segment_enters_box(link.path[k], link.path[k + 1], e.box))
-          out.push_back({"link_crosses_entity", {link_name(link), e.id}, "the link's path runs through " + e.id, -1});
+          out.push_back(make_finding(FindingKind::link_crosses_entity, {link_name(link), e.id},
+                                     "the link's path runs through " + e.id));
       }
     const std::pair<const Vec2*, const std::string*> ends[] = {{&link.path.front(), &link.from},
                                                                {&link.path.back(), &link.to}};
     for (const auto& [point, entity] : ends) {
       const Rational d2 = squared_distance_to_box(*point, *box_of(*entity));
-      if (d2 > eps * eps)
-        out.push_back({"link_detached",
-                       {link_name(link), *entity},
-                       "the link ends away from " + *entity + "'s box",
-                       std::sqrt(to_double(d2)) * px});
+      if (const Decision decision = bands.decide_squared(d2); decision != Decision::holds)
+        out.push_back(make_finding(FindingKind::link_detached, {link_name(link), *entity},
+                                   "the link ends away from " + *entity + "'s box", bands.squared_to_px(d2), decision));
     }
   }
   for (std::size_t i = 0; i < scene.entities.size(); ++i)
@@ -48,10 +40,8 @@ std::vector<SceneFinding> diagram_findings(const Scene& scene, const Thresholds&
       const Rational ox = std::min(a[2], b[2]) - std::max(a[0], b[0]);
       const Rational oy = std::min(a[3], b[3]) - std::max(a[1], b[1]);
       if (ox > 0 && oy > 0)
-        out.push_back({"overlapping_entities",
-                       {scene.entities[i].id, scene.entities[j].id},
-                       "the boxes overlap",
-                       to_double(std::min(ox, oy)) * px});
+        out.push_back(make_finding(FindingKind::overlapping_entities, {scene.entities[i].id, scene.entities[j].id},
+                                   "the boxes overlap", bands.to_px(std::min(ox, oy))));
     }
   for (std::size_t i = 0; i < scene.links.size(); ++i)
     for (std::size_t j = i + 1; j < scene.links.size(); ++j) {
@@ -64,7 +54,9 @@ std::vector<SceneFinding> diagram_findings(const Scene& scene, const Thresholds&
           // Links that meet at a shared entity's end are not crossing.
           crossing = x && *x != a.path.front() && *x != a.path.back() && *x != b.path.front() && *x != b.path.back();
         }
-      if (crossing) out.push_back({"links_cross", {link_name(a), link_name(b)}, "the two links' paths cross", -1});
+      if (crossing)
+        out.push_back(
+            make_finding(FindingKind::links_cross, {link_name(a), link_name(b)}, "the two links' paths cross"));
     }
   return out;
 }

@@ -23,12 +23,6 @@ const char* mode_name(IncidenceMode mode) {
   return "?";
 }
 
-double pixels_per_unit(const Frame& frame, const Thresholds& t) {
-  const double longer = to_double(std::max(frame.width, frame.height));
-  const double render = t.render_size_px > 0 ? t.render_size_px : longer < 64 ? 640 : longer;
-  return render / longer;
-}
-
 namespace {
 
 using namespace geometry;
@@ -53,19 +47,20 @@ struct Piece {
   std::optional<std::pair<Vec2, Vec2>> extent;
   std::optional<std::pair<Rational, Rational>> z;  // depth at the two ends (solid geometry)
   std::string name;
+  std::pair<std::size_t, std::size_t> ends;  // the scene points at its two ends
 };
 
 class Builder {
  public:
-  Builder(const Scene& scene, IncidenceMode mode, const Thresholds& t) : scene_(scene), mode_(mode) {
+  Builder(const Scene& scene, IncidenceMode mode, const Bands& bands)
+      : scene_(scene),
+        mode_(mode),
+        bands_(bands, scene.frame),
+        eps_(bands_.eps_num()),
+        eps2_(bands_.eps_num_squared()),
+        eps_vis2_(bands_.eps_vis_squared()) {
     out_.mode = mode;
-    out_.px_per_unit = pixels_per_unit(scene.frame, t);
-    // Bands in frame units, exact: the doubles given by the user are converted bit for bit.
-    const Rational units_per_px = 1 / Rational(out_.px_per_unit);
-    eps_ = Rational(t.eps_num_px) * units_per_px;
-    eps_vis_ = Rational(t.eps_vis_px) * units_per_px;
-    eps2_ = eps_ * eps_;
-    eps_vis2_ = eps_vis_ * eps_vis_;
+    out_.px_per_unit = bands_.px_per_unit();
   }
 
   Incidence build() {
@@ -86,13 +81,20 @@ class Builder {
  private:
   bool uses_geometry() const { return mode_ != IncidenceMode::declared; }
   bool uses_declarations() const { return mode_ != IncidenceMode::geometric; }
-  double px(const Rational& squared_distance) const {
-    return std::sqrt(to_double(squared_distance)) * out_.px_per_unit;
-  }
-
-  void finding(std::string kind, std::size_t point, std::string element, double slack, std::string detail) {
-    out_.findings.push_back({std::move(kind), point < scene_.points.size() ? scene_.points[point].id : "",
-                             std::move(element), slack, std::move(detail)});
+  // A finding about a point and a line or circle; `squared_slack` (frame units) is decided by
+  // the band unless the kind's own severity applies.
+  void finding(FindingKind kind, std::size_t point, std::string element, std::optional<Rational> squared_slack,
+               std::string detail) {
+    std::optional<double> slack_px;
+    std::optional<Decision> decision;
+    if (squared_slack) {
+      slack_px = bands_.squared_to_px(*squared_slack);
+      decision = bands_.decide_squared(*squared_slack);
+    }
+    std::vector<std::string> elements;
+    if (point < scene_.points.size()) elements.push_back(scene_.points[point].id);
+    if (!element.empty()) elements.push_back(std::move(element));
+    out_.findings.push_back(make_finding(kind, std::move(elements), std::move(detail), slack_px, decision));
   }
 
   void make_pieces() {
@@ -100,7 +102,8 @@ class Builder {
       Piece piece;
       const Point& first = scene_.points[line.through.front()];
       const Point& last = scene_.points[line.through.back()];
-      piece.name = line.id.empty() ? first.id + "-" + last.id : line.id;
+      piece.name = line.id.empty() ? line_name(first.id, last.id) : line.id;
+      piece.ends = {line.through.front(), line.through.back()};
       if (uses_declarations())
         piece.members = line.through;
       else
@@ -109,8 +112,8 @@ class Builder {
         piece.extent = drawn_extent(*first.at, *last.at, line.extent, scene_.frame);
         if (first.z && last.z && line.extent == Extent::segment) piece.z = std::make_pair(*first.z, *last.z);
       } else if (mode_ == IncidenceMode::geometric) {
-        finding("missing_position", first.at ? line.through.back() : line.through.front(), piece.name, 0,
-                "geometric mode needs coordinates; the piece is kept with its ends only");
+        finding(FindingKind::missing_position, first.at ? line.through.back() : line.through.front(), piece.name,
+                std::nullopt, "geometric mode needs coordinates; the piece is kept with its ends only");
       }
       pieces_.push_back(std::move(piece));
     }
@@ -155,31 +158,38 @@ class Builder {
     for (auto& line : out_.lines) recompute_line(line);
   }
 
-  // Members and drawn extent of a line from its pieces: the extent spans the extreme piece ends.
+  // Members, drawn extent and name of a line from its pieces: the extent spans the extreme piece
+  // ends, and the line is named by the points at those ends.
   void recompute_line(MaximalLine& line) {
     std::set<std::size_t> members(line.vertices.begin(), line.vertices.end());
     std::optional<std::pair<Vec2, Vec2>> reference;
     std::vector<Vec2> ends;
+    std::vector<std::size_t> end_points;
     for (auto p : line.pieces) {
       members.insert(pieces_[p].members.begin(), pieces_[p].members.end());
       if (pieces_[p].extent) {
         if (!reference) reference = pieces_[p].extent;
         ends.push_back(pieces_[p].extent->first);
         ends.push_back(pieces_[p].extent->second);
+        end_points.push_back(pieces_[p].ends.first);
+        end_points.push_back(pieces_[p].ends.second);
       }
     }
     line.vertices.assign(members.begin(), members.end());
-    if (!reference) return;
+    if (!reference) {
+      const Piece& first = pieces_[line.pieces.front()];
+      line.name = line.pieces.size() == 1
+                      ? first.name
+                      : line_name(scene_.points[first.ends.first].id, scene_.points[first.ends.second].id);
+      return;
+    }
     std::vector<std::size_t> order(ends.size());
     std::iota(order.begin(), order.end(), 0);
     PointSet(ends).sort_along(reference->first, reference->second, order);
     line.ends = std::make_pair(ends[order.front()], ends[order.back()]);
-  }
-
-  std::string line_name(const MaximalLine& line) const {
-    std::string name;
-    for (auto p : line.pieces) name += (name.empty() ? "" : "+") + pieces_[p].name;
-    return name;
+    line.name = line.pieces.size() == 1 ? pieces_[line.pieces.front()].name
+                                        : line_name(scene_.points[end_points[order.front()]].id,
+                                                    scene_.points[end_points[order.back()]].id);
   }
 
   // Depth along a solid-geometry piece agrees with the point's depth.
@@ -209,7 +219,7 @@ class Builder {
     for (auto& line : out_.lines) {
       if (!line.ends) continue;
       const auto& [a, b] = *line.ends;
-      const std::string name = line_name(line);
+      const std::string& name = line.name;
       const std::set<std::size_t> declared(line.vertices.begin(), line.vertices.end());
       if (mode_ == IncidenceMode::merged) check_declared_points(line, declared, name);
       for (auto k : points.near_segment(a, b, eps_vis2_)) {
@@ -220,9 +230,11 @@ class Builder {
         if (to_segment <= eps2_) {
           line.vertices.push_back(i);
           if (mode_ == IncidenceMode::merged)
-            finding("undeclared_on_line", i, name, px(to_segment), "lies on the drawn line but is not declared on it");
+            finding(FindingKind::undeclared_on_line, i, name, to_segment,
+                    "lies on the drawn line but is not declared on it");
         } else {
-          finding("near_miss_line", i, name, px(to_segment), "too close to the line to tell apart (ambiguous band)");
+          finding(FindingKind::near_miss_line, i, name, to_segment,
+                  "too close to the line to tell whether it is on it (ambiguous band)");
         }
       }
     }
@@ -242,9 +254,10 @@ class Builder {
       const Rational to_line = squared_distance_to_line(*point.at, a, b);
       const Rational to_segment = squared_distance_to_segment(*point.at, a, b);
       if (to_line > eps2_)
-        finding("declared_off_line", i, name, px(to_line), "declared on the line but off it");
+        finding(FindingKind::declared_off_line, i, name, to_line, "declared on the line but off it");
       else if (to_segment > eps2_)
-        finding("declared_outside_extent", i, name, px(to_segment), "declared on the line but beyond its drawn ends");
+        finding(FindingKind::declared_outside_extent, i, name, to_segment,
+                "declared on the line but beyond its drawn ends");
     }
   }
 
@@ -265,8 +278,8 @@ class Builder {
       if (!pair) return;
       auto& keep = out_.lines[pair->first];
       const auto& gone = out_.lines[pair->second];
-      out_.findings.push_back({"lines_merged", "", line_name(keep) + " & " + line_name(gone), 0,
-                               "two drawn lines share two points, so they are one line"});
+      out_.findings.push_back(make_finding(FindingKind::lines_merged, {keep.name, gone.name},
+                                           "two drawn lines share two points, so they are one line"));
       keep.pieces.insert(keep.pieces.end(), gone.pieces.begin(), gone.pieces.end());
       keep.vertices.insert(keep.vertices.end(), gone.vertices.begin(), gone.vertices.end());
       out_.lines.erase(out_.lines.begin() + static_cast<std::ptrdiff_t>(pair->second));
@@ -332,8 +345,8 @@ class Builder {
         if (--indegree[w] == 0) ready.emplace(position.count(w) ? position[w] : SIZE_MAX, w);
     }
     if (order.size() != line.vertices.size()) {
-      out_.findings.push_back({"order_conflict", "", line_name(line), 0,
-                               "the declared orders of points along this line contradict each other"});
+      out_.findings.push_back(make_finding(FindingKind::order_conflict, {line.name},
+                                           "the declared orders of points along this line contradict each other"));
       return;
     }
     line.vertices = std::move(order);
@@ -393,24 +406,29 @@ class Builder {
       std::vector<std::size_t> on;
       if (uses_declarations()) on = circle.through;
       const auto r2 = radius_squared(scene_, circle);
-      const std::string name =
-          circle.id.empty() && circle.center_point ? "circle " + scene_.points[*circle.center_point].id : circle.id;
+      const std::string name = circle_name(scene_, static_cast<std::size_t>(&circle - scene_.circles.data()));
       if (uses_geometry() && circle.center && r2) {
         for (std::size_t i = 0; i < scene_.points.size(); ++i) {
           const Point& p = scene_.points[i];
           if (!p.at || (circle.center_point && *circle.center_point == i)) continue;
           const bool declared = std::count(on.begin(), on.end(), i) > 0;
-          const double gap = circle_gap(*p.at, *circle.center, *r2) * out_.px_per_unit;
-          const bool holds = compare_circle_gap(*p.at, *circle.center, *r2, eps_) <= 0;
+          const Decision decision =
+              FrameBands::decide(compare_circle_gap(*p.at, *circle.center, *r2, bands_.eps_num()),
+                                 compare_circle_gap(*p.at, *circle.center, *r2, bands_.eps_vis()));
+          auto report = [&](FindingKind kind, std::string detail) {
+            const double gap = bands_.to_px(circle_gap(*p.at, *circle.center, *r2));
+            out_.findings.push_back(make_finding(kind, {p.id, name}, std::move(detail), gap, decision));
+          };
           if (declared) {
-            if (mode_ == IncidenceMode::merged && !holds)
-              finding("declared_off_circle", i, name, gap, "declared on the circle but off it");
-          } else if (holds) {
+            if (mode_ == IncidenceMode::merged && decision != Decision::holds)
+              report(FindingKind::declared_off_circle, "declared on the circle but off it");
+          } else if (decision == Decision::holds) {
             on.push_back(i);
             if (mode_ == IncidenceMode::merged)
-              finding("undeclared_on_circle", i, name, gap, "lies on the circle but is not declared on it");
-          } else if (compare_circle_gap(*p.at, *circle.center, *r2, eps_vis_) < 0) {
-            finding("near_miss_circle", i, name, gap, "too close to the circle to tell apart (ambiguous band)");
+              report(FindingKind::undeclared_on_circle, "lies on the circle but is not declared on it");
+          } else if (decision == Decision::ambiguous) {
+            report(FindingKind::near_miss_circle,
+                   "too close to the circle to tell whether it is on it (ambiguous band)");
           }
         }
       }
@@ -421,15 +439,16 @@ class Builder {
 
   const Scene& scene_;
   IncidenceMode mode_;
-  Rational eps_, eps_vis_, eps2_, eps_vis2_;
+  FrameBands bands_;
+  const Rational &eps_, &eps2_, &eps_vis2_;
   std::vector<Piece> pieces_;
   Incidence out_;
 };
 
 }  // namespace
 
-Incidence build_incidence(const Scene& scene, IncidenceMode mode, const Thresholds& thresholds) {
-  return Builder(scene, mode, thresholds).build();
+Incidence build_incidence(const Scene& scene, IncidenceMode mode, const Bands& bands) {
+  return Builder(scene, mode, bands).build();
 }
 
 }  // namespace geotruth

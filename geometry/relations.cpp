@@ -186,10 +186,8 @@ View view_of(const Shape& s, const Frame& frame) {
 
 class Relater {
  public:
-  Relater(const Frame& frame, const Thresholds& t) : px_(pixels_per_unit(frame, t)), t_(t) {
-    eps_ = Rational(t.eps_num_px) / Rational(px_);
-    eps_vis_ = Rational(t.eps_vis_px) / Rational(px_);
-  }
+  Relater(const Frame& frame, const Bands& bands)
+      : bands_(bands, frame), px_(bands_.px_per_unit()), eps_(bands_.eps_num()), eps_vis_(bands_.eps_vis()) {}
 
   // A relation whose slack² is an exact rational (in frame units²).
   ShapeRelation by_squared(std::string name, const Rational& slack2) const {
@@ -210,7 +208,7 @@ class Relater {
   // decides the relation when it is that far from both band edges; nullopt sends the caller to
   // the exact path.
   std::optional<ShapeRelation> decided(const char* name, double rough, double scale) const {
-    const double error = 1e-9 * scale, eps = t_.eps_num_px / px_, vis = t_.eps_vis_px / px_;
+    const double error = 1e-9 * scale, eps = bands_.bands().eps_num_px / px_, vis = bands_.bands().eps_vis_px / px_;
     if (rough + error < eps) return ShapeRelation{name, true, false, rough * px_};
     if (rough - error > eps && rough + error < vis) return ShapeRelation{name, false, true, rough * px_};
     if (rough - error > vis) return ShapeRelation{name, false, false, rough * px_};
@@ -225,7 +223,8 @@ class Relater {
   // A relation whose slack is only known as a double (the point-to-ellipse estimate).
   ShapeRelation by_estimate(std::string name, double slack_units) const {
     const double slack = slack_units * px_;
-    return {std::move(name), slack <= t_.eps_num_px, slack > t_.eps_num_px && slack < t_.eps_vis_px, slack};
+    return {std::move(name), slack <= bands_.bands().eps_num_px,
+            slack > bands_.bands().eps_num_px && slack < bands_.bands().eps_vis_px, slack};
   }
 
   // A relation that clearly does not hold, with its double slack estimate.
@@ -609,7 +608,7 @@ class Relater {
 
   // The double-precision slack of a polygon relation, for the filter: when it exceeds the
   // visual band by far more than any rounding error, the exact evaluation is not needed.
-  bool clearly_not(double slack_units) const { return slack_units * px_ > 4 * t_.eps_vis_px + 1; }
+  bool clearly_not(double slack_units) const { return slack_units * px_ > 4 * bands_.bands().eps_vis_px + 1; }
 
   // Similar: B's edges are A's edges times one complex number z (rotation and scale), for some
   // correspondence of vertices (a cyclic shift, either direction, optionally mirrored). z comes
@@ -980,8 +979,8 @@ class Relater {
   }
 
  private:
+  FrameBands bands_;
   double px_;
-  Thresholds t_;
   Rational eps_, eps_vis_;
 };
 
@@ -1068,9 +1067,9 @@ struct ShapeRelations::Prepared {
   double px, eps_vis_px;
 };
 
-ShapeRelations::ShapeRelations(const std::vector<Shape>& shapes, const Frame& frame, const Thresholds& thresholds)
+ShapeRelations::ShapeRelations(const std::vector<Shape>& shapes, const Frame& frame, const Bands& bands)
     : prepared_(std::make_unique<Prepared>(
-          Prepared{Relater(frame, thresholds), {}, {}, pixels_per_unit(frame, thresholds), thresholds.eps_vis_px})) {
+          Prepared{Relater(frame, bands), {}, {}, to_double(bands.pixels_per_unit(frame)), bands.eps_vis_px})) {
   prepared_->views.reserve(shapes.size());
   for (const auto& s : shapes) {
     prepared_->views.push_back(view_of(s, frame));
@@ -1092,9 +1091,8 @@ RelationCheck ShapeRelations::relate(std::size_t a, std::size_t b, bool directio
   return prepared_->relater.relate(prepared_->views.at(a), prepared_->views.at(b), directional_only);
 }
 
-RelationCheck relate(const Shape& a, const Shape& b, const Frame& frame, const Thresholds& thresholds,
-                     bool directional_only) {
-  return Relater(frame, thresholds).relate(view_of(a, frame), view_of(b, frame), directional_only);
+RelationCheck relate(const Shape& a, const Shape& b, const Frame& frame, const Bands& bands, bool directional_only) {
+  return Relater(frame, bands).relate(view_of(a, frame), view_of(b, frame), directional_only);
 }
 
 }  // namespace geotruth::geometry

@@ -13,7 +13,7 @@
 // clear of the band edges by far more than its rounding (docs/gepbench.md, "Filters").
 #pragma once
 
-#include <geotruth/incidence.hpp>
+#include <geotruth/bands.hpp>
 #include <geotruth/scene.hpp>
 
 #include <memory>
@@ -43,14 +43,14 @@ struct RelationCheck {
 /// With `directional_only`, only the relations whose meaning depends on the order (circumscribed,
 /// inscribed, diagonal, diameter, major/minor axis) are decided: callers that already related
 /// (b, a) use it for the other direction.
-RelationCheck relate(const Shape& a, const Shape& b, const Frame& frame, const Thresholds& thresholds,
+RelationCheck relate(const Shape& a, const Shape& b, const Frame& frame, const Bands& bands,
                      bool directional_only = false);
 
 /// The same for many pairs of one scene's shapes: each shape is converted once (exact axes,
 /// drawn extents, double estimates for the filters), not once per pair.
 class ShapeRelations {
  public:
-  ShapeRelations(const std::vector<Shape>& shapes, const Frame& frame, const Thresholds& thresholds);
+  ShapeRelations(const std::vector<Shape>& shapes, const Frame& frame, const Bands& bands);
   ~ShapeRelations();
   /// relate(shapes[a], shapes[b], …) without converting them again.
   RelationCheck relate(std::size_t a, std::size_t b, bool directional_only = false) const;

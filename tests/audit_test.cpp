@@ -89,13 +89,17 @@ TEST(Judge, CloseNumericSizeOptionsAreInvalid) {
   Truth t;
   t.values = {"0.3"};
   // Unit canvas at 640 px: 0.002 apart is 1.28 px, under the 3 px visual threshold.
-  const QuestionVerdict v = judge(q, t, 640, {});
+  const Bands bands;
+  Frame unit;
+  unit.width = unit.height = 1;
+  const FrameBands at640(bands, unit);
+  const QuestionVerdict v = judge(q, t, at640);
   EXPECT_EQ(v.verdict, Verdict::invalid);
   ASSERT_EQ(v.reasons.size(), 1u);
   EXPECT_EQ(v.reasons[0].kind, "close_options");
-  EXPECT_NEAR(v.reasons[0].slack_px, 1.28, 1e-9);
+  EXPECT_NEAR(*v.reasons[0].slack_px, 1.28, 1e-9);
   q.options = {"0.300", "0.31", "0.4", "0.5"};  // 6.4 px apart: fine
-  EXPECT_EQ(judge(q, t, 640, {}).verdict, Verdict::ok);
+  EXPECT_EQ(judge(q, t, at640).verdict, Verdict::ok);
 }
 
 TEST(Judge, AnswersWithoutOptionsCompareAsValues) {
@@ -106,11 +110,13 @@ TEST(Judge, AnswersWithoutOptionsCompareAsValues) {
   q.answer = "12";
   Truth t;
   t.values = {"12"};
-  EXPECT_EQ(judge(q, t, 1, {}).verdict, Verdict::ok);
+  const Bands bands;
+  const FrameBands pixels(bands, Frame{});
+  EXPECT_EQ(judge(q, t, pixels).verdict, Verdict::ok);
   q.answer = "12.0";
-  EXPECT_EQ(judge(q, t, 1, {}).verdict, Verdict::ok);
+  EXPECT_EQ(judge(q, t, pixels).verdict, Verdict::ok);
   q.answer = "10";
-  EXPECT_EQ(judge(q, t, 1, {}).verdict, Verdict::wrong);
+  EXPECT_EQ(judge(q, t, pixels).verdict, Verdict::wrong);
 }
 
 TEST(Audit, AnswerPositionBiasAndDuplicates) {

@@ -31,7 +31,7 @@ Scene scene_from(std::string_view text) {
 
 std::vector<std::string> finding_kinds(const Incidence& inc) {
   std::vector<std::string> kinds;
-  for (const auto& f : inc.findings) kinds.push_back(f.kind);
+  for (const auto& f : inc.findings) kinds.push_back(finding_kind_name(f.kind));
   return kinds;
 }
 
@@ -222,20 +222,22 @@ TEST(Conflicts, EveryKindIsReported) {
     "lines":[{"through":["A","P","Q","B"]}],
     "circles":[{"center":"O","radius":100,"through":["T"]}]})");
   const Incidence inc = build_incidence(s, IncidenceMode::merged);
-  auto find = [&](const std::string& kind, const std::string& point) -> const IncidenceFinding* {
+  auto find = [&](const std::string& kind, const std::string& point) -> const Finding* {
     for (const auto& f : inc.findings)
-      if (f.kind == kind && f.point == point) return &f;
+      if (finding_kind_name(f.kind) == kind && f.elements.at(0) == point) return &f;
     return nullptr;
   };
   ASSERT_TRUE(find("declared_off_line", "P"));
-  EXPECT_DOUBLE_EQ(find("declared_off_line", "P")->slack_px, 4);
+  EXPECT_DOUBLE_EQ(*find("declared_off_line", "P")->slack_px, 4);
+  EXPECT_EQ(find("declared_off_line", "P")->severity, Severity::conflict);  // 4 px ≥ ε_vis = 3 px
   ASSERT_TRUE(find("declared_outside_extent", "Q"));
-  EXPECT_DOUBLE_EQ(find("declared_outside_extent", "Q")->slack_px, 50);
+  EXPECT_DOUBLE_EQ(*find("declared_outside_extent", "Q")->slack_px, 50);
   ASSERT_TRUE(find("undeclared_on_line", "R"));
   ASSERT_TRUE(find("near_miss_line", "S"));
-  EXPECT_DOUBLE_EQ(find("near_miss_line", "S")->slack_px, 2);
+  EXPECT_DOUBLE_EQ(*find("near_miss_line", "S")->slack_px, 2);
+  EXPECT_EQ(find("near_miss_line", "S")->severity, Severity::doubtful);
   ASSERT_TRUE(find("declared_off_circle", "T"));
-  EXPECT_DOUBLE_EQ(find("declared_off_circle", "T")->slack_px, 5);
+  EXPECT_DOUBLE_EQ(*find("declared_off_circle", "T")->slack_px, 5);
   ASSERT_TRUE(find("undeclared_on_circle", "U"));
   ASSERT_TRUE(find("near_miss_circle", "V"));
   EXPECT_EQ(inc.findings.size(), 7u);

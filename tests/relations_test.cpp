@@ -32,7 +32,7 @@ const char* kCircle = R"({"id":"c","type":"circle","center":[0.5,0.5],"radius":0
 
 std::vector<std::string> finding_kinds(const Scene& s) {
   std::vector<std::string> kinds;
-  for (const auto& f : audit_scene(s).findings) kinds.push_back(f.kind + ":" + f.detail);
+  for (const auto& f : audit_scene(s).findings) kinds.push_back(finding_kind_name(f.kind) + (":" + f.detail));
   return kinds;
 }
 

@@ -39,7 +39,7 @@ check "crosscheck: two overlays" 2 "$(ls "$tmp/ov" | wc -l)"
 sed -n 2p "$tmp/scenes.jsonl" >"$tmp/ellipse.jsonl"
 "$geotruth" crosscheck "$tmp/ellipse.jsonl" --image "$tmp/img/three_circles_1.png" >"$tmp/wrong.jsonl" 2>/dev/null
 check "crosscheck: disagreement exit 3" 3 $?
-check "crosscheck: ellipse not visible there" 1 "$(grep -c '"kind":"not_visible","elements":\["e"\]' "$tmp/wrong.jsonl")"
+check "crosscheck: ellipse not visible there" 1 "$(grep -c '"kind":"not_visible","severity":"conflict","elements":\["e"\]' "$tmp/wrong.jsonl")"
 "$geotruth" crosscheck "$tmp/ellipse.jsonl" --image "$tmp/nowhere" >"$tmp/missing.jsonl" 2>/dev/null
 check "crosscheck: missing image exit 1" 1 $?
 check "crosscheck: missing image is an error record" 1 "$(grep -c '"error":' "$tmp/missing.jsonl")"

@@ -21,13 +21,15 @@ Scene scene_of(const std::string& json) {
 
 bool has_reason(const CrossCheck& check, const std::string& kind, const std::string& element = "") {
   for (const auto& r : check.reasons)
-    if (r.kind == kind && (element.empty() || std::count(r.elements.begin(), r.elements.end(), element))) return true;
+    if (finding_kind_name(r.kind) == kind &&
+        (element.empty() || std::count(r.elements.begin(), r.elements.end(), element)))
+      return true;
   return false;
 }
 
 std::string reasons_of(const CrossCheck& check) {
   std::string out;
-  for (const auto& r : check.reasons) out += r.kind + ": " + r.detail + "\n";
+  for (const auto& r : check.reasons) out += finding_kind_name(r.kind) + (": " + r.detail) + "\n";
   return out;
 }
 

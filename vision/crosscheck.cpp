@@ -44,7 +44,8 @@ Bounds bounds_of(const std::vector<P2>& points) {
 
 class Checker {
  public:
-  Checker(const Scene& scene, const Image& image, const CrossCheckOptions& options) : image_(image), options_(options) {
+  Checker(const Scene& scene, const Image& image, const CrossCheckOptions& options)
+      : image_(image), options_(options), bands_(options_.bands, scene.frame) {
     out_.detections = detect(image);
     gray_ = gray_of(image);
     ink_ = gray_ < out_.detections.ink_threshold;
@@ -64,7 +65,7 @@ class Checker {
 
   CrossCheck run() {
     for (const auto& problem : fig_.problems)
-      add("not_visible", {problem}, "no coordinates: cannot be drawn or checked", -1, {});
+      add(FindingKind::not_visible, {problem}, "no coordinates: cannot be drawn or checked", std::nullopt, {});
     check_visibility();
     match_lines();
     match_rounds();
@@ -75,18 +76,21 @@ class Checker {
     std::erase_if(out_.counts, [](const auto& entry) { return entry.second.symbolic == 0 && entry.second.extra == 0; });
     for (const auto& [category, count] : out_.counts)
       if (count.symbolic != count.matched || count.extra > 0)
-        add("count_mismatch", {},
+        add(FindingKind::count_mismatch, {},
             category + ": " + std::to_string(count.symbolic) + " in the scene, " + std::to_string(count.matched) +
                 " of them detected, " + std::to_string(count.extra) + " unexplained detections",
-            -1, {});
+            std::nullopt, {});
     out_.agree = out_.reasons.empty();
     return std::move(out_);
   }
 
  private:
-  void add(std::string kind, std::vector<std::string> elements, std::string detail, double value,
+  void add(FindingKind kind, std::vector<std::string> elements, std::string detail, std::optional<double> value_px,
            std::vector<P2> where) {
-    out_.reasons.push_back({std::move(kind), std::move(elements), std::move(detail), value, std::move(where)});
+    Reason r;
+    static_cast<Finding&>(r) = make_finding(kind, std::move(elements), std::move(detail), value_px);
+    r.where = std::move(where);
+    out_.reasons.push_back(std::move(r));
   }
 
   bool inside(P2 p, double margin = 0) const {
@@ -173,21 +177,22 @@ class Checker {
       const auto [x0, y0, x1, y1] = bounds_of(c.path);
       const P2 centre{(x0 + x1) / 2, (y0 + y1) / 2};
       if (x1 < 0 || y1 < 0 || x0 > image_.width || y0 > image_.height) {
-        add("off_canvas", {c.element},
+        add(FindingKind::off_canvas, {c.element},
             "drawn entirely outside the " + std::to_string(image_.width) + " × " + std::to_string(image_.height) +
                 " image",
-            -1, {});
+            std::nullopt, {});
         hidden_.insert(i);
         continue;
       }
       const double size = c.model != Curve::Model::polyline ? std::min(c.a, c.b) : std::hypot(x1 - x0, y1 - y0) / 2;
-      if (size < options_.min_size_px) {
+      // A stroke whose whole width (2 × size) is within the visual threshold is a dot.
+      if (bands_.decide_px(2 * size) != Decision::fails) {
         const std::string what = c.model == Curve::Model::circle    ? "radius "
                                  : c.model == Curve::Model::ellipse ? "minor semi-axis "
                                                                     : "half-size ";
-        add("not_visible", {c.element},
-            what + fixed(size, 2) + " px is below " + fixed(options_.min_size_px) + " px: drawn as a dot", size,
-            {centre});
+        add(FindingKind::not_visible, {c.element},
+            what + fixed(size, 2) + " px is below " + fixed(bands_.bands().eps_vis_px / 2) + " px: drawn as a dot",
+            size, {centre});
         hidden_.insert(i);
         continue;
       }
@@ -200,9 +205,9 @@ class Checker {
       const double coverage = total ? static_cast<double>(covered) / total : 0;
       const double needed = c.dashed ? 0.35 : options_.min_coverage;
       if (total && coverage < needed) {
-        add("not_visible", {c.element},
-            "ink along " + fixed(100 * coverage, 0) + " % of its stroke (needs " + fixed(100 * needed, 0) + " %)", -1,
-            {centre});
+        add(FindingKind::not_visible, {c.element},
+            "ink along " + fixed(100 * coverage, 0) + " % of its stroke (needs " + fixed(100 * needed, 0) + " %)",
+            std::nullopt, {centre});
         hidden_.insert(i);
       }
     }
@@ -285,9 +290,9 @@ class Checker {
       if (length > 0 && covered / length >= 0.5) {
         ++count.matched;
       } else {
-        add("not_detected", {elements.begin(), elements.end()},
-            "line detected along " + fixed(length > 0 ? 100 * covered / length : 0, 0) + " % of its drawn length", -1,
-            {midpoint(line.a, line.b)});
+        add(FindingKind::not_detected, {elements.begin(), elements.end()},
+            "line detected along " + fixed(length > 0 ? 100 * covered / length : 0, 0) + " % of its drawn length",
+            std::nullopt, {midpoint(line.a, line.b)});
       }
     }
     for (std::size_t d = 0; d < out_.detections.lines.size(); ++d) {
@@ -300,8 +305,8 @@ class Checker {
       if (on_scene_stroke(line.a, tol) && on_scene_stroke(line.b, tol) && on_scene_stroke(mid, tol)) continue;
       if (in_text(line.a) && in_text(line.b)) continue;
       ++count.extra;
-      add("extra_detection", {}, "a line the scene does not draw, " + fixed(dist(line.a, line.b), 0) + " px long", -1,
-          {mid});
+      add(FindingKind::extra_detection, {},
+          "a line the scene does not draw, " + fixed(dist(line.a, line.b), 0) + " px long", std::nullopt, {mid});
     }
   }
 
@@ -341,8 +346,9 @@ class Checker {
       if (found)
         ++count.matched;
       else
-        add("not_detected", {c.element},
-            c.category == "ellipses" ? "no ellipse detected here" : "no circle detected here", -1, {c.center});
+        add(FindingKind::not_detected, {c.element},
+            c.category == "ellipses" ? "no ellipse detected here" : "no circle detected here", std::nullopt,
+            {c.center});
     }
     for (std::size_t d = 0; d < used.size(); ++d) {
       if (used[d]) continue;
@@ -356,10 +362,10 @@ class Checker {
       if (near >= 0.6 * kSamples) continue;
       const std::string category = e.circle || e.a / e.b < 1.1 ? "circles" : "ellipses";
       ++out_.counts[category].extra;
-      add("extra_detection", {},
+      add(FindingKind::extra_detection, {},
           "a " + std::string(category == "circles" ? "circle" : "ellipse") + " the scene does not draw (semi-axes " +
               fixed(e.a) + ", " + fixed(e.b) + " px)",
-          -1, {e.center});
+          std::nullopt, {e.center});
     }
   }
 
@@ -388,8 +394,8 @@ class Checker {
       if (missing.empty())
         ++count.matched;
       else
-        add("not_detected", {element}, std::to_string(missing.size()) + " side(s) not found by the line detector", -1,
-            missing);
+        add(FindingKind::not_detected, {element},
+            std::to_string(missing.size()) + " side(s) not found by the line detector", std::nullopt, missing);
     }
   }
 
@@ -417,8 +423,8 @@ class Checker {
         used[best] = true;
         ++count.matched;
       } else {
-        add("not_detected", {t.element}, "no letter-sized mark within " + fixed(reach, 0) + " px of point " + t.text,
-            -1, {t.anchor});
+        add(FindingKind::not_detected, {t.element},
+            "no letter-sized mark within " + fixed(reach, 0) + " px of point " + t.text, std::nullopt, {t.anchor});
       }
     }
   }
@@ -434,7 +440,7 @@ class Checker {
                       [&](P2 d) { return dist(c, d) <= reach; }))
         ++count.matched;
       else
-        add("not_detected", {h.element}, "no arrowhead detected at the link's end", -1, {c});
+        add(FindingKind::not_detected, {h.element}, "no arrowhead detected at the link's end", std::nullopt, {c});
     }
   }
 
@@ -472,13 +478,14 @@ class Checker {
     const double measured = image_gap(p, q, u);
     out_.gaps.push_back({{a, b}, symbolic, measured});
     const P2 m = midpoint(p, q);
-    if (symbolic > options_.eps_num_px && measured == 0)
-      add("pixel_ambiguous", {a, b},
+    const Decision scene_gap = bands_.decide_px(symbolic);
+    if (scene_gap != Decision::holds && measured == 0)
+      add(FindingKind::pixel_ambiguous, {a, b},
           a + " and " + b + " are " + fixed(symbolic, 2) +
               " px apart in the scene but their strokes merge in the image",
           symbolic, {m});
-    else if (symbolic <= options_.eps_num_px && measured >= 1)
-      add("pixel_disagreement", {a, b},
+    else if (scene_gap == Decision::holds && measured >= 1)
+      add(FindingKind::pixel_disagreement, {a, b},
           a + " and " + b + " touch in the scene but are " + fixed(measured) + " px apart in the image", measured, {m});
   }
 
@@ -531,6 +538,7 @@ class Checker {
 
   const Image& image_;
   CrossCheckOptions options_;
+  FrameBands bands_;
   Figure fig_;
   CrossCheck out_;
   cv::Mat gray_, ink_;

@@ -275,9 +275,9 @@ class Builder {
 
 }  // namespace
 
-double render_scale(const Frame& frame, int size, const Thresholds& thresholds) {
+double render_scale(const Frame& frame, int size, const Bands& bands) {
   const double fw = to_double(frame.width), fh = to_double(frame.height);
-  return size > 0 ? size / std::max(fw, fh) : pixels_per_unit(frame, thresholds);
+  return size > 0 ? size / std::max(fw, fh) : to_double(bands.pixels_per_unit(frame));
 }
 
 std::pair<int, int> image_size(const Frame& frame, double scale) {

@@ -62,8 +62,8 @@ struct Figure {
 };
 
 /// Pixels per frame unit of a rendering: `size` on the frame's longer side, or
-/// pixels_per_unit(frame, thresholds) when size is 0 (640 px for the unit square).
-double render_scale(const Frame& frame, int size, const Thresholds& thresholds);
+/// bands.pixels_per_unit(frame) when size is 0 (640 px for the unit square).
+double render_scale(const Frame& frame, int size, const Bands& bands);
 /// The image a rendering at `scale` gets: the whole frame. Throws std::invalid_argument when a
 /// side would be outside 1..16384 pixels.
 std::pair<int, int> image_size(const Frame& frame, double scale);

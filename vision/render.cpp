@@ -45,7 +45,7 @@ void trace(cairo_t* cr, const std::vector<P2>& path, bool closed) {
 }  // namespace
 
 Image render(const Scene& scene, const RenderOptions& options) {
-  const double scale = render_scale(scene.frame, options.size, options.thresholds);
+  const double scale = render_scale(scene.frame, options.size, options.bands);
   const auto [width, height] = image_size(scene.frame, scale);
   const Figure fig = build_figure(scene, width, height, scale, {}, options.font_px);
   SurfacePtr surface(cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height), cairo_surface_destroy);

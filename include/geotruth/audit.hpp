@@ -3,6 +3,7 @@
 
 #include <geotruth/findings.hpp>
 #include <geotruth/questions.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@ const char* verdict_name(Verdict verdict);
 struct Reason {
   std::string kind;
   std::string detail;
-  double slack_px = -1;
+  std::optional<double> slack_px;
 };
 
 struct QuestionVerdict {
@@ -31,18 +32,19 @@ struct QuestionVerdict {
 
 /// Judges one question against its truth, in this order: unsupported; invalid for the
 /// question's own form (no answer, an answer letter out of range, duplicate options, numeric
-/// `size` options closer than eps_vis on the rendered image); invalid when no truth exists;
-/// ambiguous when the truth rests on an ambiguous fact; invalid when no option or several options
-/// are right; wrong when the annotated answer is not the right one; else ok.
-QuestionVerdict judge(const Question& question, const Truth& truth, double px_per_unit, const Thresholds& thresholds);
+/// `size` options closer than ε_vis on the rendered image); invalid when no truth exists;
+/// ambiguous when the truth rests on an ambiguous fact that can change which option is right;
+/// invalid when no option or several options are right; wrong when the annotated answer is not
+/// the right one; else ok.
+QuestionVerdict judge(const Question& question, const Truth& truth, const FrameBands& bands);
 
 struct SceneAudit {
   std::vector<QuestionVerdict> verdicts;
-  std::vector<SceneFinding> findings;  ///< incidence_conflict, off_canvas, too_small, diagram findings
-  std::string difficulty;              ///< Tangram difficulty for figures with points, else ""
-  std::string content_hash;            ///< of the normalized scene without its id: equal for duplicates
+  std::vector<Finding> findings;  ///< incidences, shapes, diagrams, the canvas
+  std::string difficulty;         ///< Tangram difficulty for figures with points, else ""
+  std::string content_hash;       ///< of the normalized scene without its id: equal for duplicates
 };
 
-SceneAudit audit_scene(const Scene& scene, const Thresholds& thresholds = {});
+SceneAudit audit_scene(const Scene& scene, const Bands& bands = {});
 
 }  // namespace geotruth

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace geotruth {
@@ -27,12 +28,20 @@ struct ImportNote {
 };
 
 /// One scene from a non-native source. `key` is the source's own name for it (problem id,
-/// image name, figure name); a record that cannot be built at all carries an InputError.
+/// image name, figure name); a record that cannot be built at all, or whose scene fails
+/// validate(), carries an InputError whose pointer is into the source file.
 struct ImportedScene {
   std::string key;
   SceneOrError scene;
   std::vector<ImportNote> notes;
+  /// Where the scene's elements come from: (native pointer prefix, pointer in the source file),
+  /// e.g. ("/shapes/0", "/0/shapes/0"). A validation error is reported at the source pointer.
+  std::vector<std::pair<std::string, std::string>> origins;
 };
+
+/// Validates an imported scene (validate()); an invalid one becomes its error, with the pointer
+/// translated into the source file by `origins` (the longest matching prefix).
+void validate_imported(ImportedScene& imported);
 
 /// Reads a whole source file in `format` (not `native`). `file_name` is used for ids where the
 /// source has none (a per-problem logic_form.json takes its directory's name).

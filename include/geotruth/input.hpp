@@ -3,9 +3,11 @@
 
 #include <cstddef>
 #include <geotruth/scene.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 namespace geotruth {
 
@@ -25,9 +27,21 @@ struct InputError {
 
 using SceneOrError = std::variant<Scene, InputError>;
 
-/// Parses and validates one scene from its JSON text (docs/format.md). Never throws on bad
-/// input: every problem comes back as an InputError naming the place and the expectation.
+/// Parses one scene from its JSON text (docs/format.md) and validates it (validate()). Never
+/// throws on bad input: every problem comes back as an InputError naming the place and the
+/// expectation.
 SceneOrError read_scene(std::string_view json_text, const Limits& limits = {});
+
+/// Checks what a scene means, whatever its source (the reader, every importer, the generators):
+/// unique ids, lines of two distinct ends, positive radii and axes, polygons of non-zero area,
+/// sectors of a non-zero angle modulo 360°, stars of 3–1000 points, spirals whose radius stays
+/// non-negative, non-degenerate boxes, known relation names and elements, numbers a double can
+/// hold. The error's pointer is into the native scene.
+std::optional<InputError> validate(const Scene& scene);
+
+/// The relation names a scene may declare.
+const std::vector<std::string_view>& relation_types();
+bool relation_type_known(std::string_view name);
 
 /// The normalized scene as compact JSON: defaults filled in, numbers exact (JSON numbers when
 /// a double round-trips them, else strings "p/q"). read_scene(write_scene(s)) == s.

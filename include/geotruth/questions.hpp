@@ -4,19 +4,24 @@
 #include <geotruth/incidence.hpp>
 #include <geotruth/scene.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace geotruth {
 
 /// A fact an answer depends on. `slack_px` is by how much it holds or misses, in rendered
-/// pixels; a fact with eps_num < slack < eps_vis is `ambiguous` (a person could not tell).
+/// pixels; an `ambiguous` fact lies in the band's ambiguous range (a person could not tell).
 struct Fact {
   std::string kind;  ///< e.g. left_of, in_row, food_chain_cycle, short_circuit
   std::vector<std::string> elements;
   std::string detail;
-  double slack_px = -1;  ///< −1: combinatorial, no slack
+  std::optional<double> slack_px;  ///< empty: combinatorial, no slack
   bool ambiguous = false;
+  /// For answers that are a set of values (which label is left of X?): the value whose
+  /// membership flips with this fact. Such a fact makes a question ambiguous only when that value
+  /// is among its options; a fact without it can change any answer.
+  std::optional<std::string> toggles;
 };
 
 /// The truth of one question. `values` lists every acceptable answer value (a count as decimal
@@ -33,7 +38,8 @@ struct Truth {
 /// and shared by the scene's questions.
 class SceneEvaluator {
  public:
-  SceneEvaluator(const Scene& scene, const Thresholds& thresholds = {});
+  /// Keeps a reference to `scene`: it must outlive the evaluator.
+  explicit SceneEvaluator(const Scene& scene, Bands bands = {});
   ~SceneEvaluator();
   Truth evaluate(const Question& question);
 
@@ -45,7 +51,7 @@ class SceneEvaluator {
 
  private:
   const Scene& scene_;
-  Thresholds thresholds_;
+  Bands bands_;
   std::unique_ptr<Cache> cache_;
 };
 

@@ -6,7 +6,8 @@
 
 #include <array>
 #include <cstdint>
-#include <geotruth/incidence.hpp>
+#include <geotruth/bands.hpp>
+#include <geotruth/findings.hpp>
 #include <geotruth/scene.hpp>
 #include <map>
 #include <string>
@@ -33,15 +34,15 @@ struct Noise {
 };
 
 struct RenderOptions {
-  int size = 0;  ///< pixels of the longer side; 0: by pixels_per_unit(frame, thresholds) (640 for the unit square)
-  double stroke_width = 2.0;            ///< pixels (matplotlib's 1.5 pt at 100 dpi is ≈ 2.1)
+  int size = 0;               ///< pixels of the longer side; 0: by Bands::pixels_per_unit (640 for the unit square)
+  double stroke_width = 2.0;  ///< pixels (matplotlib's 1.5 pt at 100 dpi is ≈ 2.1)
   std::array<std::uint8_t, 3> color{};  ///< stroke and text colour; gray levels have r = g = b
   Style style = Style::clean;
   Noise noise;
   std::uint64_t seed = 1;   ///< for sketch jitter and noise
   double font_px = 0;       ///< letter height; 0: 2.2 % of the longer side, at least 11 px
   bool draw_labels = true;  ///< point letters and entity text
-  Thresholds thresholds;    ///< only render_size_px is used, for the default size
+  Bands bands;              ///< only render_size_px is used, for the default size
 };
 
 /// Draws the scene: points with their letters, lines (rays and lines clipped to the canvas),
@@ -96,14 +97,11 @@ struct Detections {
 /// regions with approxPolyDP vertices; glyph-sized connected components; filled triangles.
 Detections detect(const Image& image);
 
-/// One disagreement or doubt found by the cross-check.
-struct Reason {
-  std::string kind;  ///< not_visible, not_detected, extra_detection, count_mismatch,
-                     ///< pixel_ambiguous, pixel_disagreement, too_small, off_canvas
-  std::vector<std::string> elements;
-  std::string detail;
-  double value_px = -1;           ///< the measured gap, radius or distance, −1 when none
-  std::vector<PixelPoint> where;  ///< image positions to circle in the overlay
+/// One disagreement or doubt found by the cross-check: a finding (not_visible, not_detected,
+/// extra_detection, count_mismatch, pixel_ambiguous, pixel_disagreement, too_small, off_canvas;
+/// slack_px is the measured gap, radius or distance) and where to circle it in the overlay.
+struct Reason : Finding {
+  std::vector<PixelPoint> where;
 };
 
 /// Symbolic vs detected per category (lines, circles, ellipses, polygons, letters, …).
@@ -133,8 +131,7 @@ struct CrossCheck {
 
 struct CrossCheckOptions {
   double min_coverage = 0.85;  ///< share of a solid stroke's length that must be ink to be visible
-  double min_size_px = 1.5;    ///< radius, half-length or half-width below which an element is a dot
-  double eps_num_px = 0.5;     ///< a scene gap at most this is "touching"
+  Bands bands;                 ///< a scene gap the band says holds is "touching"
 };
 
 /// Compares the scene with an image of it. Scene coordinates map to the image at the scale where

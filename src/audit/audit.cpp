@@ -45,7 +45,7 @@ std::string px_text(double px) {
 }
 
 // Checks of the question's own form, before any truth: empty when it is well formed.
-std::vector<Reason> form_problems(const Question& q, double px_per_unit, const Thresholds& t) {
+std::vector<Reason> form_problems(const Question& q, const FrameBands& bands) {
   std::vector<Reason> out;
   if (q.answer.empty()) out.push_back({"missing_answer", "the question has no annotated answer"});
   if (!q.options.empty() && !q.answer.empty()) {
@@ -71,21 +71,33 @@ std::vector<Reason> form_problems(const Question& q, double px_per_unit, const T
       for (std::size_t j = i + 1; j < q.options.size(); ++j) {
         const auto a = parse_rational_string(q.options[i]).value, b = parse_rational_string(q.options[j]).value;
         if (!a || !b || *a == *b) continue;
-        const double diff = std::abs(to_double(*a - *b));
-        const double px = q.measure == "area" ? std::sqrt(diff) * px_per_unit : diff * px_per_unit;
-        if (px < t.eps_vis_px)
+        const Rational diff = abs(*a - *b);
+        const double px = q.measure == "area" ? bands.squared_to_px(diff) : bands.to_px(diff);
+        const bool close =
+            q.measure == "area" ? bands.decide_squared(diff) != Decision::fails : bands.decide(diff) != Decision::fails;
+        if (close)
           out.push_back({"close_options",
                          "options " + option_letter(i) + " and " + option_letter(j) + " differ by " + px_text(px) +
-                             " on the rendered image, below the " + px_text(t.eps_vis_px) + " visual threshold",
+                             " on the rendered image, below the " + px_text(bands.bands().eps_vis_px) +
+                             " visual threshold",
                          px});
       }
   }
   return out;
 }
 
+// Whether an ambiguous fact can change which option is right: a fact that toggles one value of a
+// set-valued answer matters only when that value is offered (or when there are no options).
+bool can_change_answer(const Question& q, const Fact& fact) {
+  if (!fact.toggles || q.options.empty()) return true;
+  Truth alone;
+  alone.values = {*fact.toggles};
+  return !matching_options(q, alone).empty();
+}
+
 }  // namespace
 
-QuestionVerdict judge(const Question& q, const Truth& truth, double px_per_unit, const Thresholds& t) {
+QuestionVerdict judge(const Question& q, const Truth& truth, const FrameBands& bands) {
   QuestionVerdict v;
   v.question = q.id;
   v.kind = question_kind(q);
@@ -103,19 +115,20 @@ QuestionVerdict judge(const Question& q, const Truth& truth, double px_per_unit,
     v.truth = option_letter(right[0]);
   else if (q.options.empty() && !truth.values.empty())
     v.truth = truth.values.front();
-  v.reasons = form_problems(q, px_per_unit, t);
+  v.reasons = form_problems(q, bands);
   if (!v.reasons.empty()) return finish(Verdict::invalid);
   if (truth.values.empty() && !truth.reason.empty()) {
     v.reasons.push_back({"no_truth", truth.reason});
     return finish(Verdict::invalid);
   }
   for (const auto& f : truth.facts)
-    if (f.ambiguous) {
+    if (f.ambiguous && can_change_answer(q, f)) {
       std::string elements;
       for (const auto& e : f.elements)
         if (!e.empty()) elements += (elements.empty() ? "" : ", ") + e;
       v.reasons.push_back({"ambiguous_fact",
-                           f.kind + " (" + elements + "): " + f.detail + ", " + px_text(f.slack_px) +
+                           f.kind + " (" + elements + "): " + f.detail +
+                               (f.slack_px ? ", " + px_text(*f.slack_px) : std::string()) +
                                " — too close to call at this resolution",
                            f.slack_px});
     }
@@ -167,54 +180,55 @@ std::string fnv1a(const std::string& text) {
   return buffer;
 }
 
-void canvas_findings(const Scene& scene, double px, std::vector<SceneFinding>& out) {
+void canvas_findings(const Scene& scene, const FrameBands& bands, std::vector<Finding>& out) {
   const Rational &w = scene.frame.width, &h = scene.frame.height;
   auto outside = [&](const Rational& x, const Rational& y) {
     const Rational dx = x < 0 ? Rational(-x) : x > w ? Rational(x - w) : Rational(0);
     const Rational dy = y < 0 ? Rational(-y) : y > h ? Rational(y - h) : Rational(0);
-    return std::hypot(to_double(dx), to_double(dy)) * px;
+    return Rational(dx * dx + dy * dy);
   };
   for (const auto& p : scene.points)
     if (p.at)
-      if (const double d = outside(p.at->x, p.at->y); d > 0)
-        out.push_back({"off_canvas", {p.id}, "point " + p.id + " lies outside the frame", d});
+      if (const Rational d2 = outside(p.at->x, p.at->y); d2 > 0)
+        out.push_back(make_finding(FindingKind::off_canvas, {p.id}, "point " + p.id + " lies outside the frame",
+                                   bands.squared_to_px(d2)));
   for (const auto& e : scene.entities) {
-    const double d = std::max(outside(e.box[0], e.box[1]), outside(e.box[2], e.box[3]));
-    if (d > 0) out.push_back({"off_canvas", {e.id}, "entity " + e.id + "'s box reaches outside the frame", d});
-    const double size = to_double(std::min(e.box[2] - e.box[0], e.box[3] - e.box[1])) * px;
-    if (size < 3) out.push_back({"too_small", {e.id}, "entity " + e.id + "'s box is too small to see", size});
+    const Rational d2 = std::max(outside(e.box[0], e.box[1]), outside(e.box[2], e.box[3]));
+    if (d2 > 0)
+      out.push_back(make_finding(FindingKind::off_canvas, {e.id}, "entity " + e.id + "'s box reaches outside the frame",
+                                 bands.squared_to_px(d2)));
+    const Rational size = std::min(e.box[2] - e.box[0], e.box[3] - e.box[1]);
+    if (bands.decide(size) != Decision::fails)
+      out.push_back(make_finding(FindingKind::too_small, {e.id}, "entity " + e.id + "'s box is too small to see",
+                                 bands.to_px(size)));
   }
+  // A circle is a dot when its diameter is within the visual threshold.
   for (std::size_t c = 0; c < scene.circles.size(); ++c)
-    if (const auto r2 = radius_squared(scene, scene.circles[c])) {
-      const double r = std::sqrt(to_double(*r2)) * px;
-      const std::string name = scene.circles[c].id.empty() ? "circle " + std::to_string(c + 1) : scene.circles[c].id;
-      if (r < 1.5) out.push_back({"too_small", {name}, name + " has a radius too small to see", r});
+    if (const auto r2 = radius_squared(scene, scene.circles[c]);
+        r2 && bands.decide_squared(4 * *r2) != Decision::fails) {
+      const std::string name = circle_name(scene, c);
+      out.push_back(make_finding(FindingKind::too_small, {name}, name + " has a radius too small to see",
+                                 bands.squared_to_px(*r2)));
     }
 }
 
 }  // namespace
 
-SceneAudit audit_scene(const Scene& scene, const Thresholds& thresholds) {
+SceneAudit audit_scene(const Scene& scene, const Bands& bands) {
   SceneAudit out;
-  SceneEvaluator evaluator(scene, thresholds);
-  const double px = pixels_per_unit(scene.frame, thresholds);
-  for (const auto& q : scene.questions) out.verdicts.push_back(judge(q, evaluator.evaluate(q), px, thresholds));
+  SceneEvaluator evaluator(scene, bands);
+  const FrameBands frame_bands(bands, scene.frame);
+  for (const auto& q : scene.questions) out.verdicts.push_back(judge(q, evaluator.evaluate(q), frame_bands));
   if (!scene.points.empty() || !scene.lines.empty()) {
     const Incidence& incidence = evaluator.incidence();
     out.difficulty = evaluator.tangram_counts().difficulty;
-    for (const auto& f : incidence.findings) {
-      std::vector<std::string> elements;
-      if (!f.point.empty()) elements.push_back(f.point);
-      if (!f.element.empty()) elements.push_back(f.element);
-      out.findings.push_back(
-          {"incidence_conflict", elements, f.kind + ": " + f.detail, f.slack_px > 0 ? f.slack_px : -1});
-    }
+    out.findings = incidence.findings;
   }
   if (!scene.entities.empty())
-    for (auto& f : diagram_findings(scene, thresholds)) out.findings.push_back(std::move(f));
+    for (auto& f : diagram_findings(scene, bands)) out.findings.push_back(std::move(f));
   if (!scene.shapes.empty())
-    for (auto& f : questions::shape_findings(scene, thresholds)) out.findings.push_back(std::move(f));
-  canvas_findings(scene, px, out.findings);
+    for (auto& f : questions::shape_findings(scene, bands)) out.findings.push_back(std::move(f));
+  canvas_findings(scene, frame_bands, out.findings);
   Scene anonymous = scene;
   anonymous.id.clear();
   out.content_hash = fnv1a(write_scene(anonymous));

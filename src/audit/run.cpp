@@ -26,6 +26,7 @@ namespace {
 
 constexpr const char* kFiles[] = {"verdicts.jsonl", "scenes.jsonl", "flagged.jsonl"};
 constexpr const char* kCheckpoint = ".checkpoint.json";
+constexpr const char* kBands = "bands.json";  // the band in force, for the summary and the report
 
 // An append-only output file that can be made durable (fsync) at checkpoints.
 class DurableFile {
@@ -73,7 +74,7 @@ ordered_json reasons_json(const std::vector<Reason>& reasons) {
   ordered_json out = ordered_json::array();
   for (const auto& r : reasons) {
     ordered_json item{{"kind", r.kind}, {"detail", r.detail}};
-    if (r.slack_px >= 0) item["slack_px"] = rounded_px(r.slack_px);
+    if (r.slack_px) item["slack_px"] = rounded_px(*r.slack_px);
     out.push_back(std::move(item));
   }
   return out;
@@ -96,7 +97,7 @@ Lines audit_item(const StreamItem& item, const AuditOptions& options) {
     return out;
   }
   const Scene& scene = std::get<Scene>(parsed);
-  const SceneAudit audit = audit_scene(scene, options.thresholds);
+  const SceneAudit audit = audit_scene(scene, options.bands);
   bool flagged = false;
   for (const auto& v : audit.verdicts) {
     flagged = flagged || v.verdict != Verdict::ok;
@@ -111,20 +112,20 @@ Lines audit_item(const StreamItem& item, const AuditOptions& options) {
     out.verdicts += to_line(line) + "\n";
   }
   ordered_json findings = ordered_json::array();
-  for (const auto& note : item.raw.notes)
-    findings.push_back(
-        {{"kind", "import_note"}, {"elements", ordered_json::array()}, {"detail", note.kind + ": " + note.detail}});
   for (const auto& f : audit.findings) {
-    ordered_json finding{{"kind", f.kind}, {"elements", f.elements}, {"detail", f.detail}};
-    if (f.slack_px >= 0) finding["slack_px"] = rounded_px(f.slack_px);
-    findings.push_back(std::move(finding));
+    flagged = flagged || f.severity != Severity::note;
+    findings.push_back(finding_json(f));
   }
-  flagged = flagged || !findings.empty();
   ordered_json record{{"record", item.ordinal}, {"line", item.raw.line}, {"id", scene.id}};
   if (!item.raw.key.empty() && item.raw.key != scene.id) record["key"] = item.raw.key;
   if (!audit.difficulty.empty()) record["difficulty"] = audit.difficulty;
   record["hash"] = audit.content_hash;
   record["findings"] = std::move(findings);
+  if (!item.raw.notes.empty()) {
+    ordered_json notes = ordered_json::array();
+    for (const auto& note : item.raw.notes) notes.push_back({{"kind", note.kind}, {"detail", note.detail}});
+    record["import_notes"] = std::move(notes);
+  }
   out.scene = to_line(record) + "\n";
   if (flagged) out.flagged = to_line({{"record", item.ordinal}, {"scene", scene_json(scene)}}) + "\n";
   return out;
@@ -140,9 +141,9 @@ ordered_json run_signature(const AuditOptions& o) {
   return {{"inputs", inputs},
           {"format", static_cast<int>(o.format)},
           {"shard", std::to_string(o.shard_index) + "/" + std::to_string(o.shard_count)},
-          {"eps_num_px", o.thresholds.eps_num_px},
-          {"eps_vis_px", o.thresholds.eps_vis_px},
-          {"render_size_px", o.thresholds.render_size_px}};
+          {"eps_num_px", o.bands.eps_num_px},
+          {"eps_vis_px", o.bands.eps_vis_px},
+          {"render_size_px", o.bands.render_size_px}};
 }
 
 class Progress {
@@ -205,7 +206,12 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
     for (auto& f : files) state["sizes"].push_back(f->sync());
     write_atomically(checkpoint, state.dump());
   };
-  if (!append) save_checkpoint(0);
+  if (!append) {
+    ordered_json bands = bands_json(options.bands, true);
+    if (options.evidence) bands["evidence"] = evidence_json(*options.evidence);
+    write_atomically(dir / kBands, bands.dump(2) + "\n");
+    save_checkpoint(0);
+  }
 
   std::optional<tbb::global_control> threads;
   if (options.threads > 0) threads.emplace(tbb::global_control::max_allowed_parallelism, options.threads);
@@ -348,12 +354,19 @@ void finalize_audit(const std::string& dir_text) {
                        {"answer_position_bias", bias_of(letters_by_kind)},
                        {"answer_position_bias_by_ask", bias_of(letters_by_ask)},
                        {"duplicate_scenes", duplicates}};
+  if (fs::exists(dir / kBands)) summary["bands"] = ordered_json::parse(std::ifstream(dir / kBands));
   write_atomically(dir / "summary.json", summary.dump(2) + "\n");
   write_atomically_with(dir / "report.html", [&](std::ostream& out) { write_report(dir_text, summary, out); });
 }
 
 void merge_audits(const std::vector<std::string>& dirs, const std::string& out_dir) {
   fs::create_directories(out_dir);
+  // Every shard of one run decided with the same band (auto reads the whole input in each).
+  if (!dirs.empty() && fs::exists(fs::path(dirs.front()) / kBands)) {
+    std::ifstream in(fs::path(dirs.front()) / kBands);
+    write_atomically((fs::path(out_dir) / kBands).string(),
+                     std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+  }
   for (const char* name : kFiles) {
     // k-way merge by record ordinal: each shard's file is already in input order.
     struct Cursor {
@@ -393,7 +406,15 @@ void merge_audits(const std::vector<std::string>& dirs, const std::string& out_d
 void print_summary(const std::string& dir, std::ostream& out) {
   const ordered_json s = ordered_json::parse(std::ifstream(fs::path(dir) / "summary.json"));
   out << "\n"
-      << s["scenes"] << " scenes, " << s["questions"] << " questions, " << s["errors"] << " unreadable records\n\n";
+      << s["scenes"] << " scenes, " << s["questions"] << " questions, " << s["errors"] << " unreadable records\n";
+  if (s.contains("bands")) {
+    const auto& b = s["bands"];
+    out << "bands: eps_num " << b["eps_num_px"].get<double>() << " px, eps_vis " << b["eps_vis_px"].get<double>()
+        << " px (" << b["source"].get<std::string>() << ")";
+    if (b.contains("reason")) out << ": " << b["reason"].get<std::string>();
+    out << "\n";
+  }
+  out << "\n";
   out << std::left << std::setw(22) << "question kind";
   for (const char* v : {"ok", "wrong", "ambiguous", "invalid", "unsupported"}) out << std::right << std::setw(12) << v;
   out << "\n";

@@ -1,8 +1,9 @@
 // Whole-dataset audits: streaming, parallel, resumable, shardable; and their merge.
 #pragma once
 
-#include <geotruth/incidence.hpp>
+#include <geotruth/bands.hpp>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,7 +16,8 @@ struct AuditOptions {
   std::vector<std::string> inputs;
   SourceFormat format = SourceFormat::native;
   Limits limits;
-  Thresholds thresholds;
+  Bands bands;                           ///< the band in force (written to bands.json and the summary)
+  std::optional<BandEvidence> evidence;  ///< what an `auto` band was estimated from
   std::string out_dir;
   bool resume = false;
   std::size_t shard_index = 0, shard_count = 1;  ///< keep records whose (ordinal − 1) % count == index

@@ -9,7 +9,9 @@
 
 namespace geotruth::cli {
 
-int analyze(const InputOptions& in, const FigureOptions& figure, const std::string& output) {
+int analyze(InputOptions in, const FigureOptions& figure, const std::string& output) {
+  const RunBands run = resolve_bands(figure.bands, in, std::cerr);
+  const Bands& bands = run.bands;
   Output out(output);
   std::size_t scenes = 0, points = 0, lines = 0, circles = 0, shapes = 0, entities = 0, questions = 0, findings = 0;
   const BatchStats stats = run_batch(
@@ -22,17 +24,22 @@ int analyze(const InputOptions& in, const FigureOptions& figure, const std::stri
         shapes += scene.shapes.size();
         entities += scene.entities.size();
         questions += scene.questions.size();
-        const Incidence incidence = build_incidence(scene, figure.incidence_mode(), figure.thresholds);
+        const Incidence incidence = build_incidence(scene, figure.incidence_mode(), bands);
         ordered_json result = record_head(scene, record);
+        result["bands"] = bands_json(bands);
         result["scene"] = scene_json(scene);
         result["incidence"] = incidence_json(scene, incidence);
-        result["conflicts"] = conflicts_json(incidence, record);
+        std::vector<Finding> all = incidence.findings;
+        if (!scene.entities.empty())
+          for (auto& f : diagram_findings(scene, bands)) all.push_back(std::move(f));
+        if (!scene.shapes.empty())
+          for (auto& f : questions::shape_findings(scene, bands)) all.push_back(std::move(f));
+        add_findings(result, all, record);
         findings += result["conflicts"].size();
-        if (!scene.entities.empty()) result["findings"] = findings_json(diagram_findings(scene, figure.thresholds));
         if (!scene.shapes.empty()) {
           // Every relation that holds or nearly holds, and every crossing count.
           ordered_json relations = ordered_json::array();
-          for (const auto& [a, b, rel] : questions::relation_matrix(scene, figure.thresholds)) {
+          for (const auto& [a, b, rel] : questions::relation_matrix(scene, bands)) {
             if (!rel.holds && !rel.ambiguous) continue;
             ordered_json item{{"a", a}, {"b", b}, {"relation", rel.name}, {"holds", rel.holds}};
             if (rel.ambiguous) item["ambiguous"] = true;
@@ -41,11 +48,10 @@ int analyze(const InputOptions& in, const FigureOptions& figure, const std::stri
             relations.push_back(std::move(item));
           }
           result["relations"] = std::move(relations);
-          result["findings"] = findings_json(questions::shape_findings(scene, figure.thresholds));
         }
         // Each question's truth, with the facts it rests on (verdicts against the annotated
         // answers are the audit's job).
-        SceneEvaluator evaluator(scene, figure.thresholds);
+        SceneEvaluator evaluator(scene, bands);
         ordered_json truths = ordered_json::array();
         for (const auto& q : scene.questions) {
           const Truth t = evaluator.evaluate(q);
@@ -71,7 +77,7 @@ int analyze(const InputOptions& in, const FigureOptions& figure, const std::stri
   if (!out.commit()) return kUsage;
   std::cerr << "analyze: " << stats.records << " records, " << scenes << " scenes, " << stats.errors << " errors | "
             << points << " points, " << lines << " lines, " << circles << " circles, " << shapes << " shapes, "
-            << entities << " entities, " << questions << " questions, " << findings << " incidence conflicts\n";
+            << entities << " entities, " << questions << " questions, " << findings << " conflicts\n";
   return stats.errors ? kRecordErrors : kOk;
 }
 

@@ -10,12 +10,14 @@
 
 namespace geotruth::cli {
 
-int audit(const AuditCommand& command, const Thresholds& thresholds) {
+int audit(AuditCommand command, const BandOptions& bands) {
   AuditOptions options;
+  RunBands run = resolve_bands(bands, command.in, std::cerr);
   options.inputs = command.in.inputs;
   options.format = command.in.format();
   options.limits = command.in.limits;
-  options.thresholds = thresholds;
+  options.bands = std::move(run.bands);
+  options.evidence = std::move(run.evidence);
   options.out_dir = command.output;
   options.resume = command.resume;
   options.threads = command.threads;
@@ -45,7 +47,8 @@ int merge(const std::vector<std::string>& dirs, const std::string& output) {
   return kOk;
 }
 
-int filter(const FilterCommand& command, const Thresholds& thresholds) {
+int filter(FilterCommand command, const BandOptions& band_options) {
+  const RunBands run = resolve_bands(band_options, command.in, std::cerr);
   Output keep(command.keep), reject(command.reject);
   RecordStream stream(command.in.inputs, command.in.format(), command.in.limits);
   std::size_t kept = 0, rejected = 0, errors = 0;
@@ -58,7 +61,7 @@ int filter(const FilterCommand& command, const Thresholds& thresholds) {
       continue;
     }
     const Scene& scene = std::get<Scene>(parsed);
-    const SceneAudit audit = audit_scene(scene, thresholds);
+    const SceneAudit audit = audit_scene(scene, run.bands);
     ordered_json reasons = ordered_json::array();
     for (const auto& v : audit.verdicts) {
       const bool bad = command.policy == "strict" ? v.verdict != Verdict::ok

@@ -4,9 +4,11 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <fstream>
+#include <geotruth/bands.hpp>
 #include <geotruth/incidence.hpp>
 #include <geotruth/vision.hpp>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -28,6 +30,27 @@ struct InputOptions {
   SourceFormat format() const { return *source_format_named(from); }
 };
 
+/// The decision band options of every subcommand that decides.
+struct BandOptions {
+  std::string mode;                        ///< "" (the dataset's choice), "auto" or "default"
+  std::optional<double> eps_num, eps_vis;  ///< a fixed band (source "option")
+  double render_size = 0;
+  void add_to(CLI::App& app);
+};
+
+/// The band of a run, with the residual evidence of an `auto` band.
+struct RunBands {
+  Bands bands;
+  std::optional<BandEvidence> evidence;
+};
+
+/// The band in force for a run over `in`: --eps-num/--eps-vis when given; else `auto` (the
+/// default for hand-annotated datasets) reads the inputs once for the residuals of their declared
+/// facts; else the dataset's documented default. Says which on `log`. For `auto`, a "-" input is
+/// replaced by a temporary copy of stdin (the data is read twice). Throws std::invalid_argument
+/// for an inconsistent band.
+RunBands resolve_bands(const BandOptions& options, InputOptions& in, std::ostream& log);
+
 /// Writes to stdout, or to a file through a temporary name renamed into place on commit(),
 /// so a reader never sees a half-written output.
 class Output {
@@ -44,14 +67,14 @@ class Output {
 
 struct FigureOptions;
 
-int analyze(const InputOptions& in, const FigureOptions& figure, const std::string& output);
+int analyze(InputOptions in, const FigureOptions& figure, const std::string& output);
 
 struct CountCommand {
   InputOptions in;
   std::string output;
   bool any_vertex = false, quadrilaterals = false, table = false;
 };
-int count(const CountCommand& command, const FigureOptions& figure);
+int count(CountCommand command, const FigureOptions& figure);
 
 int import_scenes(const InputOptions& in, const std::string& output);
 
@@ -69,14 +92,14 @@ struct AuditCommand {
   int threads = 0;
   std::size_t checkpoint_every = 500;
 };
-int audit(const AuditCommand& command, const Thresholds& thresholds);
+int audit(AuditCommand command, const BandOptions& bands);
 int merge(const std::vector<std::string>& dirs, const std::string& output);
 
 struct FilterCommand {
   InputOptions in;
   std::string keep, reject, policy = "strict";
 };
-int filter(const FilterCommand& command, const Thresholds& thresholds);
+int filter(FilterCommand command, const BandOptions& bands);
 
 /// Drawing options shared by render and crosscheck.
 struct PictureOptions {
@@ -87,7 +110,7 @@ struct PictureOptions {
   std::uint64_t seed = 1;
   bool no_labels = false;
   void add_to(CLI::App& app);
-  vision::RenderOptions options(const Thresholds& thresholds) const;
+  vision::RenderOptions options(const Bands& bands) const;
 };
 
 struct RenderCommand {
@@ -96,13 +119,13 @@ struct RenderCommand {
   int quality = 90;
   PictureOptions picture;
 };
-int render(const RenderCommand& command, const Thresholds& thresholds);
+int render(const RenderCommand& command, const BandOptions& bands);
 
 struct CrosscheckCommand {
   InputOptions in;
   std::string image, overlay_dir, output;
   PictureOptions picture;
 };
-int crosscheck(const CrosscheckCommand& command, const Thresholds& thresholds);
+int crosscheck(CrosscheckCommand command, const BandOptions& bands);
 
 }  // namespace geotruth::cli

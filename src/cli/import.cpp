@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/common.hpp"
+#include "cli/records.hpp"
 
 namespace geotruth::cli {
 
@@ -11,11 +12,13 @@ int import_scenes(const InputOptions& in, const std::string& output) {
   const BatchStats stats = run_batch(
       in.inputs, in.format(), in.limits,
       [&](const Scene& scene, const RawRecord& record) {
+        // The dataset's name travels with the scene: later runs pick its band (docs/design.md).
         ordered_json result = scene_json(scene);
+        ordered_json& extra = result["extra"];
+        if (!extra.is_object()) extra = ordered_json::object();
+        extra["dataset"] = in.from;
         if (!record.notes.empty()) {
-          ordered_json list = ordered_json::array();
-          for (const auto& note : record.notes) list.push_back({{"kind", note.kind}, {"detail", note.detail}});
-          result["extra"] = {{"import_notes", list}};
+          extra["import_notes"] = import_notes_json(record.notes);
           notes += record.notes.size();
         }
         return result;

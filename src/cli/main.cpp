@@ -8,25 +8,13 @@ namespace {
 
 using namespace geotruth::cli;
 
-void add_threshold_options(CLI::App& app, geotruth::Thresholds& thresholds);
-
 void add_figure_options(CLI::App& app, FigureOptions& figure) {
   app.add_option("--mode", figure.mode,
                  "incidences from: declared (through lists), geometric (coordinates), merged (both, "
                  "disagreements listed)")
       ->check(CLI::IsMember({"declared", "geometric", "merged"}))
       ->capture_default_str();
-  add_threshold_options(app, figure.thresholds);
-}
-
-void add_threshold_options(CLI::App& app, geotruth::Thresholds& thresholds) {
-  app.add_option("--eps-num", thresholds.eps_num_px, "a fact holds at slack ≤ this many pixels")->capture_default_str();
-  app.add_option("--eps-vis", thresholds.eps_vis_px, "slack below this many pixels is ambiguous")
-      ->capture_default_str();
-  app.add_option("--render-size", thresholds.render_size_px,
-                 "pixels of the frame's longer side in the rendered image; 0: frame units are pixels "
-                 "(frames under 64 units are drawn at 640)")
-      ->capture_default_str();
+  figure.bands.add_to(app);
 }
 
 }  // namespace
@@ -74,11 +62,11 @@ int main(int argc, char** argv) {
   generate->add_option("-o,--output", generate_command.output, "output JSONL file (default: stdout)");
 
   AuditCommand audit_command;
-  geotruth::Thresholds audit_thresholds;
+  BandOptions audit_bands;
   CLI::App* audit = app.add_subcommand(
       "audit", "recompute every answer of a dataset; write verdicts, scene findings, a summary and an HTML report");
   audit_command.in.add_to(*audit, "dataset: native JSONL (each line a scene with its questions), or --from a source");
-  add_threshold_options(*audit, audit_thresholds);
+  audit_bands.add_to(*audit);
   audit->add_option("-o,--output", audit_command.output, "output directory")->required();
   audit->add_flag("--resume", audit_command.resume,
                   "continue an interrupted run (even one killed) from its checkpoint");
@@ -98,10 +86,10 @@ int main(int argc, char** argv) {
   merge->add_option("-o,--output", merge_out, "merged output directory")->required();
 
   FilterCommand filter_command;
-  geotruth::Thresholds filter_thresholds;
+  BandOptions filter_bands;
   CLI::App* filter = app.add_subcommand("filter", "split a dataset into clean and rejected items by their verdicts");
   filter_command.in.add_to(*filter, "dataset: native JSONL, or --from a source");
-  add_threshold_options(*filter, filter_thresholds);
+  filter_bands.add_to(*filter);
   filter->add_option("--keep", filter_command.keep, "JSONL of clean items (native lines kept byte for byte)")
       ->required();
   filter->add_option("--reject", filter_command.reject, "JSONL of rejected items with their reasons")->required();
@@ -112,7 +100,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
 
   RenderCommand render_command;
-  geotruth::Thresholds render_thresholds;
+  BandOptions render_bands;
   CLI::App* render = app.add_subcommand("render", "draw each scene to a PNG or JPEG image named after its id");
   render_command.in.add_to(*render, "scene files: JSONL, a .json scene, or - for stdin; or --from a source");
   render->add_option("-o,--output-dir", render_command.directory, "directory for the images")->required();
@@ -124,11 +112,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
   render_command.picture.add_to(*render);
-  render->add_option("--render-size", render_thresholds.render_size_px,
+  render->add_option("--render-size", render_bands.render_size,
                      "as --size, in the audit's terms (pixels of the frame's longer side)");
 
   CrosscheckCommand crosscheck_command;
-  geotruth::Thresholds crosscheck_thresholds;
+  BandOptions crosscheck_bands;
   CLI::App* crosscheck = app.add_subcommand(
       "crosscheck", "compare each scene with what OpenCV detects in its picture (own rendering, or --image)");
   crosscheck_command.in.add_to(*crosscheck, "scene files: JSONL, a .json scene, or - for stdin; or --from a source");
@@ -139,7 +127,7 @@ int main(int argc, char** argv) {
                          "directory for overlay PNGs: scene in blue, detections in orange, disagreements circled");
   crosscheck->add_option("-o,--output", crosscheck_command.output, "output JSONL file (default: stdout)");
   crosscheck_command.picture.add_to(*crosscheck);
-  add_threshold_options(*crosscheck, crosscheck_thresholds);
+  crosscheck_bands.add_to(*crosscheck);
   crosscheck->footer("Exit: 0 every scene agrees, 1 some records could not be read, 2 usage, 3 some scene disagrees.");
 
   try {
@@ -166,12 +154,12 @@ int main(int argc, char** argv) {
             << "geotruth audit: --vision is not built into audit yet; run geotruth crosscheck on the same scenes\n";
         return kUsage;
       }
-      return geotruth::cli::audit(audit_command, audit_thresholds);
+      return geotruth::cli::audit(audit_command, audit_bands);
     }
     if (merge->parsed()) return geotruth::cli::merge(merge_dirs, merge_out);
-    if (filter->parsed()) return geotruth::cli::filter(filter_command, filter_thresholds);
-    if (render->parsed()) return geotruth::cli::render(render_command, render_thresholds);
-    if (crosscheck->parsed()) return geotruth::cli::crosscheck(crosscheck_command, crosscheck_thresholds);
+    if (filter->parsed()) return geotruth::cli::filter(filter_command, filter_bands);
+    if (render->parsed()) return geotruth::cli::render(render_command, render_bands);
+    if (crosscheck->parsed()) return geotruth::cli::crosscheck(crosscheck_command, crosscheck_bands);
   } catch (const std::exception& e) {
     std::cerr << "geotruth: " << e.what() << '\n';
     return kUsage;

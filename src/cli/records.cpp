@@ -26,26 +26,24 @@ std::string vertex_name(const Scene& scene, const Incidence& inc, std::size_t v)
   name += std::to_string(v - scene.points.size() + 1);
   return name;
 }
-std::string circle_name(const Scene& scene, std::size_t c) {
-  const Circle& circle = scene.circles[c];
-  if (!circle.id.empty()) return circle.id;
-  std::string name = "circle ";
-  name += circle.center_point ? scene.points[*circle.center_point].id : std::to_string(c + 1);
-  return name;
-}
 }  // namespace
 
-ordered_json conflicts_json(const Incidence& incidence, const RawRecord& record) {
+void add_findings(ordered_json& record, const std::vector<Finding>& findings, const RawRecord& raw) {
+  ordered_json conflicts = ordered_json::array(), doubtful = ordered_json::array(), notes = ordered_json::array();
+  for (const auto& f : findings)
+    (f.severity == Severity::conflict   ? conflicts
+     : f.severity == Severity::doubtful ? doubtful
+                                        : notes)
+        .push_back(finding_json(f));
+  record["conflicts"] = std::move(conflicts);
+  record["doubtful"] = std::move(doubtful);
+  record["notes"] = std::move(notes);
+  if (!raw.notes.empty()) record["import_notes"] = import_notes_json(raw.notes);
+}
+
+ordered_json import_notes_json(const std::vector<ImportNote>& notes) {
   ordered_json out = ordered_json::array();
-  for (const auto& note : record.notes) out.push_back({{"kind", note.kind}, {"detail", note.detail}});
-  for (const auto& f : incidence.findings) {
-    ordered_json item{{"kind", f.kind}};
-    if (!f.point.empty()) item["point"] = f.point;
-    if (!f.element.empty()) item["element"] = f.element;
-    if (f.slack_px > 0) item["slack_px"] = rounded_px(f.slack_px);
-    item["detail"] = f.detail;
-    out.push_back(std::move(item));
-  }
+  for (const auto& note : notes) out.push_back({{"kind", note.kind}, {"detail", note.detail}});
   return out;
 }
 
@@ -59,11 +57,11 @@ ordered_json incidence_json(const Scene& scene, const Incidence& inc) {
     for (auto p : line.pieces) {
       const auto& through = scene.lines[p].through;
       pieces.push_back(scene.lines[p].id.empty()
-                           ? scene.points[through.front()].id + "-" + scene.points[through.back()].id
+                           ? line_name(scene.points[through.front()].id, scene.points[through.back()].id)
                            : scene.lines[p].id);
     }
     for (auto v : line.vertices) points.push_back(vertex_name(scene, inc, v));
-    lines.push_back({{"pieces", pieces}, {"points", points}});
+    lines.push_back({{"name", line.name}, {"pieces", pieces}, {"points", points}});
   }
   out["lines"] = lines;
   ordered_json circles = ordered_json::array();
@@ -94,18 +92,14 @@ ordered_json counts_json(const TangramCounts& c) {
 
 ordered_json fact_json(const Fact& fact) {
   ordered_json out{{"kind", fact.kind}, {"elements", fact.elements}, {"detail", fact.detail}};
-  if (fact.slack_px >= 0) out["slack_px"] = rounded_px(fact.slack_px);
+  if (fact.slack_px) out["slack_px"] = rounded_px(*fact.slack_px);
   out["ambiguous"] = fact.ambiguous;
   return out;
 }
 
-ordered_json findings_json(const std::vector<SceneFinding>& findings) {
+ordered_json findings_json(const std::vector<Finding>& findings) {
   ordered_json out = ordered_json::array();
-  for (const auto& f : findings) {
-    ordered_json item{{"kind", f.kind}, {"elements", f.elements}, {"detail", f.detail}};
-    if (f.slack_px >= 0) item["slack_px"] = rounded_px(f.slack_px);
-    out.push_back(std::move(item));
-  }
+  for (const auto& f : findings) out.push_back(finding_json(f));
   return out;
 }
 

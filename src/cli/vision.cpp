@@ -71,12 +71,6 @@ class Names {
   std::set<std::string> taken_;
 };
 
-ordered_json reason_json(const vision::Reason& r) {
-  ordered_json out{{"kind", r.kind}, {"elements", r.elements}, {"detail", r.detail}};
-  if (r.value_px >= 0) out["value_px"] = rounded_px(r.value_px);
-  return out;
-}
-
 std::vector<std::uint8_t> read_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -124,16 +118,18 @@ void PictureOptions::add_to(CLI::App& app) {
   app.add_flag("--no-labels", no_labels, "leave out point letters and entity text");
 }
 
-vision::RenderOptions PictureOptions::options(const Thresholds& thresholds) const {
+vision::RenderOptions PictureOptions::options(const Bands& bands) const {
   vision::RenderOptions o;
   o.size = size, o.stroke_width = stroke_width, o.color = parse_color(color);
   o.style = style == "sketch" ? vision::Style::sketch : vision::Style::clean;
-  o.noise = noise, o.seed = seed, o.draw_labels = !no_labels, o.thresholds = thresholds;
+  o.noise = noise, o.seed = seed, o.draw_labels = !no_labels, o.bands = bands;
   return o;
 }
 
-int render(const RenderCommand& command, const Thresholds& thresholds) {
-  const vision::RenderOptions options = command.picture.options(thresholds);
+int render(const RenderCommand& command, const BandOptions& band_options) {
+  Bands bands;  // only the render size matters for drawing
+  bands.render_size_px = band_options.render_size;
+  const vision::RenderOptions options = command.picture.options(bands);
   const bool jpeg = command.format == "jpeg";
   const fs::path dir(command.directory);
   fs::create_directories(dir);
@@ -165,10 +161,11 @@ int render(const RenderCommand& command, const Thresholds& thresholds) {
   return stats.errors ? kRecordErrors : kOk;
 }
 
-int crosscheck(const CrosscheckCommand& command, const Thresholds& thresholds) {
-  const vision::RenderOptions options = command.picture.options(thresholds);
+int crosscheck(CrosscheckCommand command, const BandOptions& band_options) {
+  const RunBands run = resolve_bands(band_options, command.in, std::cerr);
+  const vision::RenderOptions options = command.picture.options(run.bands);
   vision::CrossCheckOptions check_options;
-  check_options.eps_num_px = thresholds.eps_num_px;
+  check_options.bands = run.bands;
   if (!command.overlay_dir.empty()) fs::create_directories(command.overlay_dir);
   Names names;
   Output out(command.output);
@@ -195,8 +192,9 @@ int crosscheck(const CrosscheckCommand& command, const Thresholds& thresholds) {
         disagree += !check.agree;
         ordered_json result = record_head(scene, record);
         result["agree"] = check.agree;
+        result["bands"] = bands_json(run.bands);
         ordered_json reasons = ordered_json::array();
-        for (const auto& r : check.reasons) reasons.push_back(reason_json(r));
+        for (const auto& r : check.reasons) reasons.push_back(finding_json(r));
         result["reasons"] = std::move(reasons);
         ordered_json counts = ordered_json::object();
         for (const auto& [category, c] : check.counts)

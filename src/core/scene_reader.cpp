@@ -26,6 +26,20 @@ std::optional<Rational> radius_squared(const Scene& scene, const Circle& circle)
   return *median;
 }
 
+const std::vector<std::string_view>& relation_types() {
+  static const std::vector<std::string_view> names = {
+      "tangent",      "internal_tangent", "external_tangent", "parallel",    "perpendicular",
+      "concentric",   "circumscribed",    "inscribed",        "shared_edge", "diagonal",
+      "major_axis",   "minor_axis",       "diameter",         "similar",     "symmetric",
+      "intersecting", "contained",        "disjoint",         "on"};
+  return names;
+}
+
+bool relation_type_known(std::string_view name) {
+  const auto& names = relation_types();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 namespace {
 
 using json::Value;
@@ -125,12 +139,6 @@ Rational read_number(const Value& v, const std::string& ptr) {
   return std::move(*parsed.value);
 }
 
-Rational read_positive(const Value& v, const std::string& ptr, std::string_view what) {
-  Rational r = read_number(v, ptr);
-  if (r <= 0) fail(ptr, std::string(what) + " must be positive, got " + to_text(r));
-  return r;
-}
-
 Rational optional_number(const Value& obj, const std::string& ptr, std::string_view key, Rational fallback) {
   const Value* v = obj.find(key);
   return v ? read_number(*v, at(ptr, key)) : fallback;
@@ -157,13 +165,7 @@ std::vector<Vec2> read_vec2_list(const Value& v, const std::string& ptr, std::si
 const std::initializer_list<std::pair<std::string_view, Stroke>> kStrokes = {{"solid", Stroke::solid},
                                                                              {"dashed", Stroke::dashed}};
 
-// The relation names a scene may declare (GePBench importer maps its strings onto these).
-constexpr std::string_view kRelationTypes[] = {
-    "tangent",      "internal_tangent", "external_tangent", "parallel",    "perpendicular",
-    "concentric",   "circumscribed",    "inscribed",        "shared_edge", "diagonal",
-    "major_axis",   "minor_axis",       "diameter",         "similar",     "symmetric",
-    "intersecting", "contained",        "disjoint",         "on"};
-
+// The model is built from the text here; what it means is checked by validate() (validate.cpp).
 class SceneReader {
  public:
   Scene read(const Value& root) {
@@ -198,12 +200,6 @@ class SceneReader {
     for (std::size_t i = 0; i < list->items.size(); ++i) fn(list->items[i], at(ptr, i));
   }
 
-  // Registers an element id in the scene's one namespace (points, lines, circles, shapes, entities).
-  void claim_id(const std::string& id, const std::string& ptr) {
-    auto [it, inserted] = ids_.emplace(id, ptr);
-    if (!inserted) fail(ptr, "duplicate id \"" + id + "\" (already used at " + it->second + ")");
-  }
-
   std::size_t point_index(const Value& v, const std::string& ptr) {
     const std::string id = read_string(v, ptr);
     auto it = point_by_id_.find(id);
@@ -214,8 +210,8 @@ class SceneReader {
 
   void read_frame(const Value& v) {
     expect_object(v, "/frame", "the frame", {"width", "height", "y"});
-    if (const Value* w = v.find("width")) scene_.frame.width = read_positive(*w, "/frame/width", "width");
-    if (const Value* h = v.find("height")) scene_.frame.height = read_positive(*h, "/frame/height", "height");
+    if (const Value* w = v.find("width")) scene_.frame.width = read_number(*w, "/frame/width");
+    if (const Value* h = v.find("height")) scene_.frame.height = read_number(*h, "/frame/height");
     scene_.frame.y = read_choice(v, "/frame", "y", YAxis::down, {{"down", YAxis::down}, {"up", YAxis::up}});
   }
 
@@ -223,7 +219,6 @@ class SceneReader {
     expect_object(v, ptr, "a point", {"id", "at", "z", "label"});
     Point point;
     point.id = read_string(required(v, ptr, "id", "the point's label"), at(ptr, "id"));
-    claim_id(point.id, at(ptr, "id"));
     if (const Value* pos = v.find("at")) {
       const std::string p = at(ptr, "at");
       expect_kind(*pos, Kind::array, p, "[x, y] or [x, y, z]");
@@ -242,31 +237,15 @@ class SceneReader {
     scene_.points.push_back(std::move(point));
   }
 
-  bool same_position(const Point& a, const Point& b) const {
-    return a.at && b.at && *a.at == *b.at && a.z.value_or(0) == b.z.value_or(0);
-  }
-
   void read_line(const Value& v, const std::string& ptr) {
     expect_object(v, ptr, "a line", {"id", "through", "extent", "style"});
     Line line;
     line.id = optional_string(v, ptr, "id");
-    if (!line.id.empty()) claim_id(line.id, at(ptr, "id"));
     const std::string tp = at(ptr, "through");
     const Value& through = required(v, ptr, "through", "the point ids along the line, in order");
     expect_kind(through, Kind::array, tp, "an array of point ids");
-    for (std::size_t i = 0; i < through.items.size(); ++i) {
-      const std::size_t index = point_index(through.items[i], at(tp, i));
-      if (std::find(line.through.begin(), line.through.end(), index) != line.through.end())
-        fail(at(tp, i), "point \"" + scene_.points[index].id + "\" is listed twice on one line");
-      line.through.push_back(index);
-    }
-    if (line.through.size() < 2)
-      fail(tp, "a line needs at least 2 distinct points, got " + std::to_string(line.through.size()));
-    const Point& first = scene_.points[line.through.front()];
-    const Point& last = scene_.points[line.through.back()];
-    if (same_position(first, last))
-      fail(tp, "the ends \"" + first.id + "\" and \"" + last.id +
-                   "\" are distinct points at the same position: the piece has zero length");
+    for (std::size_t i = 0; i < through.items.size(); ++i)
+      line.through.push_back(point_index(through.items[i], at(tp, i)));
     line.extent = read_choice(v, ptr, "extent", Extent::segment,
                               {{"segment", Extent::segment}, {"ray", Extent::ray}, {"line", Extent::line}});
     line.style = read_choice(v, ptr, "style", Stroke::solid, kStrokes);
@@ -278,7 +257,6 @@ class SceneReader {
     expect_object(v, ptr, "a circle", {"id", "center", "radius", "through", "quadrants", "style"});
     Circle circle;
     circle.id = optional_string(v, ptr, "id");
-    if (!circle.id.empty()) claim_id(circle.id, at(ptr, "id"));
     const std::string cp = at(ptr, "center");
     const Value& center = required(v, ptr, "center", "a point id or [x, y]");
     if (center.kind == Kind::string) {
@@ -289,29 +267,14 @@ class SceneReader {
     } else {
       fail(cp, std::string("expected a point id or [x, y], got ") + json::kind_name(center.kind));
     }
-    if (const Value* r = v.find("radius")) {
-      circle.radius = read_number(*r, at(ptr, "radius"));
-      if (*circle.radius <= 0) fail(at(ptr, "radius"), "zero or negative radius " + to_text(*circle.radius));
-    }
+    if (const Value* r = v.find("radius")) circle.radius = read_number(*r, at(ptr, "radius"));
     if (const Value* through = v.find("through")) {
       const std::string tp = at(ptr, "through");
       expect_kind(*through, Kind::array, tp, "an array of point ids");
-      for (std::size_t i = 0; i < through->items.size(); ++i) {
-        const std::size_t index = point_index(through->items[i], at(tp, i));
-        if (circle.center_point && index == *circle.center_point)
-          fail(at(tp, i), "the centre \"" + scene_.points[index].id + "\" cannot lie on its own circle");
-        const Point& p = scene_.points[index];
-        if (circle.center && p.at && *p.at == *circle.center)
-          fail(at(tp, i), "point \"" + p.id + "\" sits at the centre: zero radius");
-        circle.through.push_back(index);
-      }
+      for (std::size_t i = 0; i < through->items.size(); ++i)
+        circle.through.push_back(point_index(through->items[i], at(tp, i)));
     }
-    if (const Value* q = v.find("quadrants")) {
-      circle.quadrants = read_string(*q, at(ptr, "quadrants"));
-      if (circle.quadrants.size() != 4 || circle.quadrants.find_first_not_of("01") != std::string::npos ||
-          circle.quadrants == "0000")
-        fail(at(ptr, "quadrants"), "expected four characters 0/1 with at least one 1, like \"1111\"");
-    }
+    if (const Value* q = v.find("quadrants")) circle.quadrants = read_string(*q, at(ptr, "quadrants"));
     circle.style = read_choice(v, ptr, "style", Stroke::solid, kStrokes);
     circle.extra = extra_of(v);
     scene_.circles.push_back(std::move(circle));
@@ -335,12 +298,11 @@ class SceneReader {
     };
     if (type == "polygon") {
       keys({"points"});
-      shape.geometry = PolygonShape{read_vec2_list(need("points", "the vertices"), at(ptr, "points"), 3, "a polygon")};
+      shape.geometry = PolygonShape{read_vec2_list(need("points", "the vertices"), at(ptr, "points"), 0, "a polygon")};
     } else if (type == "segment" || type == "ray" || type == "line") {
       keys({"points"});
       auto pts = read_vec2_list(need("points", "two points"), at(ptr, "points"), 2, "a " + type);
       if (pts.size() != 2) fail(at(ptr, "points"), "a " + type + " takes exactly 2 points");
-      if (pts[0] == pts[1]) fail(at(ptr, "points"), "the two points of a " + type + " coincide");
       const Extent e = type == "segment" ? Extent::segment : type == "ray" ? Extent::ray : Extent::line;
       shape.geometry = StraightShape{e, pts[0], pts[1]};
     } else if (type == "ellipse") {
@@ -351,34 +313,33 @@ class SceneReader {
       const Value& axes = need("axes", "the two semi-axis lengths [a, b]");
       expect_kind(axes, Kind::array, ap, "[a, b] semi-axis lengths");
       if (axes.items.size() != 2) fail(ap, "expected 2 semi-axis lengths");
-      for (std::size_t i = 0; i < 2; ++i) e.axes[i] = read_positive(axes.items[i], at(ap, i), "a semi-axis");
+      for (std::size_t i = 0; i < 2; ++i) e.axes[i] = read_number(axes.items[i], at(ap, i));
       e.rotation_deg = optional_number(v, ptr, "rotation", 0);
       shape.geometry = e;
     } else if (type == "circle") {
       keys({"center", "radius"});
       EllipseShape e;
       e.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
-      const Rational r = read_positive(need("radius", "the radius"), at(ptr, "radius"), "radius");
+      const Rational r = read_number(need("radius", "the radius"), at(ptr, "radius"));
       e.axes = {r, r};
       shape.geometry = e;
     } else if (type == "sector") {
       keys({"center", "radius", "start_angle", "end_angle"});
       SectorShape s;
       s.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
-      s.radius = read_positive(need("radius", "the radius"), at(ptr, "radius"), "radius");
+      s.radius = read_number(need("radius", "the radius"), at(ptr, "radius"));
       s.start_deg = read_number(need("start_angle", "degrees"), at(ptr, "start_angle"));
       s.end_deg = read_number(need("end_angle", "degrees"), at(ptr, "end_angle"));
-      if (s.start_deg == s.end_deg) fail(at(ptr, "end_angle"), "a sector's start and end angles coincide");
       shape.geometry = s;
     } else if (type == "star") {
       keys({"center", "outer_radius", "inner_radius", "num_points", "rotation"});
       StarShape s;
       s.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
-      s.outer_radius = read_positive(need("outer_radius", "a length"), at(ptr, "outer_radius"), "outer_radius");
-      s.inner_radius = read_positive(need("inner_radius", "a length"), at(ptr, "inner_radius"), "inner_radius");
-      if (s.inner_radius >= s.outer_radius) fail(at(ptr, "inner_radius"), "inner_radius must be below outer_radius");
+      s.outer_radius = read_number(need("outer_radius", "a length"), at(ptr, "outer_radius"));
+      s.inner_radius = read_number(need("inner_radius", "a length"), at(ptr, "inner_radius"));
       const Rational n = read_number(need("num_points", "an integer ≥ 3"), at(ptr, "num_points"));
-      if (n.get_den() != 1 || n < 3 || n > 1000) fail(at(ptr, "num_points"), "expected an integer from 3 to 1000");
+      // The model holds an int: out-of-range integers are caught here, the 3–1000 rule by validate().
+      if (n.get_den() != 1 || n < 0 || n > 1000) fail(at(ptr, "num_points"), "expected an integer from 3 to 1000");
       s.num_points = static_cast<int>(n.get_num().get_si());
       s.rotation_deg = optional_number(v, ptr, "rotation", 0);
       shape.geometry = s;
@@ -387,9 +348,8 @@ class SceneReader {
       SpiralShape s;
       s.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
       s.initial_radius = read_number(need("initial_radius", "a length"), at(ptr, "initial_radius"));
-      if (s.initial_radius < 0) fail(at(ptr, "initial_radius"), "initial_radius must not be negative");
       s.growth_rate = read_number(need("growth_rate", "length per radian"), at(ptr, "growth_rate"));
-      s.max_theta = read_positive(need("max_theta", "radians"), at(ptr, "max_theta"), "max_theta");
+      s.max_theta = read_number(need("max_theta", "radians"), at(ptr, "max_theta"));
       if (const Value* sp = v.find("sin_params")) {
         const std::string p = at(ptr, "sin_params");
         expect_kind(*sp, Kind::array, p, "[epsilon, omega, phi]");
@@ -405,7 +365,6 @@ class SceneReader {
                "\" (expected one of: polygon, segment, ray, line, ellipse, circle, sector, star, spiral)");
     }
     shape.id = read_string(need("id", "the shape's id"), at(ptr, "id"));
-    claim_id(shape.id, at(ptr, "id"));
     shape.kind = optional_string(v, ptr, "kind");
     shape.style = read_choice(v, ptr, "style", Stroke::solid, kStrokes);
     shape.extra = extra_of(v);
@@ -416,7 +375,6 @@ class SceneReader {
     expect_object(v, ptr, "an entity", {"id", "text", "kind", "box", "tags"});
     Entity e;
     e.id = read_string(required(v, ptr, "id", "the entity's id"), at(ptr, "id"));
-    claim_id(e.id, at(ptr, "id"));
     e.text = optional_string(v, ptr, "text");
     e.kind = read_choice(v, ptr, "kind", EntityKind::text, {{"text", EntityKind::text}, {"icon", EntityKind::icon}});
     const std::string bp = at(ptr, "box");
@@ -425,34 +383,25 @@ class SceneReader {
     if (box.items.size() != 4)
       fail(bp, "expected [x0, y0, x1, y1], got " + std::to_string(box.items.size()) + " numbers");
     for (std::size_t i = 0; i < 4; ++i) e.box[i] = read_number(box.items[i], at(bp, i));
-    if (e.box[0] >= e.box[2] || e.box[1] >= e.box[3]) fail(bp, "degenerate box: expected x0 < x1 and y0 < y1");
     if (const Value* tags = v.find("tags")) {
       const std::string tp = at(ptr, "tags");
       expect_kind(*tags, Kind::array, tp, "an array of strings");
       for (std::size_t i = 0; i < tags->items.size(); ++i) e.tags.push_back(read_string(tags->items[i], at(tp, i)));
     }
     e.extra = extra_of(v);
-    entity_ids_.emplace(e.id);
     scene_.entities.push_back(std::move(e));
-  }
-
-  std::string entity_ref(const Value& v, const std::string& ptr) {
-    std::string id = read_string(v, ptr);
-    if (!entity_ids_.count(id)) fail(ptr, "unknown entity \"" + id + "\" (expected the id of an entity in /entities)");
-    return id;
   }
 
   void read_link(const Value& v, const std::string& ptr) {
     expect_object(v, ptr, "a link", {"id", "from", "to", "directed", "kind", "path"});
     Link link;
     link.id = optional_string(v, ptr, "id");
-    if (!link.id.empty()) claim_id(link.id, at(ptr, "id"));
-    link.from = entity_ref(required(v, ptr, "from", "an entity id"), at(ptr, "from"));
-    link.to = entity_ref(required(v, ptr, "to", "an entity id"), at(ptr, "to"));
+    link.from = read_string(required(v, ptr, "from", "an entity id"), at(ptr, "from"));
+    link.to = read_string(required(v, ptr, "to", "an entity id"), at(ptr, "to"));
     link.directed = optional_bool(v, ptr, "directed", true);
     link.kind = read_choice(v, ptr, "kind", LinkKind::arrow,
                             {{"arrow", LinkKind::arrow}, {"line", LinkKind::line}, {"wire", LinkKind::wire}});
-    if (const Value* path = v.find("path")) link.path = read_vec2_list(*path, at(ptr, "path"), 2, "a link path");
+    if (const Value* path = v.find("path")) link.path = read_vec2_list(*path, at(ptr, "path"), 0, "a link path");
     link.extra = extra_of(v);
     scene_.links.push_back(std::move(link));
   }
@@ -461,15 +410,14 @@ class SceneReader {
     expect_object(v, ptr, "a layer", {"id", "text", "center", "radius", "points"});
     Layer layer;
     layer.id = read_string(required(v, ptr, "id", "the layer's id"), at(ptr, "id"));
-    claim_id(layer.id, at(ptr, "id"));
     layer.text = optional_string(v, ptr, "text");
     const Value* center = v.find("center");
     const Value* points = v.find("points");
     if (center && !points) {
       layer.center = read_vec2(*center, at(ptr, "center"));
-      layer.radius = read_positive(required(v, ptr, "radius", "the circle's radius"), at(ptr, "radius"), "radius");
+      layer.radius = read_number(required(v, ptr, "radius", "the circle's radius"), at(ptr, "radius"));
     } else if (points && !center && !v.find("radius")) {
-      layer.points = read_vec2_list(*points, at(ptr, "points"), 3, "a layer polygon");
+      layer.points = read_vec2_list(*points, at(ptr, "points"), 0, "a layer polygon");
     } else {
       fail(ptr, "a layer is either a circle (\"center\" and \"radius\") or a polygon (\"points\")");
     }
@@ -497,19 +445,11 @@ class SceneReader {
     Relation r;
     const std::string tp = at(ptr, "type");
     r.type = read_string(required(v, ptr, "type", "the relation name"), tp);
-    if (std::find(std::begin(kRelationTypes), std::end(kRelationTypes), r.type) == std::end(kRelationTypes)) {
-      std::string names;
-      for (auto n : kRelationTypes) names += (names.empty() ? "" : ", ") + std::string(n);
-      fail(tp, "unknown relation \"" + r.type + "\" (expected one of: " + names + ")");
-    }
     const std::string bp = at(ptr, "between");
     const Value& between = required(v, ptr, "between", "two element ids");
     expect_kind(between, Kind::array, bp, "two element ids");
     if (between.items.size() != 2) fail(bp, "expected exactly two element ids");
-    for (std::size_t i = 0; i < 2; ++i) {
-      r.between[i] = read_string(between.items[i], at(bp, i));
-      if (!ids_.count(r.between[i])) fail(at(bp, i), "unknown element \"" + r.between[i] + "\"");
-    }
+    for (std::size_t i = 0; i < 2; ++i) r.between[i] = read_string(between.items[i], at(bp, i));
     r.extra = extra_of(v);
     scene_.relations.push_back(std::move(r));
   }
@@ -527,7 +467,6 @@ class SceneReader {
                    "value", "touching", "connected_to", "relation", "row", "column", "absent", "connected_pair"});
     Question q;
     q.id = read_string(required(v, ptr, "id", "the question's id"), at(ptr, "id"));
-    if (!question_ids_.insert(q.id).second) fail(at(ptr, "id"), "duplicate question id \"" + q.id + "\"");
     q.ask = read_string(required(v, ptr, "ask", "what is asked: count, exists, location, ..."), at(ptr, "ask"));
     q.of = optional_string(v, ptr, "of");
     if (const Value* options = v.find("options")) {
@@ -560,9 +499,7 @@ class SceneReader {
   }
 
   Scene scene_;
-  std::unordered_map<std::string, std::string> ids_;  // id → pointer where it was declared
-  std::unordered_map<std::string, std::size_t> point_by_id_;
-  std::unordered_set<std::string> entity_ids_, question_ids_;
+  std::unordered_map<std::string, std::size_t> point_by_id_;  // the first point of each label
 };
 
 }  // namespace
@@ -571,7 +508,9 @@ SceneOrError read_scene(std::string_view json_text, const Limits& limits) {
   auto tree = json::read(json_text, limits);
   if (auto* error = std::get_if<InputError>(&tree)) return *error;
   try {
-    return SceneReader().read(std::get<json::Value>(tree));
+    Scene scene = SceneReader().read(std::get<json::Value>(tree));
+    if (auto invalid = validate(scene)) return *invalid;
+    return scene;
   } catch (const Failure& failure) {
     return failure.error;
   }

@@ -122,7 +122,7 @@ ImportedScene FigureBuilder::finish() {
     scene_.frame.width = Rational(mpz_class(w.get_num() / w.get_den()));
     scene_.frame.height = Rational(mpz_class(h.get_num() / h.get_den()));
   }
-  return {scene_.id, std::move(scene_), std::move(notes_)};
+  return {scene_.id, std::move(scene_), std::move(notes_), {{"", origin_}}};
 }
 
 }  // namespace geotruth::import

@@ -30,6 +30,8 @@ class FigureBuilder {
 
   void note(std::string kind, std::string detail) { notes_.push_back({std::move(kind), std::move(detail)}); }
   void set_frame(Frame frame) { frame_ = std::move(frame); }
+  /// The figure's pointer in its source file: validation errors are reported there.
+  void set_origin(std::string source_pointer) { origin_ = std::move(source_pointer); }
 
   /// The scene: inner points of each piece ordered along it (exactly, by coordinates when all
   /// are known; else in the order declared), frame from the points when not set.
@@ -47,6 +49,7 @@ class FigureBuilder {
   std::vector<std::string> circle_centres_;  // "" for circles given by coordinates
   std::vector<std::vector<std::string>> circle_points_;
   std::vector<ImportNote> notes_;
+  std::string origin_;
 };
 
 }  // namespace geotruth::import

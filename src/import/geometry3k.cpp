@@ -77,8 +77,9 @@ void apply_fact(const std::string& text, FigureBuilder& figure) {
   }
 }
 
-ImportedScene import_problem(const std::string& id, const Value& problem) {
+ImportedScene import_problem(const std::string& id, const Value& problem, const std::string& pointer) {
   FigureBuilder figure(id);
+  figure.set_origin(pointer);
   if (problem.kind != Value::Kind::object) return {id, InputError{json::member_pointer(id), "expected an object"}, {}};
   const Value* positions = problem.find("point_positions");
   std::vector<std::string> names = strings(problem.find("point_instances"));
@@ -126,10 +127,10 @@ std::vector<ImportedScene> import_geometry3k(std::string_view text, const std::s
   if (root.find("diagram_logic_form") || root.find("point_positions")) {
     std::string id = std::filesystem::path(file_name).parent_path().filename().string();
     if (id.empty()) id = std::filesystem::path(file_name).stem().string();
-    return {import_problem(id, root)};
+    return {import_problem(id, root, "")};
   }
   std::vector<ImportedScene> out;
-  for (const auto& [id, problem] : root.members) out.push_back(import_problem(id, problem));
+  for (const auto& [id, problem] : root.members) out.push_back(import_problem(id, problem, json::member_pointer(id)));
   return out;
 }
 

@@ -29,12 +29,6 @@ std::optional<Vec2> pair(const Value* v) {
   return Vec2{*x, *y};
 }
 
-// Radians as given (already rounded to 4 decimals) to degrees. The factor 180/π is irrational:
-// the product goes through one double, ~1e-16 relative, far below the input's own rounding.
-Rational degrees(const Rational& radians) {
-  return Rational(to_double(radians) * 180.0 / M_PI);
-}
-
 std::string text_of(const Value* v) {
   return v && v->kind == Kind::string ? v->text : std::string();
 }
@@ -56,77 +50,105 @@ std::optional<std::string> relation_type(const std::string& r) {
   return std::nullopt;
 }
 
-std::optional<Shape> convert_shape(const Value& v, const std::string& id, std::string& problem) {
-  Shape s;
-  s.id = id;
-  s.kind = text_of(v.find("special_info"));
-  const std::string type = text_of(v.find("type"));
-  if (type == "polygon") {
-    PolygonShape p;
-    if (const Value* pts = v.find("points"); pts && pts->kind == Kind::array)
-      for (const auto& item : pts->items)
-        if (auto q = pair(&item)) p.points.push_back(*q);
-    if (p.points.size() < 3) return problem = "polygon " + id + " needs 3 points", std::nullopt;
-    s.type = "polygon";
-    s.geometry = p;
-  } else if (type == "line" || type == "segment" || type == "ray") {
-    const Value* pts = v.find("points");
-    auto a = pts && pts->items.size() == 2 ? pair(&pts->items[0]) : std::nullopt;
-    auto b = pts && pts->items.size() == 2 ? pair(&pts->items[1]) : std::nullopt;
-    if (!a || !b || *a == *b) return problem = type + " " + id + " needs two distinct points", std::nullopt;
-    s.type = type;
-    s.geometry = StraightShape{type == "segment" ? Extent::segment
-                               : type == "ray"   ? Extent::ray
-                                                 : Extent::line,
-                               *a, *b};
-  } else if (type == "ellipse") {
-    auto c = pair(v.find("center"));
-    auto major = number(v.find("major_axis")), minor = number(v.find("minor_axis"));
-    if (!c || !major || !minor || *major <= 0 || *minor <= 0)
-      return problem = "ellipse " + id + " needs a centre and positive axes", std::nullopt;
-    EllipseShape e{*c, {*major / 2, *minor / 2}, degrees(number(v.find("rotation")).value_or(0))};
-    if (s.kind == "circle" && *major == *minor) {
-      s.type = "circle";
-      e.rotation_deg = 0;
-    } else {
-      s.type = "ellipse";
-    }
-    s.geometry = e;
-  } else if (type == "spiral") {
-    SpiralShape sp;
-    auto c = pair(v.find("center"));
-    auto a = number(v.find("initial_radius")), b = number(v.find("growth_rate")), t = number(v.find("max_theta"));
-    if (!c || !a || !b || !t || *t <= 0) return problem = "spiral " + id + " is incomplete", std::nullopt;
-    sp.center = *c;
-    sp.initial_radius = *a;
-    sp.growth_rate = *b;
-    sp.max_theta = *t;
-    if (const Value* params = v.find("sin_params"); params && params->items.size() == 3) {
-      sp.sin_eps = number(&params->items[0]).value_or(0);
-      sp.sin_omega = number(&params->items[1]).value_or(0);
-      sp.sin_phi = number(&params->items[2]).value_or(0);
-    }
-    s.type = "spiral";
-    s.geometry = sp;
-  } else if (type == "sector") {
-    auto c = pair(v.find("center"));
-    auto r = number(v.find("radius")), t0 = number(v.find("start_angle")), t1 = number(v.find("end_angle"));
-    if (!c || !r || !t0 || !t1 || *r <= 0) return problem = "sector " + id + " is incomplete", std::nullopt;
-    s.type = "sector";
-    s.geometry = SectorShape{*c, *r, degrees(*t0), degrees(*t1)};
-  } else if (type == "star") {
-    auto c = pair(v.find("center"));
-    auto ro = number(v.find("outer_radius")), ri = number(v.find("inner_radius")), n = number(v.find("num_points"));
-    if (!c || !ro || !ri || !n || *ri <= 0 || *ri >= *ro || n->get_den() != 1)
-      return problem = "star " + id + " is incomplete", std::nullopt;
-    s.type = "star";
-    s.geometry = StarShape{*c, *ro, *ri, static_cast<int>(n->get_num().get_si()),
-                           degrees(number(v.find("rotation")).value_or(0))};
-  } else {
-    return problem = "unknown shape type \"" + type + "\"", std::nullopt;
+// One engine shape as a native shape. Only the structure is checked here (the keys a shape of its
+// type needs, numbers where numbers go); what the numbers mean (positive axes, a star's point
+// count, ...) is checked by validate() like every other source. `ptr` is the shape's pointer in
+// the rules file.
+class ShapeConverter {
+ public:
+  ShapeConverter(const Value& v, std::string id, std::string ptr) : v_(v), ptr_(std::move(ptr)) {
+    s_.id = std::move(id);
   }
-  return s;
-}
+
+  Shape convert() {
+    s_.kind = text_of(v_.find("special_info"));
+    const std::string type = text_of(v_.find("type"));
+    if (type == "polygon") {
+      PolygonShape p;
+      const Value* pts = v_.find("points");
+      if (!pts || pts->kind != Kind::array) missing("points", "a list of [x, y] vertices");
+      for (std::size_t k = 0; k < pts->items.size(); ++k)
+        p.points.push_back(point(&pts->items[k], "points/" + std::to_string(k)));
+      s_.type = "polygon";
+      s_.geometry = p;
+    } else if (type == "line" || type == "segment" || type == "ray") {
+      const Value* pts = v_.find("points");
+      if (!pts || pts->kind != Kind::array || pts->items.size() != 2) missing("points", "two points [[x, y], [x, y]]");
+      s_.type = type;
+      s_.geometry = StraightShape{type == "segment" ? Extent::segment
+                                  : type == "ray"   ? Extent::ray
+                                                    : Extent::line,
+                                  point(&pts->items[0], "points/0"), point(&pts->items[1], "points/1")};
+    } else if (type == "ellipse") {
+      const Rational major = value("major_axis"), minor = value("minor_axis");
+      EllipseShape e{point(v_.find("center"), "center"), {major / 2, minor / 2}, degrees("rotation")};
+      s_.type = s_.kind == "circle" && major == minor ? "circle" : "ellipse";
+      if (s_.type == "circle") e.rotation_deg = 0;
+      s_.geometry = e;
+    } else if (type == "spiral") {
+      SpiralShape sp;
+      sp.center = point(v_.find("center"), "center");
+      sp.initial_radius = value("initial_radius");
+      sp.growth_rate = value("growth_rate");
+      sp.max_theta = value("max_theta");
+      if (const Value* params = v_.find("sin_params");
+          params && params->kind == Kind::array && params->items.size() == 3) {
+        sp.sin_eps = number(&params->items[0]).value_or(0);
+        sp.sin_omega = number(&params->items[1]).value_or(0);
+        sp.sin_phi = number(&params->items[2]).value_or(0);
+      }
+      s_.type = "spiral";
+      s_.geometry = sp;
+    } else if (type == "sector") {
+      s_.type = "sector";
+      s_.geometry = SectorShape{point(v_.find("center"), "center"), value("radius"), degrees("start_angle"),
+                                degrees("end_angle")};
+    } else if (type == "star") {
+      const Rational n = value("num_points");
+      if (n.get_den() != 1 || n < 0 || n > 1000) fail("/num_points", "expected an integer from 3 to 1000");
+      s_.type = "star";
+      s_.geometry = StarShape{point(v_.find("center"), "center"), value("outer_radius"), value("inner_radius"),
+                              static_cast<int>(n.get_num().get_si()), degrees("rotation")};
+    } else {
+      fail("/type", "unknown shape type \"" + type +
+                        "\" (expected polygon, line, segment, ray, ellipse, spiral, sector or star)");
+    }
+    return std::move(s_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& suffix, std::string message) const {
+    throw InputError{ptr_ + suffix, std::move(message)};
+  }
+  [[noreturn]] void missing(const std::string& key, const std::string& what) const {
+    fail("/" + key, "a " + text_of(v_.find("type")) + " needs \"" + key + "\": " + what);
+  }
+  Rational value(const char* key) const {
+    auto n = number(v_.find(key));
+    if (!n) missing(key, "a number");
+    return *n;
+  }
+  Vec2 point(const Value* v, const std::string& key) const {
+    auto p = pair(v);
+    if (!p) fail("/" + key, "expected [x, y]");
+    return *p;
+  }
+  // Radians as given (already rounded to 4 decimals) to degrees. The factor 180/π is irrational:
+  // the product goes through one double, ~1e-16 relative, far below the input's own rounding.
+  Rational degrees(const char* key) const {
+    const Value* v = v_.find(key);
+    if (!v) return 0;
+    const auto radians = number(v);
+    if (!radians) fail(std::string("/") + key, "expected an angle in radians");
+    const double deg = to_double(*radians) * 180.0 / M_PI;
+    if (!std::isfinite(deg)) fail(std::string("/") + key, "angle out of range: " + v->text + " radians");
+    return Rational(deg);
+  }
+
+  const Value& v_;
+  std::string ptr_;
+  Shape s_;
+};
 
 // Maps a question's text to a native question by the engine's templates; text that matches no
 // template stays as ask "unmapped" (evaluated as unsupported, never guessed).
@@ -223,14 +245,19 @@ std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::stri
     scene.id = "gepbench-" + std::to_string(i);
     scene.frame = Frame{1, 1, YAxis::up};
     std::vector<ImportNote> notes;
-    if (const Value* shapes = figure.find("shapes"); shapes && shapes->kind == Kind::array)
-      for (std::size_t k = 0; k < shapes->items.size(); ++k) {
-        std::string problem;
-        if (auto s = convert_shape(shapes->items[k], "s" + std::to_string(k), problem))
-          scene.shapes.push_back(std::move(*s));
-        else
-          notes.push_back({"malformed_shape", problem});
-      }
+    std::vector<std::pair<std::string, std::string>> origins;
+    const std::string figure_ptr = "/" + std::to_string(i);
+    try {
+      if (const Value* shapes = figure.find("shapes"); shapes && shapes->kind == Kind::array)
+        for (std::size_t k = 0; k < shapes->items.size(); ++k) {
+          const std::string ptr = figure_ptr + "/shapes/" + std::to_string(k);
+          origins.emplace_back("/shapes/" + std::to_string(scene.shapes.size()), ptr);
+          scene.shapes.push_back(ShapeConverter(shapes->items[k], "s" + std::to_string(k), ptr).convert());
+        }
+    } catch (const InputError& error) {
+      out.push_back({scene.id, error, {}});
+      continue;
+    }
     if (const Value* relations = figure.find("relations"); relations && relations->kind == Kind::array)
       for (const auto& r : relations->items) {
         if (r.kind != Kind::array || r.items.size() != 3 || r.items[2].kind != Kind::string) continue;
@@ -241,7 +268,9 @@ std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::stri
         }
         scene.relations.push_back({*type, {"s" + r.items[0].text, "s" + r.items[1].text}, ""});
       }
-    out.push_back({scene.id, std::move(scene), std::move(notes)});
+    if (const Value* relations = figure.find("relations"); relations && relations->kind == Kind::array)
+      origins.emplace_back("/relations", figure_ptr + "/relations");
+    out.push_back({scene.id, std::move(scene), std::move(notes), std::move(origins)});
   }
   // Questions: every VQA line attaches to its image's scene.
   for (const auto& f : files) {

@@ -27,22 +27,52 @@ std::optional<SourceFormat> source_format_named(std::string_view name) {
   return std::nullopt;
 }
 
+void validate_imported(ImportedScene& imported) {
+  const Scene* scene = std::get_if<Scene>(&imported.scene);
+  if (!scene) return;
+  auto error = validate(*scene);
+  if (!error) return;
+  const std::pair<std::string, std::string>* origin = nullptr;
+  for (const auto& o : imported.origins) {
+    const bool prefix = error->pointer.compare(0, o.first.size(), o.first) == 0 &&
+                        (error->pointer.size() == o.first.size() || error->pointer[o.first.size()] == '/');
+    if (prefix && (!origin || o.first.size() > origin->first.size())) origin = &o;
+  }
+  if (origin) {
+    error->message += " (imported as " + error->pointer + ")";
+    error->pointer = origin->second;
+  } else {
+    error->message += " (in the imported scene, at " + (error->pointer.empty() ? "/" : error->pointer) + ")";
+    error->pointer = "";
+  }
+  imported.scene = std::move(*error);
+}
+
+namespace {
+std::vector<ImportedScene> validated(std::vector<ImportedScene> scenes) {
+  for (auto& s : scenes) validate_imported(s);
+  return scenes;
+}
+}  // namespace
+
 std::vector<ImportedScene> import_source(SourceFormat format, std::string_view text, const std::string& file_name) {
   switch (format) {
     case SourceFormat::geometry3k:
-      return import::import_geometry3k(text, file_name);
+      return validated(import::import_geometry3k(text, file_name));
     case SourceFormat::pgdp:
-      return import::import_pgdp(text, file_name);
+      return validated(import::import_pgdp(text, file_name));
     case SourceFormat::linelist:
-      return import::import_linelist(text, file_name);
+      return validated(import::import_linelist(text, file_name));
+    case SourceFormat::gepbench:
+      return validated(import::import_gepbench({{file_name, std::string(text)}}));
     case SourceFormat::native:
       break;
   }
-  return {{file_name, InputError{"", "native scenes are read by read_scene, not imported"}, {}}};
+  return {{file_name, InputError{"", "native scenes are read by read_scene, not imported"}, {}, {}}};
 }
 
 std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::string, std::string>>& files) {
-  return import::import_gepbench(files);
+  return validated(import::import_gepbench(files));
 }
 
 }  // namespace geotruth

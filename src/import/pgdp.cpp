@@ -34,6 +34,7 @@ std::string text_of(const Value* v) {
 
 ImportedScene import_image(const std::string& name, const Value& record) {
   FigureBuilder figure(name);
+  figure.set_origin(json::member_pointer(name));
   if (record.kind != Kind::object) return {name, InputError{json::member_pointer(name), "expected an object"}, {}};
   if (const Value* w = record.find("width"), *h = record.find("height"); w && h && number(*w) && number(*h))
     figure.set_frame(Frame{*number(*w), *number(*h), YAxis::down});

@@ -84,8 +84,8 @@ std::vector<std::size_t> matching_options(const Question& question, const Truth&
 }
 
 struct SceneEvaluator::Cache {
-  double px = 1;              // rendered pixels per frame unit
-  Rational eps_num, eps_vis;  // the decision bands in frame units
+  explicit Cache(const Scene& scene, const Bands& bands) : bands(bands, scene.frame) {}
+  FrameBands bands;
   std::vector<Vec2> centres;  // entity box centres
   std::optional<Incidence> incidence;
   std::optional<TangramCounts> counts;
@@ -93,11 +93,8 @@ struct SceneEvaluator::Cache {
   std::optional<graph::DiagramGraph::Circuit> circuit;
 };
 
-SceneEvaluator::SceneEvaluator(const Scene& scene, const Thresholds& thresholds)
-    : scene_(scene), thresholds_(thresholds), cache_(std::make_unique<Cache>()) {
-  cache_->px = pixels_per_unit(scene.frame, thresholds);
-  cache_->eps_num = Rational(thresholds.eps_num_px) / Rational(cache_->px);
-  cache_->eps_vis = Rational(thresholds.eps_vis_px) / Rational(cache_->px);
+SceneEvaluator::SceneEvaluator(const Scene& scene, Bands bands)
+    : scene_(scene), bands_(std::move(bands)), cache_(std::make_unique<Cache>(scene, bands_)) {
   for (const auto& e : scene.entities)
     cache_->centres.push_back({(e.box[0] + e.box[2]) / 2, (e.box[1] + e.box[3]) / 2});
 }
@@ -108,19 +105,13 @@ namespace {
 // The evaluators of one scene, sharing its derived structures.
 class Evaluators {
  public:
-  Evaluators(SceneEvaluator& owner, const Scene& scene, const Thresholds& t, SceneEvaluator::Cache& cache)
-      : owner_(owner),
-        scene_(scene),
-        t_(t),
-        cache_(cache),
-        px_(cache.px),
-        eps_num_(cache.eps_num),
-        eps_vis_(cache.eps_vis) {}
+  Evaluators(SceneEvaluator& owner, const Scene& scene, const Bands& bands, SceneEvaluator::Cache& cache)
+      : owner_(owner), scene_(scene), bands_(bands), cache_(cache), frame_bands_(cache.bands) {}
 
   Truth evaluate(const Question& q) {
     // Questions about GePBench-style shapes (a scene with `shapes` and no entities).
     if (!scene_.shapes.empty() && scene_.entities.empty())
-      if (auto truth = questions::evaluate_shape_question(scene_, q, t_)) return *truth;
+      if (auto truth = questions::evaluate_shape_question(scene_, q, bands_)) return *truth;
     if (q.ask == "count") {
       static const std::map<std::string, Truth (Evaluators::*)(const Question&)> kCounts = {
           {"letters", &Evaluators::tangram},
@@ -159,12 +150,11 @@ class Evaluators {
                         : q.of == "segments"  ? c.segments
                         : q.of == "triangles" ? c.triangles
                                               : *c.quadrilaterals);
+    // An incidence too close to call can change every count but letters and circles.
     if (q.of != "letters" && q.of != "circles")
-      for (const auto& f : owner_.incidence().findings) {
-        const bool ambiguous = f.slack_px > t_.eps_num_px && f.slack_px < t_.eps_vis_px;
-        if (ambiguous || f.kind.rfind("near_miss", 0) == 0)
-          truth.facts.push_back({f.kind, {f.point, f.element}, f.detail, f.slack_px, true});
-      }
+      for (const auto& f : owner_.incidence().findings)
+        if (f.severity == Severity::doubtful)
+          truth.facts.push_back({finding_kind_name(f.kind), f.elements, f.detail, f.slack_px, true});
     return truth;
   }
 
@@ -194,18 +184,21 @@ class Evaluators {
     return std::nullopt;
   }
 
-  // Decides "e is <relation> of anchor" with the bands: |margin| ≤ eps_num is aligned (no).
+  // Decides "e is <relation> of anchor" with the bands: |margin| ≤ ε_num is aligned (no). The
+  // fact toggles e's name: it matters only to questions that offer e.
   bool satisfies(const std::string& relation, std::size_t e, std::size_t a, Truth& truth) {
     const Rational m = *margin(relation, e, a);
     const Rational size = abs(m);
-    if (size <= eps_num_) return false;
-    const bool ambiguous = size < eps_vis_;
+    const Decision decision = frame_bands_.decide(size);
+    if (decision == Decision::holds) return false;
+    const bool ambiguous = decision == Decision::ambiguous;
     if (ambiguous || m > 0)
       truth.facts.push_back({relation,
                              {diagram().name(e), diagram().name(a)},
                              "distance between the box centres",
-                             to_double(size) * px_,
-                             ambiguous});
+                             frame_bands_.to_px(size),
+                             ambiguous,
+                             diagram().name(e)});
     return m > 0;
   }
 
@@ -237,12 +230,13 @@ class Evaluators {
       if (coordinate >= boundary) index = k;
       nearest = std::min(nearest, Rational(abs(coordinate - boundary)));
     }
-    if (nearest < eps_vis_)
+    if (frame_bands_.decide(nearest) != Decision::fails)
       truth.facts.push_back({rows ? "in_row" : "in_column",
                              {diagram().name(e)},
                              "box centre near a grid line",
-                             to_double(nearest) * px_,
-                             true});
+                             frame_bands_.to_px(nearest),
+                             true,
+                             diagram().name(e)});
     return index;
   }
 
@@ -353,7 +347,7 @@ class Evaluators {
     for (const auto& n : chains.cycle) cycle += n + " → ";
     truth.reason = "the food web has a cycle (" + cycle + (chains.cycle.empty() ? "" : chains.cycle.front()) +
                    "): food chains are not defined";
-    truth.facts.push_back({"food_web_cycle", chains.cycle, truth.reason, -1, false});
+    truth.facts.push_back({"food_web_cycle", chains.cycle, truth.reason});
     return truth;
   }
 
@@ -399,8 +393,7 @@ class Evaluators {
     }
     Truth truth = value(c.glowing.size());
     for (auto e : c.shorted)
-      truth.facts.push_back(
-          {"short_circuit", {diagram().name(e)}, diagram().name(e) + " is bypassed by plain wire", -1, false});
+      truth.facts.push_back({"short_circuit", {diagram().name(e)}, diagram().name(e) + " is bypassed by plain wire"});
     return truth;
   }
 
@@ -459,16 +452,15 @@ class Evaluators {
 
   SceneEvaluator& owner_;
   const Scene& scene_;
-  Thresholds t_;
+  const Bands& bands_;
   SceneEvaluator::Cache& cache_;
-  double px_;
-  const Rational &eps_num_, &eps_vis_;
+  const FrameBands& frame_bands_;
 };
 
 }  // namespace
 
 const Incidence& SceneEvaluator::incidence() {
-  if (!cache_->incidence) cache_->incidence = build_incidence(scene_, IncidenceMode::merged, thresholds_);
+  if (!cache_->incidence) cache_->incidence = build_incidence(scene_, IncidenceMode::merged, bands_);
   return *cache_->incidence;
 }
 
@@ -478,7 +470,7 @@ const TangramCounts& SceneEvaluator::tangram_counts() {
 }
 
 Truth SceneEvaluator::evaluate(const Question& question) {
-  return Evaluators(*this, scene_, thresholds_, *cache_).evaluate(question);
+  return Evaluators(*this, scene_, bands_, *cache_).evaluate(question);
 }
 
 }  // namespace geotruth

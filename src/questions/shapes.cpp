@@ -143,7 +143,8 @@ const Shape* the_shape(const Scene& s, const std::string& name, Truth& fail) {
 
 class ShapeQuestions {
  public:
-  ShapeQuestions(const Scene& s, const Thresholds& t) : s_(s), t_(t), px_(pixels_per_unit(s.frame, t)) {}
+  ShapeQuestions(const Scene& s, const Bands& bands)
+      : s_(s), frame_bands_(bands, s.frame), px_(frame_bands_.px_per_unit()) {}
 
   std::optional<Truth> evaluate(const Question& q) {
     if (q.ask == "count") return count(q);
@@ -186,8 +187,11 @@ class ShapeQuestions {
     const double slack = std::min(std::abs(m.cx - rx), std::abs(m.cy - ry)) * px_;
     const bool up = s_.frame.y == YAxis::up;
     t.values = {std::string((m.cy > ry) == up ? "upper " : "lower ") + (m.cx < rx ? "left" : "right")};
-    t.facts.push_back(
-        {"centroid_position", {what}, "centroid's distance to the nearer dividing line", slack, slack < t_.eps_vis_px});
+    t.facts.push_back({"centroid_position",
+                       {what},
+                       "centroid's distance to the nearer dividing line",
+                       slack,
+                       frame_bands_.decide_px(slack) != Decision::fails});
     return t;
   }
 
@@ -225,7 +229,7 @@ class ShapeQuestions {
                          {what},
                          "how much nearer the true value is to this option than the next",
                          margin,
-                         margin < t_.eps_vis_px});
+                         frame_bands_.decide_px(margin) != Decision::fails});
     }
     return t;
   }
@@ -264,7 +268,7 @@ class ShapeQuestions {
                               : q.value == "right half" ? gap > 0
                               : q.value == "upper half" ? (gap > 0) == up
                                                         : (gap < 0) == up;
-          if (std::abs(gap) * px_ < t_.eps_vis_px)
+          if (frame_bands_.decide_px(std::abs(gap) * px_) != Decision::fails)
             t.facts.push_back({"centroid_half", {shape->id}, "centroid near the midline", std::abs(gap) * px_, true});
           if (inside) {
             t.values.push_back(option);
@@ -298,7 +302,7 @@ class ShapeQuestions {
           const double area = measure(*shape).area;
           const double gap = q.criterion == "larger" ? area - hi : lo - area;
           const double side_px = std::sqrt(std::abs(gap)) * px_;
-          if (gap > 0 && side_px < t_.eps_vis_px)
+          if (gap > 0 && frame_bands_.decide_px(side_px) != Decision::fails)
             t.facts.push_back({"area_difference", {shape->id}, "areas too close to compare by eye", side_px, true});
           all = all && gap > 0;
         }
@@ -321,7 +325,7 @@ class ShapeQuestions {
     if (!a) return fail;
     const Shape* b = the_shape(s_, q.between[1], fail);
     if (!b) return fail;
-    const auto check = geometry::relate(*a, *b, s_.frame, t_);
+    const auto check = geometry::relate(*a, *b, s_.frame, frame_bands_.bands());
     Truth t;
     std::string undecided, none_option;
     for (const auto& option : q.options) {
@@ -335,7 +339,8 @@ class ShapeQuestions {
       const auto it = std::find_if(check.relations.begin(), check.relations.end(),
                                    [&](const geometry::ShapeRelation& r) { return r.name == name; });
       if (it != check.relations.end()) {
-        t.facts.push_back({name, {a->id, b->id}, it->holds ? "holds" : "does not hold", it->slack_px, it->ambiguous});
+        const std::optional<double> slack = it->slack_px >= 1e9 ? std::nullopt : std::optional<double>(it->slack_px);
+        t.facts.push_back({name, {a->id, b->id}, it->holds ? "holds" : "does not hold", slack, it->ambiguous});
         if (it->holds) t.values.push_back(option);
       } else if (std::find(check.undecided.begin(), check.undecided.end(), name) != check.undecided.end()) {
         undecided += (undecided.empty() ? "" : ", ") + name;
@@ -352,15 +357,15 @@ class ShapeQuestions {
   }
 
   const Scene& s_;
-  Thresholds t_;
+  FrameBands frame_bands_;
   double px_;
 };
 
 }  // namespace
 
-std::optional<Truth> evaluate_shape_question(const Scene& scene, const Question& q, const Thresholds& thresholds) {
+std::optional<Truth> evaluate_shape_question(const Scene& scene, const Question& q, const Bands& bands) {
   if (scene.shapes.empty()) return std::nullopt;
-  return ShapeQuestions(scene, thresholds).evaluate(q);
+  return ShapeQuestions(scene, bands).evaluate(q);
 }
 
 namespace {
@@ -379,12 +384,12 @@ std::vector<PairRelation> matrix_of(const Scene& scene, const geometry::ShapeRel
 
 }  // namespace
 
-std::vector<PairRelation> relation_matrix(const Scene& scene, const Thresholds& thresholds) {
-  return matrix_of(scene, geometry::ShapeRelations(scene.shapes, scene.frame, thresholds));
+std::vector<PairRelation> relation_matrix(const Scene& scene, const Bands& bands) {
+  return matrix_of(scene, geometry::ShapeRelations(scene.shapes, scene.frame, bands));
 }
 
-std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& thresholds) {
-  std::vector<SceneFinding> out;
+std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands) {
+  std::vector<Finding> out;
   std::map<std::string, const Shape*> by_id;
   for (const auto& s : scene.shapes) by_id[s.id] = &s;
   auto reverse = [](const std::string& r) {
@@ -392,7 +397,7 @@ std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& t
   };
   auto is_tangent = [](const std::string& r) { return r.find("tangent") != std::string::npos; };
   // One relation matrix serves both the declared facts and the undeclared ones.
-  const geometry::ShapeRelations relations(scene.shapes, scene.frame, thresholds);
+  const geometry::ShapeRelations relations(scene.shapes, scene.frame, bands);
   const auto matrix = matrix_of(scene, relations);
   auto find = [&](const std::string& a, const std::string& b,
                   const std::string& name) -> const geometry::ShapeRelation* {
@@ -409,10 +414,10 @@ std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& t
     const geometry::ShapeRelation* rel = find(r.between[0], r.between[1], r.type);
     if (!rel && reverse(r.type) == r.type) rel = find(r.between[1], r.between[0], r.type);
     if (rel && !rel->holds)
-      out.push_back({rel->ambiguous ? "declared_relation_ambiguous" : "declared_relation_false",
-                     {r.between[0], r.between[1]},
-                     r.type + (rel->ambiguous ? " is too close to call" : " does not hold"),
-                     rel->slack_px >= 1e9 ? -1 : rel->slack_px});
+      out.push_back(make_finding(
+          rel->ambiguous ? FindingKind::declared_relation_ambiguous : FindingKind::declared_relation_false,
+          {r.between[0], r.between[1]}, r.type + (rel->ambiguous ? " is too close to call" : " does not hold"),
+          rel->slack_px >= 1e9 ? std::nullopt : std::optional<double>(rel->slack_px)));
   }
   // A tangency declared as internal, external or plain covers all three names.
   auto is_declared = [&](const std::string& a, const std::string& b, const std::string& r) {
@@ -428,22 +433,19 @@ std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& t
     const bool topological = rel.name == "intersecting" || rel.name == "contained" || rel.name == "disjoint";
     if (rel.name == "inscribed" || topological || !(rel.holds || rel.ambiguous) || is_declared(a, b, rel.name))
       continue;
-    out.push_back({"undeclared_relation",
-                   {a, b},
-                   rel.name + (rel.holds ? " holds" : " nearly holds (ambiguous)") + " but is not declared",
-                   rel.slack_px});
+    out.push_back(make_finding(FindingKind::undeclared_relation, {a, b},
+                               rel.name + (rel.holds ? " holds" : " nearly holds (ambiguous)") + " but is not declared",
+                               rel.slack_px, rel.holds ? Decision::holds : Decision::ambiguous));
   }
   for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
     const Shape& s = scene.shapes[i];
     // A deviation within the ambiguous band is the input's rounding, not a wrong label.
     if (auto label = relations.label_check(i); label && !label->holds && !label->ambiguous)
-      out.push_back({"label_mismatch",
-                     {s.id},
-                     "declared " + s.kind + " but it is not one",
-                     label->slack_px >= 1e9 ? -1 : label->slack_px});
+      out.push_back(make_finding(FindingKind::label_mismatch, {s.id}, "declared " + s.kind + " but it is not one",
+                                 label->slack_px >= 1e9 ? std::nullopt : std::optional<double>(label->slack_px)));
     if (auto kind = relations.looks_like(i))
-      out.push_back(
-          {"label_mismatch", {s.id}, "an unlabelled " + shape_type(s) + " that a person would call a " + *kind, -1});
+      out.push_back(make_finding(FindingKind::label_mismatch, {s.id},
+                                 "an unlabelled " + shape_type(s) + " that a person would call a " + *kind));
   }
   return out;
 }

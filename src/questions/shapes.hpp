@@ -9,7 +9,7 @@
 namespace geotruth::questions {
 
 /// Evaluates a question about a scene's `shapes`; empty when the kind is not one of these.
-std::optional<Truth> evaluate_shape_question(const Scene& scene, const Question& q, const Thresholds& thresholds);
+std::optional<Truth> evaluate_shape_question(const Scene& scene, const Question& q, const Bands& bands);
 
 /// One decided relation from shape `a` to shape `b`.
 struct PairRelation {
@@ -19,11 +19,11 @@ struct PairRelation {
 
 /// Every relation geotruth decides between the scene's shapes: symmetric relations once per
 /// unordered pair, directional ones for both orders.
-std::vector<PairRelation> relation_matrix(const Scene& scene, const Thresholds& thresholds);
+std::vector<PairRelation> relation_matrix(const Scene& scene, const Bands& bands);
 
 /// Scene findings for shapes: declared relations that do not hold (declared_relation_false) or
 /// are ambiguous (declared_relation_ambiguous), relations that hold but are not declared
 /// (undeclared_relation: they make "none of the above" wrong), and labels (label_mismatch).
-std::vector<SceneFinding> shape_findings(const Scene& scene, const Thresholds& thresholds);
+std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands);
 
 }  // namespace geotruth::questions

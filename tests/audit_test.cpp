@@ -144,3 +144,31 @@ TEST(Audit, AnswerPositionBiasAndDuplicates) {
   ASSERT_EQ(summary["duplicate_scenes"].size(), 1u);
   EXPECT_EQ(summary["duplicate_scenes"][0].size(), 40u);
 }
+
+// "Which label is right of the chair?" with options turkey / desk / lamp / cow: a fifth entity
+// that is not offered sits 2 px left of the chair (ambiguous band). It cannot change which option
+// is right, so the verdict is ok; offered, the same fact makes the question ambiguous, named.
+TEST(Judge, AmbiguousOnlyThroughAFactThatCanChangeTheAnswer) {
+  auto scene_with = [](const std::string& options) {
+    const std::string text = R"({"id":"room","entities":[
+      {"id":"chair","text":"chair","box":[300,300,340,330]},
+      {"id":"turkey","text":"turkey","box":[500,100,540,130]},
+      {"id":"desk","text":"desk","box":[100,100,140,130]},
+      {"id":"lamp","text":"lamp","box":[100,400,140,430]},
+      {"id":"cow","text":"cow","box":[50,500,90,530]},
+      {"id":"vase","text":"vase","box":[298,500,338,530]}],
+      "questions":[{"id":"q","ask":"which","relation":"right_of","anchor":"chair","options":)" +
+                             options + R"(,"answer":"A"}]})";
+    return std::get<Scene>(read_scene(text));
+  };
+  const SceneAudit not_offered = audit_scene(scene_with(R"(["turkey","desk","lamp","cow"])"));
+  ASSERT_EQ(not_offered.verdicts.size(), 1u);
+  EXPECT_EQ(not_offered.verdicts[0].verdict, Verdict::ok);
+  EXPECT_EQ(not_offered.verdicts[0].truth, "A");
+
+  const SceneAudit offered = audit_scene(scene_with(R"(["turkey","vase","lamp","cow"])"));
+  ASSERT_EQ(offered.verdicts[0].verdict, Verdict::ambiguous);
+  ASSERT_EQ(offered.verdicts[0].reasons.size(), 1u);
+  EXPECT_NE(offered.verdicts[0].reasons[0].detail.find("vase"), std::string::npos);
+  EXPECT_DOUBLE_EQ(*offered.verdicts[0].reasons[0].slack_px, 2);
+}

@@ -67,6 +67,60 @@ check "generated scenes analyze cleanly" 0 $?
 "$geotruth" generate --family gepbench -n 1 >/dev/null 2>&1
 check "unbuilt family exit code" 2 $?
 
+# One fact, one finding: P declared on A-B lies 2 px off it (ambiguous band): analyze, count and
+# audit give the same kind, severity, elements and slack.
+cat >"$tmp/off2.jsonl" <<'SCENE'
+{"id":"off2","points":[{"id":"A","at":[100,300]},{"id":"P","at":[300,302]},{"id":"B","at":[500,300]}],"lines":[{"through":["A","P","B"]}]}
+SCENE
+expected='{"kind":"declared_off_line","severity":"doubtful","elements":["P","line A-B"],"slack_px":2.0,"detail":"declared on the line but off it"}'
+doubtful_of() { /usr/bin/python3 -c 'import json, sys
+print(json.dumps({"doubtful": json.loads(sys.stdin.readline())["doubtful"]}, separators=(",", ":"))[1:-1])'; }
+"$geotruth" analyze "$tmp/off2.jsonl" 2>/dev/null | doubtful_of >"$tmp/f_analyze"
+"$geotruth" count "$tmp/off2.jsonl" 2>/dev/null | doubtful_of >"$tmp/f_count"
+"$geotruth" audit "$tmp/off2.jsonl" -o "$tmp/off2" --no-progress >/dev/null 2>&1
+check "analyze: the finding" "\"doubtful\":[$expected]" "$(cat "$tmp/f_analyze")"
+check "count: the same finding" "\"doubtful\":[$expected]" "$(cat "$tmp/f_count")"
+check "audit: the same finding" 1 "$(grep -cF "$expected" "$tmp/off2/scenes.jsonl")"
+check "count: the band in every record" 1 \
+  "$("$geotruth" count "$tmp/off2.jsonl" 2>/dev/null | grep -c '"bands":{"eps_num_px":0.5,"eps_vis_px":3.0,"source":"default"}')"
+check "audit: the band in the summary" default "$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bands"]["source"])' "$tmp/off2/summary.json")"
+"$geotruth" count "$tmp/off2.jsonl" --eps-num 2.5 2>/dev/null | grep -o '"source":"option"' >"$tmp/opt"
+check "--eps-num: source option, the fact now holds" '"source":"option"' "$(cat "$tmp/opt")"
+"$geotruth" count "$tmp/off2.jsonl" --eps-num 4 --eps-vis 3 >/dev/null 2>&1
+check "eps_num above eps_vis is a usage error" 2 $?
+
+# --bands auto on a dataset with known noise: every position moved by N(0, 1 px²); P the midpoint
+# of A-B, so residuals have σ = √1.5 px and the band is 2.5 σ = 3.06 px, 5 σ = 6.12 px.
+/usr/bin/python3 - "$tmp/noisy.jsonl" <<'PY'
+import json, math, random, sys
+r = random.Random(5)
+with open(sys.argv[1], "w") as out:
+    for k in range(300):
+        pts, lines = [], []
+        for f in range(5):
+            a = (r.uniform(40, 600), r.uniform(40, 600)); b = (r.uniform(40, 600), r.uniform(40, 600))
+            if math.dist(a, b) < 100: continue
+            m = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            for name, p in (("A", a), ("P", m), ("B", b)):
+                pts.append({"id": f"{name}{f}", "at": [round(p[0] + r.gauss(0, 1), 2), round(p[1] + r.gauss(0, 1), 2)]})
+            lines.append({"through": [f"A{f}", f"P{f}", f"B{f}"]})
+        out.write(json.dumps({"id": f"n{k}", "points": pts, "lines": lines}) + "\n")
+PY
+"$geotruth" count "$tmp/noisy.jsonl" --bands auto -o "$tmp/noisy_counts.jsonl" 2>"$tmp/noisy_err"
+check "auto: exit code" 0 $?
+/usr/bin/python3 - "$tmp/noisy_counts.jsonl" >"$tmp/auto" <<'PY'
+import json, math, sys
+b = json.loads(open(sys.argv[1]).readline())["bands"]
+s = math.sqrt(1.5)
+print(b["source"], abs(b["eps_num_px"] - 2.5 * s) <= 0.25 * 2.5 * s, abs(b["eps_vis_px"] - 5 * s) <= 0.25 * 5 * s)
+PY
+check "auto: the band within 25% of the injected noise's" "auto True True" "$(cat "$tmp/auto")"
+check "auto: says so on stderr" 1 "$(grep -c '^bands: .*(auto): auto: .* residuals of declared facts' "$tmp/noisy_err")"
+"$geotruth" count "$fixtures/two_valid_three_bad.jsonl" --bands auto 2>&1 >/dev/null | grep -o '^bands: .*(default)' >"$tmp/exact"
+check "auto on exact scenes: the default" 1 "$(wc -l <"$tmp/exact")"
+"$geotruth" count --from geometry3k "$fixtures/geometry3k/diagram_logic_forms_sample.json" 2>&1 >/dev/null | grep -c '^bands: .*(\(auto\|dataset:geometry3k\))' >"$tmp/g3k_band"
+check "geometry3k: the band follows the dataset" 1 "$(cat "$tmp/g3k_band")"
+
 "$geotruth" analyze --no-such-flag x >/dev/null 2>&1
 check "unknown flag exit code" 2 $?
 "$geotruth" >/dev/null 2>&1

@@ -20,7 +20,7 @@ struct TangramCounts {
   std::string difficulty;  ///< Easy (total ≤ 15), Medium (≤ 30), Hard (> 30)
 };
 
-/// Counts on an incidence structure (DESIGN.md "Counting semantics"):
+/// Counts on an incidence structure (docs/counting.md):
 /// - a segment formed by letters is a pair of letters on one maximal drawn line;
 /// - a triangle formed by letters is a triple of letters, pairwise on a common maximal line,
 ///   not all on one line; with `any_vertex`, unlabelled crossings may be vertices too;

@@ -1,4 +1,4 @@
-// Findings (DESIGN.md "Verdicts"): what is wrong or doubtful in a scene. One type for every
+// Findings (docs/design.md "Findings and facts"): what is wrong or doubtful in a scene. One type for every
 // source (incidences, shapes, diagrams, the canvas, the picture), so the same fact carries the
 // same kind, element names and slack in analyze, count, audit and crosscheck.
 #pragma once

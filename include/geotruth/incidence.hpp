@@ -13,7 +13,7 @@
 
 namespace geotruth {
 
-/// Where incidences come from (DESIGN.md "Counting semantics").
+/// Where incidences come from (docs/counting.md).
 enum class IncidenceMode {
   declared,   ///< only `through` lists; pieces are one line when they share two points
   geometric,  ///< only coordinates; collinear pieces that overlap or touch merge

@@ -158,7 +158,7 @@ struct Grid {
 /// Which way food-web arrows point: from prey to predator (energy flow, the default) or back.
 enum class FoodArrows { to_predator, to_prey };
 
-/// A question about the scene (DESIGN.md vocabulary). Parameters not used by a kind stay empty.
+/// A question about the scene (docs/questions.md vocabulary). Parameters not used by a kind stay empty.
 struct Question {
   std::string id, ask, of;
   std::vector<std::string> options;

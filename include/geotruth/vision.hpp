@@ -1,5 +1,5 @@
 // The picture side: render a scene the way benchmark builders do, detect what an independent
-// pixel pipeline sees in an image, and cross-check the two (DESIGN.md "Vision cross-check").
+// pixel pipeline sees in an image, and cross-check the two (docs/vision.md).
 // Plain data only: cairo and OpenCV stay inside vision/. Doubles are fine here: this is where a
 // picture is drawn and measured, never where a symbolic truth is decided.
 #pragma once

@@ -62,7 +62,8 @@ void write_report(const std::string& dir, const ordered_json& summary, std::ostr
     const ordered_json s = ordered_json::parse(line);
     ordered_json reasons = ordered_json::array();
     for (const auto& f : s["findings"]) {
-      ordered_json r{{"kind", f["kind"]}, {"detail", f["detail"]}, {"elements", f["elements"]}};
+      ordered_json r{
+          {"kind", f["kind"]}, {"severity", f["severity"]}, {"detail", f["detail"]}, {"elements", f["elements"]}};
       if (f.contains("slack_px")) r["slack_px"] = f["slack_px"];
       reasons.push_back(std::move(r));
     }

@@ -3,11 +3,11 @@
 
 #include <cstdio>
 #include <functional>
-#include <memory>
-#include <optional>
 #include <geotruth/import.hpp>
 #include <geotruth/input.hpp>
 #include <iosfwd>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,7 +86,7 @@ class RecordStream {
 /// The scene of a stream item: the imported one, or the native record's text read and validated.
 SceneOrError scene_of(const StreamItem& item, const Limits& limits);
 
-/// The error record of DESIGN.md: {"line", "file", "error": {"pointer", "message"}}.
+/// The error record (docs/format.md "Errors"): {"line", "file", "error": {"pointer", "message"}}.
 ordered_json error_record(const RawRecord& record, const InputError& error);
 
 struct BatchStats {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <geotruth/bands.hpp>
+#include <geotruth/relation_kind.hpp>
 #include <geotruth/scene.hpp>
 
 #include <memory>
@@ -23,13 +24,20 @@
 
 namespace geotruth::geometry {
 
+/// One relation from shape a to shape b, decided at the run's band.
 struct ShapeRelation {
-  std::string name;        ///< tangent, internal_tangent, external_tangent, parallel, perpendicular, concentric,
-                           ///< circumscribed, inscribed, diameter, major_axis, minor_axis, diagonal, shared_edge
-  bool holds = false;      ///< slack ≤ eps_num
-  bool ambiguous = false;  ///< eps_num < slack < eps_vis
-  double slack_px = 0;     ///< by how much the configuration misses the relation, in rendered pixels
-  int count = -1;          ///< intersecting: the number of crossing points (tangencies count twice)
+  RelationKind kind = RelationKind::tangent;
+  Decision decision = Decision::fails;
+  /// By how much the configuration misses the relation, in rendered pixels. Absent for a relation
+  /// that cannot hold at all (a zero-length edge, polygons of different vertex counts, a tangent
+  /// line that stops short of its contact) and for the topological relations (decided exactly).
+  std::optional<double> slack_px;
+  /// intersecting: the number of crossing points (a tangency counts twice).
+  std::optional<int> crossings;
+
+  bool holds() const { return decision == Decision::holds; }
+  bool ambiguous() const { return decision == Decision::ambiguous; }
+  const char* name() const { return relation_name(kind); }
 };
 
 /// The relations from `a` to `b` ("a is circumscribed about b", "a is a diameter of b"): every
@@ -38,7 +46,10 @@ struct ShapeRelation {
 /// spirals or two sectors).
 struct RelationCheck {
   std::vector<ShapeRelation> relations;
-  std::vector<std::string> undecided;
+  std::vector<RelationKind> undecided;
+
+  const ShapeRelation* find(RelationKind kind) const;
+  bool is_undecided(RelationKind kind) const;
 };
 /// With `directional_only`, only the relations whose meaning depends on the order (circumscribed,
 /// inscribed, diagonal, diameter, major/minor axis) are decided: callers that already related
@@ -57,7 +68,7 @@ class ShapeRelations {
 
   /// How far a shape is from its declared kind ("rectangle": right angles; "square": and equal
   /// sides; "equilateral triangle", "regular pentagon"/"regular hexagon": equal sides and equal
-  /// distances from the vertex mean; "circle": equal axes), as a relation named "label"; empty
+  /// distances from the vertex mean; "circle": equal axes), as a relation of kind `label`; empty
   /// when the shape declares nothing checkable.
   std::optional<ShapeRelation> label_check(std::size_t shape) const;
 

@@ -96,10 +96,19 @@ class FrameBands {
   /// Decides a slack measured in pixels (pictures, or a double estimate certified elsewhere).
   Decision decide_px(double slack_px) const;
 
+  /// The filtered path of a predicate: decides a double estimate of a slack (frame units) known
+  /// to within `error_units` when it is farther than that from both band edges; nullopt sends the
+  /// caller to its exact path.
+  std::optional<Decision> decide_filtered(double rough_units, double error_units) const;
+  /// True when a double estimate of a slack (frame units) is beyond 4 ε_vis + 1 px: so far past
+  /// the visual band that no rounding or first-order approximation can bring it back.
+  bool clearly_fails(double rough_units) const;
+
  private:
   const Bands* bands_;
   double px_per_unit_ = 1;
   Rational eps_num_, eps_vis_, eps_num2_, eps_vis2_, units_per_px_;
+  double eps_num_units_ = 0, eps_vis_units_ = 0;  // the band edges in frame units, for filters
 };
 
 }  // namespace geotruth

@@ -39,10 +39,6 @@ SceneOrError read_scene(std::string_view json_text, const Limits& limits = {});
 /// hold. The error's pointer is into the native scene.
 std::optional<InputError> validate(const Scene& scene);
 
-/// The relation names a scene may declare.
-const std::vector<std::string_view>& relation_types();
-bool relation_type_known(std::string_view name);
-
 /// The normalized scene as compact JSON: defaults filled in, numbers exact (JSON numbers when
 /// a double round-trips them, else strings "p/q"). read_scene(write_scene(s)) == s.
 std::string write_scene(const Scene& scene);

@@ -40,11 +40,11 @@ int analyze(InputOptions in, const FigureOptions& figure, const std::string& out
           // Every relation that holds or nearly holds, and every crossing count.
           ordered_json relations = ordered_json::array();
           for (const auto& [a, b, rel] : questions::relation_matrix(scene, bands)) {
-            if (!rel.holds && !rel.ambiguous) continue;
-            ordered_json item{{"a", a}, {"b", b}, {"relation", rel.name}, {"holds", rel.holds}};
-            if (rel.ambiguous) item["ambiguous"] = true;
-            if (rel.slack_px > 0) item["slack_px"] = rounded_px(rel.slack_px);
-            if (rel.count >= 0) item["crossings"] = rel.count;
+            if (rel.decision == Decision::fails) continue;
+            ordered_json item{{"a", a}, {"b", b}, {"relation", rel.name()}, {"holds", rel.holds()}};
+            if (rel.ambiguous()) item["ambiguous"] = true;
+            if (rel.slack_px && *rel.slack_px > 0) item["slack_px"] = rounded_px(*rel.slack_px);
+            if (rel.crossings) item["crossings"] = *rel.crossings;
             relations.push_back(std::move(item));
           }
           result["relations"] = std::move(relations);

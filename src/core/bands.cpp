@@ -115,6 +115,8 @@ FrameBands::FrameBands(const Bands& bands, const Frame& frame) : bands_(&bands) 
   eps_vis_ = Rational(bands.eps_vis_px) * units_per_px_;
   eps_num2_ = eps_num_ * eps_num_;
   eps_vis2_ = eps_vis_ * eps_vis_;
+  eps_num_units_ = bands.eps_num_px / px_per_unit_;
+  eps_vis_units_ = bands.eps_vis_px / px_per_unit_;
 }
 
 double FrameBands::to_px(const Rational& units) const {
@@ -145,6 +147,17 @@ Decision FrameBands::decide_px(double slack_px) const {
   return slack_px <= bands_->eps_num_px  ? Decision::holds
          : slack_px < bands_->eps_vis_px ? Decision::ambiguous
                                          : Decision::fails;
+}
+
+std::optional<Decision> FrameBands::decide_filtered(double rough, double error) const {
+  if (rough + error < eps_num_units_) return Decision::holds;
+  if (rough - error > eps_num_units_ && rough + error < eps_vis_units_) return Decision::ambiguous;
+  if (rough - error > eps_vis_units_) return Decision::fails;
+  return std::nullopt;
+}
+
+bool FrameBands::clearly_fails(double rough) const {
+  return rough * px_per_unit_ > 4 * bands_->eps_vis_px + 1;
 }
 
 }  // namespace geotruth

@@ -26,20 +26,6 @@ std::optional<Rational> radius_squared(const Scene& scene, const Circle& circle)
   return *median;
 }
 
-const std::vector<std::string_view>& relation_types() {
-  static const std::vector<std::string_view> names = {
-      "tangent",      "internal_tangent", "external_tangent", "parallel",    "perpendicular",
-      "concentric",   "circumscribed",    "inscribed",        "shared_edge", "diagonal",
-      "major_axis",   "minor_axis",       "diameter",         "similar",     "symmetric",
-      "intersecting", "contained",        "disjoint",         "on"};
-  return names;
-}
-
-bool relation_type_known(std::string_view name) {
-  const auto& names = relation_types();
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
 namespace {
 
 using json::Value;

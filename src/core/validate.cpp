@@ -3,6 +3,7 @@
 // source file (ImportedScene::origins).
 #include <algorithm>
 #include <geotruth/input.hpp>
+#include <geotruth/relation_kind.hpp>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -245,9 +246,9 @@ class Validator {
   void relation(std::size_t i) {
     const Relation& r = s_.relations[i];
     const std::string ptr = at("/relations", i);
-    if (!relation_type_known(r.type)) {
+    if (!relation_kind(r.type)) {
       std::string names;
-      for (auto n : relation_types()) names += (names.empty() ? "" : ", ") + std::string(n);
+      for (auto k : declarable_relations()) names += (names.empty() ? "" : ", ") + std::string(relation_name(k));
       fail(at(ptr, "type"), "unknown relation \"" + r.type + "\" (expected one of: " + names + ")");
     }
     for (std::size_t k = 0; k < 2; ++k)

@@ -336,13 +336,11 @@ class ShapeQuestions {
         none_option = option;
         continue;
       }
-      const auto it = std::find_if(check.relations.begin(), check.relations.end(),
-                                   [&](const geometry::ShapeRelation& r) { return r.name == name; });
-      if (it != check.relations.end()) {
-        const std::optional<double> slack = it->slack_px >= 1e9 ? std::nullopt : std::optional<double>(it->slack_px);
-        t.facts.push_back({name, {a->id, b->id}, it->holds ? "holds" : "does not hold", slack, it->ambiguous});
-        if (it->holds) t.values.push_back(option);
-      } else if (std::find(check.undecided.begin(), check.undecided.end(), name) != check.undecided.end()) {
+      const auto kind = relation_kind(name);
+      if (const geometry::ShapeRelation* r = kind ? check.find(*kind) : nullptr) {
+        t.facts.push_back({name, {a->id, b->id}, r->holds() ? "holds" : "does not hold", r->slack_px, r->ambiguous()});
+        if (r->holds()) t.values.push_back(option);
+      } else if (kind && check.is_undecided(*kind)) {
         undecided += (undecided.empty() ? "" : ", ") + name;
       }
     }
@@ -402,7 +400,7 @@ std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands) {
   auto find = [&](const std::string& a, const std::string& b,
                   const std::string& name) -> const geometry::ShapeRelation* {
     for (const auto& [x, y, rel] : matrix)
-      if (x == a && y == b && rel.name == name) return &rel;
+      if (x == a && y == b && rel.name() == name) return &rel;
     return nullptr;
   };
   // Declared facts, audited. Directional relations are looked up in the declared order; the
@@ -413,11 +411,11 @@ std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands) {
     declared.insert({r.between[1], r.between[0], reverse(r.type)});
     const geometry::ShapeRelation* rel = find(r.between[0], r.between[1], r.type);
     if (!rel && reverse(r.type) == r.type) rel = find(r.between[1], r.between[0], r.type);
-    if (rel && !rel->holds)
+    if (rel && !rel->holds())
       out.push_back(make_finding(
-          rel->ambiguous ? FindingKind::declared_relation_ambiguous : FindingKind::declared_relation_false,
-          {r.between[0], r.between[1]}, r.type + (rel->ambiguous ? " is too close to call" : " does not hold"),
-          rel->slack_px >= 1e9 ? std::nullopt : std::optional<double>(rel->slack_px)));
+          rel->ambiguous() ? FindingKind::declared_relation_ambiguous : FindingKind::declared_relation_false,
+          {r.between[0], r.between[1]}, r.type + (rel->ambiguous() ? " is too close to call" : " does not hold"),
+          rel->slack_px));
   }
   // A tangency declared as internal, external or plain covers all three names.
   auto is_declared = [&](const std::string& a, const std::string& b, const std::string& r) {
@@ -430,19 +428,20 @@ std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands) {
   // Undeclared relations that hold (or nearly do) between any two shapes.
   for (const auto& [a, b, rel] : matrix) {
     // "b inscribed in a" is "a circumscribed about b"; topology is information, not a relation.
-    const bool topological = rel.name == "intersecting" || rel.name == "contained" || rel.name == "disjoint";
-    if (rel.name == "inscribed" || topological || !(rel.holds || rel.ambiguous) || is_declared(a, b, rel.name))
+    if (rel.kind == RelationKind::inscribed || is_topological(rel.kind) || !(rel.holds() || rel.ambiguous()) ||
+        is_declared(a, b, rel.name()))
       continue;
-    out.push_back(make_finding(FindingKind::undeclared_relation, {a, b},
-                               rel.name + (rel.holds ? " holds" : " nearly holds (ambiguous)") + " but is not declared",
-                               rel.slack_px, rel.holds ? Decision::holds : Decision::ambiguous));
+    out.push_back(make_finding(
+        FindingKind::undeclared_relation, {a, b},
+        rel.name() + std::string(rel.holds() ? " holds" : " nearly holds (ambiguous)") + " but is not declared",
+        rel.slack_px, rel.decision));
   }
   for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
     const Shape& s = scene.shapes[i];
     // A deviation within the ambiguous band is the input's rounding, not a wrong label.
-    if (auto label = relations.label_check(i); label && !label->holds && !label->ambiguous)
+    if (auto label = relations.label_check(i); label && label->decision == Decision::fails)
       out.push_back(make_finding(FindingKind::label_mismatch, {s.id}, "declared " + s.kind + " but it is not one",
-                                 label->slack_px >= 1e9 ? std::nullopt : std::optional<double>(label->slack_px)));
+                                 label->slack_px));
     if (auto kind = relations.looks_like(i))
       out.push_back(make_finding(FindingKind::label_mismatch, {s.id},
                                  "an unlabelled " + shape_type(s) + " that a person would call a " + *kind));

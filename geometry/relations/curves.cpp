@@ -1,0 +1,186 @@
+// Pair families of centred curves: concentric shapes, tangent circles and ellipses, and a circle
+// or ellipse circumscribed about or inscribed in a polygon.
+#include "geometry/predicates.hpp"
+#include "geometry/relations/engine.hpp"
+
+#include <algorithm>
+
+namespace geotruth::geometry::relations {
+namespace {
+
+using K = RelationKind;
+
+// Nearest and farthest distances from p to an ellipse's curve, in double: 720 samples of the
+// angle, then golden-section refinement around the best ones (error far below 1e-9 units).
+std::pair<double, double> ellipse_distance_range(const View& e, const Vec2& p) {
+  const Vec2 d = minus(p, *e.centre);
+  const double x = to_double(dot(d, e.e1)), y = to_double(dot(d, e.e2)), a = to_double(e.ra), b = to_double(e.rb);
+  auto f = [&](double t) { return std::hypot(a * std::cos(t) - x, b * std::sin(t) - y); };
+  constexpr int kSamples = 720;
+  const double step = 2 * M_PI / kSamples;
+  int nearest_k = 0, farthest_k = 0;
+  double nearest_v = 1e300, farthest_v = -1;
+  for (int k = 0; k < kSamples; ++k) {  // one pass finds both extremes
+    const double v = f(k * step);
+    if (v < nearest_v) nearest_v = v, nearest_k = k;
+    if (v > farthest_v) farthest_v = v, farthest_k = k;
+  }
+  auto refine = [&](bool nearest) {
+    const int best = nearest ? nearest_k : farthest_k;
+    double lo = (best - 1) * step, hi = (best + 1) * step;
+    for (int it = 0; it < 60; ++it) {
+      const double m1 = lo + (hi - lo) * 0.381966, m2 = hi - (hi - lo) * 0.381966;
+      if ((f(m1) < f(m2)) == nearest)
+        hi = m2;
+      else
+        lo = m1;
+    }
+    return f((lo + hi) / 2);
+  };
+  return {refine(true), refine(false)};
+}
+
+// Tangency of a circle and an ellipse: the circle's radius equals the nearest distance from its
+// centre to the ellipse (outside: external; inside: internal) or the farthest (the ellipse
+// inside the circle: internal).
+void circle_ellipse_tangent(const RelationDecider& decide, const View& circle, const View& ellipse,
+                            RelationCheck& out) {
+  {  // Filter: every distance from the circle's centre to the ellipse lies in [d − A, d + A].
+    const double d = distance(circle.centre_d, ellipse.centre_d), A = std::max(ellipse.ra_d, ellipse.rb_d);
+    const double rough = std::max({d - A - circle.ra_d, circle.ra_d - d - A, 0.0});
+    if (decide.clearly_fails(rough)) {
+      for (const K kind : {K::external_tangent, K::internal_tangent, K::tangent})
+        out.relations.push_back(decide.far(kind, rough));
+      return;
+    }
+  }
+  const auto [nearest, farthest] = ellipse_distance_range(ellipse, *circle.centre);
+  const Vec2 d = minus(*circle.centre, *ellipse.centre);
+  const Rational x = dot(d, ellipse.e1), y = dot(d, ellipse.e2);
+  const bool outside = x * x / (ellipse.ra * ellipse.ra) + y * y / (ellipse.rb * ellipse.rb) > 1;
+  const double r = to_double(circle.ra);
+  const ShapeRelation external = outside ? decide.by_estimate(K::external_tangent, std::abs(nearest - r))
+                                         : RelationDecider::impossible(K::external_tangent);
+  const double internal_gap = std::min(outside ? 1e300 : std::abs(nearest - r), std::abs(farthest - r));
+  const ShapeRelation internal = decide.by_estimate(K::internal_tangent, internal_gap);
+  out.relations.push_back(external);
+  out.relations.push_back(internal);
+  out.relations.push_back(RelationDecider::best(K::tangent, {external, internal}));
+}
+
+// The curve passes through every vertex of the polygon (every tip of a star).
+ShapeRelation through_vertices(const RelationDecider& decide, K kind, const View& curve, const View& polygon) {
+  const std::size_t n = polygon.vertices.size(), stride = polygon.tip_stride;
+  double rough = 0;
+  for (std::size_t i = 0; i < n; i += stride)
+    rough = std::max(rough, RelationDecider::curve_gap(polygon.vertices_d[i], curve));
+  if (decide.clearly_fails(rough)) return decide.far(kind, rough);
+  std::vector<ShapeRelation> parts;
+  for (std::size_t i = 0; i < n; i += stride) parts.push_back(decide.point_on(kind, vertex(polygon, i), curve));
+  return RelationDecider::worst(kind, parts);
+}
+
+// The double gap between the side (a, b) and the curve: |distance − radius| for a circle (to the
+// segment), |distance − support| for an ellipse (to the side's line). Precondition: a ≠ b.
+double side_gap(const View& curve, const D2& a, const D2& b) {
+  if (curve.kind == ViewKind::circle) return std::abs(segment_distance(curve.centre_d, a, b) - curve.ra_d);
+  const D2 normal{a.y - b.y, b.x - a.x};
+  return std::abs(std::abs(dot(normal, minus(curve.centre_d, a))) -
+                  std::hypot(curve.ra_d * dot(normal, curve.e1d), curve.rb_d * dot(normal, curve.e2d))) /
+         std::hypot(normal.x, normal.y);
+}
+
+// touches_sides decided in double when every side's gap and the centre's side of every edge are
+// clear of their band edges; nullopt otherwise. `gaps` are side_gap of each side (i, i + 1).
+std::optional<ShapeRelation> touches_sides_filtered(const RelationDecider& decide, K kind, const View& polygon,
+                                                    const View& curve, const std::vector<double>& gaps) {
+  const std::size_t n = polygon.vertices.size();
+  std::vector<ShapeRelation> parts;
+  int turn = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const D2 &a = polygon.vertices_d[i], &b = polygon.vertices_d[(i + 1) % n];
+    const double size = scale({a, b, curve.centre_d}) + curve.ra_d + curve.rb_d;
+    if (distance(a, b) < 1e-6 * size) return std::nullopt;  // a (nearly) repeated vertex: the exact path
+    auto part = decide.filtered(kind, gaps[i], size);
+    const double o = cross(minus(b, a), minus(curve.centre_d, a));
+    if (!part || std::abs(o) < 1e-9 * size * size) return std::nullopt;
+    parts.push_back(*part);
+    const int side = o > 0 ? 1 : -1;
+    if (turn == 0) turn = side;
+    if (side != turn) parts.push_back(RelationDecider::impossible(kind));  // centre outside
+  }
+  return RelationDecider::worst(kind, parts);
+}
+
+// The curve touches every side of the polygon from inside.
+ShapeRelation touches_sides(const RelationDecider& decide, K kind, const View& polygon, const View& curve) {
+  const std::size_t n = polygon.vertices.size();
+  std::vector<double> gaps(n, 0.0);  // each side's gap in double (0 for a repeated vertex)
+  for (std::size_t i = 0; i < n; ++i) {
+    const D2 &a = polygon.vertices_d[i], &b = polygon.vertices_d[(i + 1) % n];
+    if (a.x != b.x || a.y != b.y) gaps[i] = side_gap(curve, a, b);
+  }
+  if (const double rough = *std::max_element(gaps.begin(), gaps.end()); decide.clearly_fails(rough))
+    return decide.far(kind, rough);
+  if (auto filtered = touches_sides_filtered(decide, kind, polygon, curve, gaps)) return *filtered;
+  std::vector<ShapeRelation> parts;
+  int turn = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Pt a = vertex(polygon, i), b = vertex(polygon, i + 1);
+    if (a.exact == b.exact) continue;  // a repeated vertex: no side
+    if (curve.kind == ViewKind::circle) {
+      parts.push_back(
+          decide.by_root_gap(kind, squared_distance_to_segment(*curve.centre, a.exact, b.exact), curve.ra * curve.ra));
+    } else {
+      parts.push_back(line_tangent(decide, kind, a, b, curve));
+    }
+    const int side = orientation(a.exact, b.exact, *curve.centre);
+    if (turn == 0) turn = side;
+    if (side == 0 || side != turn) parts.push_back(RelationDecider::impossible(kind));  // centre outside
+  }
+  return RelationDecider::worst(kind, parts);
+}
+
+}  // namespace
+
+void relate_centres(const RelationDecider& decide, const View& a, const View& b, bool directional_only,
+                    RelationCheck& out) {
+  if (directional_only) return;
+  const auto filtered =
+      decide.filtered(K::concentric, distance(a.centre_d, b.centre_d), scale({a.centre_d, b.centre_d}));
+  out.relations.push_back(filtered ? *filtered : decide.by_squared(K::concentric, norm2(minus(*a.centre, *b.centre))));
+}
+
+void relate_round_round(const RelationDecider& decide, const View& a, const View& b, bool directional_only,
+                        RelationCheck& out) {
+  if (directional_only) return;
+  if (a.kind == ViewKind::circle && b.kind == ViewKind::circle) {
+    const double d = distance(a.centre_d, b.centre_d), size = scale({a.centre_d, b.centre_d}) + a.ra_d + b.ra_d;
+    auto outer_f = decide.filtered(K::external_tangent, std::abs(d - (a.ra_d + b.ra_d)), size);
+    auto inner_f = decide.filtered(K::internal_tangent, std::abs(d - std::abs(a.ra_d - b.ra_d)), size);
+    const Rational d2 = outer_f && inner_f ? Rational(0) : norm2(minus(*a.centre, *b.centre));
+    const ShapeRelation outer =
+        outer_f ? *outer_f : decide.by_root_gap(K::external_tangent, d2, (a.ra + b.ra) * (a.ra + b.ra));
+    const ShapeRelation inner =
+        inner_f ? *inner_f : decide.by_root_gap(K::internal_tangent, d2, (a.ra - b.ra) * (a.ra - b.ra));
+    out.relations.push_back(outer);
+    out.relations.push_back(inner);
+    out.relations.push_back(RelationDecider::best(K::tangent, {outer, inner}));
+  } else if (a.kind == ViewKind::circle || b.kind == ViewKind::circle) {
+    circle_ellipse_tangent(decide, a.kind == ViewKind::circle ? a : b, a.kind == ViewKind::circle ? b : a, out);
+  } else {
+    out.undecided.push_back(K::tangent);  // two ellipses
+  }
+}
+
+void relate_round_polygon(const RelationDecider& decide, const View& a, const View& b, bool, RelationCheck& out) {
+  if (a.round()) {  // a about b, or a in b
+    out.relations.push_back(through_vertices(decide, K::circumscribed, a, b));
+    out.relations.push_back(touches_sides(decide, K::inscribed, b, a));
+  } else {
+    out.relations.push_back(touches_sides(decide, K::circumscribed, a, b));
+    out.relations.push_back(through_vertices(decide, K::inscribed, b, a));
+  }
+}
+
+}  // namespace geotruth::geometry::relations

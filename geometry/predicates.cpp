@@ -285,4 +285,28 @@ double circle_gap(const Vec2& p, const Vec2& c, const Rational& r2) {
   return std::abs(std::hypot(dx, dy) - std::sqrt(to_double(r2)));
 }
 
+GapDecision circle_circle_gap(const Vec2& c1, const Rational& r1_squared, const Vec2& c2, const Rational& r2_squared,
+                              const FrameBands& bands) {
+  const Rational dx = c1.x - c2.x, dy = c1.y - c2.y, d2 = dx * dx + dy * dy;
+  const double d = std::sqrt(d2.get_d()), r1 = std::sqrt(r1_squared.get_d()), r2 = std::sqrt(r2_squared.get_d());
+  const double gap = std::min(std::abs(d - r1 - r2), std::abs(d - std::abs(r1 - r2)));
+  // Filter: each root's relative error is ~2⁻⁵³; 1e-9 of the sizes covers the sums.
+  if (auto decision = bands.decide_filtered(gap, 1e-9 * (d + r1 + r2) + 1e-300)) return {*decision, bands.to_px(gap)};
+  const CORE::Expr D = CORE::sqrt(expr(d2)), R1 = CORE::sqrt(expr(r1_squared)), R2 = CORE::sqrt(expr(r2_squared));
+  const CORE::Expr apart = CORE::abs(D - R1 - R2), nested = CORE::abs(D - CORE::abs(R1 - R2));
+  const CORE::Expr exact = CORE::cmp(apart, nested) <= 0 ? apart : nested;
+  return {FrameBands::decide(CORE::cmp(exact, expr(bands.eps_num())), CORE::cmp(exact, expr(bands.eps_vis()))),
+          bands.to_px(gap)};
+}
+
+GapDecision circle_segment_gap(const Vec2& c, const Rational& r_squared, const Vec2& a, const Vec2& b,
+                               const FrameBands& bands) {
+  const Rational d2 = squared_distance_to_segment(c, a, b);
+  const int versus_num = compare_root_gap(d2, r_squared, bands.eps_num());
+  const Decision decision = versus_num <= 0
+                                ? Decision::holds
+                                : FrameBands::decide(versus_num, compare_root_gap(d2, r_squared, bands.eps_vis()));
+  return {decision, bands.to_px(std::abs(std::sqrt(d2.get_d()) - std::sqrt(r_squared.get_d())))};
+}
+
 }  // namespace geotruth::geometry

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <geotruth/bands.hpp>
 #include <geotruth/scene.hpp>
 #include <memory>
 #include <optional>
@@ -120,5 +121,21 @@ int compare_root_gap(const Rational& x2, const Rational& y2, const Rational& eps
 
 /// The gap | |p − c| − r | as a double, for reporting slack only.
 double circle_gap(const Vec2& p, const Vec2& c, const Rational& r2);
+
+/// A gap between two strokes decided against the run's band, with its size for reporting.
+struct GapDecision {
+  Decision decision = Decision::fails;
+  double slack_px = 0;
+};
+
+/// The gap between the strokes of two circles (centres c1, c2, radii √r1², √r2²) where they come
+/// closest: the smaller of | |c1c2| − (r1 + r2) | (apart) and | |c1c2| − |r1 − r2| | (one inside
+/// the other). Decided exactly (CORE square roots behind a double filter).
+GapDecision circle_circle_gap(const Vec2& c1, const Rational& r1_squared, const Vec2& c2, const Rational& r2_squared,
+                              const FrameBands& bands);
+
+/// The gap | dist(c, [a, b]) − r | between a circle's stroke and a segment's, decided exactly.
+GapDecision circle_segment_gap(const Vec2& c, const Rational& r_squared, const Vec2& a, const Vec2& b,
+                               const FrameBands& bands);
 
 }  // namespace geotruth::geometry

@@ -104,3 +104,36 @@ TEST(Predicates, CircleGapIsDecidedExactly) {
   EXPECT_EQ(compare_circle_gap(v(1, 1), v(0, 0), 1, Rational(41421357, 100000000)), -1);
   EXPECT_NEAR(circle_gap(v(1, 1), v(0, 0), 1), std::sqrt(2.0) - 1, 1e-12);
 }
+
+// Stroke gaps (crosscheck asks these of geometry): a 640-unit frame is drawn at 1 px per unit,
+// so the default band is ε_num = 0.5, ε_vis = 3 units.
+TEST(Predicates, CircleCircleGapIsDecidedExactlyAtTheBandEdges) {
+  const Bands bands;
+  const FrameBands fb(bands, Frame{});
+  auto gap = [&](const Rational& d, const Rational& r1, const Rational& r2) {
+    return circle_circle_gap(v(0, 0), r1 * r1, v(d, 0), r2 * r2, fb);
+  };
+  EXPECT_EQ(gap(Rational(34, 10), 1, 2).decision, Decision::holds);  // apart by 0.4
+  EXPECT_NEAR(gap(Rational(34, 10), 1, 2).slack_px, 0.4, 1e-9);
+  EXPECT_EQ(gap(Rational(36, 10), 1, 2).decision, Decision::ambiguous);  // 0.6
+  EXPECT_EQ(gap(Rational(61, 10), 1, 2).decision, Decision::fails);      // 3.1
+  EXPECT_EQ(gap(Rational(32, 10), 5, 2).decision, Decision::holds);      // nested: |3.2 − 3| = 0.2
+  // Exactly on the edge ε_num (0.5 ≤ 0.5 holds) and 10⁻³⁰ past it: only the exact path can tell.
+  const Rational tiny(1, mpz_class("1000000000000000000000000000000"));
+  EXPECT_EQ(gap(Rational(7, 2), 1, 2).decision, Decision::holds);
+  EXPECT_EQ(gap(Rational(7, 2) + tiny, 1, 2).decision, Decision::ambiguous);
+  // Irrational radii √2 and √8 with centres 3√2 apart (d² = 18): tangent exactly.
+  EXPECT_EQ(circle_circle_gap(v(0, 0), 2, v(3, 3), 8, fb).decision, Decision::holds);
+}
+
+TEST(Predicates, CircleSegmentGap) {
+  const Bands bands;
+  const FrameBands fb(bands, Frame{});
+  // Circle r = 5 at the origin; the segment y = 5 + δ from x = −10 to 10.
+  auto gap = [&](const Rational& y) { return circle_segment_gap(v(0, 0), 25, v(-10, y), v(10, y), fb); };
+  EXPECT_EQ(gap(5).decision, Decision::holds);
+  EXPECT_EQ(gap(Rational(11, 2)).decision, Decision::holds);  // 0.5: the edge holds
+  EXPECT_EQ(gap(6).decision, Decision::ambiguous);
+  EXPECT_EQ(gap(9).decision, Decision::fails);
+  EXPECT_NEAR(gap(9).slack_px, 4, 1e-9);
+}

@@ -2,6 +2,7 @@
 // Raw detector counts are never compared: every detection is attributed to a scene element or
 // reported as extra, and every scene element is either matched, or named with the reason.
 #include <opencv2/imgproc.hpp>
+#include "geometry/predicates.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -474,11 +475,12 @@ class Checker {
     return b > a ? (b - a - 1) * step : 0;
   }
 
-  void judge_gap(const std::string& a, const std::string& b, double symbolic, P2 p, P2 q, P2 u) {
-    const double measured = image_gap(p, q, u);
+  // `scene` is geometry's exact decision on the scene's own gap; the picture is measured here.
+  void judge_gap(const std::string& a, const std::string& b, const geometry::GapDecision& scene, P2 p, P2 q, P2 u) {
+    const double symbolic = scene.slack_px, measured = image_gap(p, q, u);
     out_.gaps.push_back({{a, b}, symbolic, measured});
     const P2 m = midpoint(p, q);
-    const Decision scene_gap = bands_.decide_px(symbolic);
+    const Decision scene_gap = scene.decision;
     if (scene_gap != Decision::holds && measured == 0)
       add(FindingKind::pixel_ambiguous, {a, b},
           a + " and " + b + " are " + fixed(symbolic, 2) +
@@ -514,8 +516,11 @@ class Checker {
           p = {c1.center.x + s * c1.a * u.x, c1.center.y + s * c1.a * u.y},
           q = {c2.center.x + s * c2.a * u.x, c2.center.y + s * c2.a * u.y};
         }
-        if (on_stroke(c1, p) && on_stroke(c2, q))
-          judge_gap(c1.element, c2.element, std::min(external, internal), p, q, u);
+        if (on_stroke(c1, p) && on_stroke(c2, q) && c1.exact_center && c2.exact_center)
+          judge_gap(c1.element, c2.element,
+                    geometry::circle_circle_gap(*c1.exact_center, c1.exact_radius2, *c2.exact_center, c2.exact_radius2,
+                                                bands_),
+                    p, q, u);
       }
       for (std::size_t s = 0; s < fig_.straights.size(); ++s) {
         const Straight& st = fig_.straights[s];
@@ -529,9 +534,10 @@ class Checker {
         const double d = dist(foot, c1.center);
         if (d == 0 || std::abs(d - c1.a) > band) continue;
         const P2 p{c1.center.x + (foot.x - c1.center.x) * c1.a / d, c1.center.y + (foot.y - c1.center.y) * c1.a / d};
-        if (on_stroke(c1, p))
-          judge_gap(c1.element, st.element, std::abs(d - c1.a), p, foot,
-                    {(foot.x - c1.center.x) / d, (foot.y - c1.center.y) / d});
+        if (on_stroke(c1, p) && c1.exact_center)
+          judge_gap(c1.element, st.element,
+                    geometry::circle_segment_gap(*c1.exact_center, c1.exact_radius2, st.exact_a, st.exact_b, bands_), p,
+                    foot, {(foot.x - c1.center.x) / d, (foot.y - c1.center.y) / d});
       }
     }
   }

@@ -1,4 +1,5 @@
 #include "vision/figure.hpp"
+#include "geometry/predicates.hpp"
 
 #include <geotruth/shape_types.hpp>
 
@@ -33,23 +34,6 @@ int segments_for_radius(double r) {
   return std::clamp(static_cast<int>(std::ceil(kPi / std::acos(1 - 0.05 / r))), 16, 20000);
 }
 
-// Clips the line p + t·d to the image rectangle for t in [t0, t1] (Liang–Barsky).
-bool clip(P2 p, P2 d, double& t0, double& t1, double width, double height) {
-  const double q[4][2] = {{-d.x, p.x}, {d.x, width - p.x}, {-d.y, p.y}, {d.y, height - p.y}};
-  for (const auto& [den, num] : q) {
-    if (den == 0) {
-      if (num < 0) return false;
-    } else {
-      const double t = num / den;
-      if (den < 0)
-        t0 = std::max(t0, t);
-      else
-        t1 = std::min(t1, t);
-    }
-  }
-  return t0 <= t1;
-}
-
 class Builder {
  public:
   Builder(const Scene& scene, int width, int height, double scale, P2 offset, double font_px) : scene_(scene) {
@@ -71,36 +55,37 @@ class Builder {
   }
 
  private:
-  std::size_t add_straight(const std::string& element, P2 a, P2 b) {
-    fig_.straights.push_back({element, a, b});
+  std::size_t add_straight(const std::string& element, const Vec2& a, const Vec2& b) {
+    fig_.straights.push_back({element, tf_(a), tf_(b), a, b});
     return fig_.straights.size() - 1;
   }
 
-  // A polyline stroke whose pieces are straight (polygons, boxes, links).
-  Curve& add_polyline(const std::string& element, const std::string& category, std::vector<P2> path, bool closed,
-                      bool dashed) {
+  // A polyline stroke whose pieces are straight (polygons, boxes, links), from its frame points.
+  Curve& add_polyline(const std::string& element, const std::string& category, const std::vector<Vec2>& points,
+                      bool closed, bool dashed) {
     Curve c;
     c.element = element, c.category = category, c.closed = closed, c.dashed = dashed;
-    for (std::size_t i = 0; i + 1 < path.size() + (closed ? 1 : 0); ++i)
-      c.straights.push_back(add_straight(element, path[i], path[(i + 1) % path.size()]));
-    c.path = std::move(path);
+    for (std::size_t i = 0; i + 1 < points.size() + (closed ? 1 : 0); ++i)
+      c.straights.push_back(add_straight(element, points[i], points[(i + 1) % points.size()]));
+    for (const auto& p : points) c.path.push_back(tf_(p));
     fig_.curves.push_back(std::move(c));
     return fig_.curves.back();
   }
 
-  // A straight stroke from a (through b) with the given extent, clipped to the image.
-  void add_extent(const std::string& element, P2 a, P2 b, Extent extent, bool dashed) {
-    double t0 = extent == Extent::line ? -1e9 : 0, t1 = extent == Extent::segment ? 1 : 1e9;
-    const P2 d{b.x - a.x, b.y - a.y};
-    if (extent != Extent::segment && !clip(a, d, t0, t1, fig_.width, fig_.height)) return;
-    add_polyline(element, "lines", {{a.x + t0 * d.x, a.y + t0 * d.y}, {a.x + t1 * d.x, a.y + t1 * d.y}}, false, dashed);
+  // A straight stroke from a (through b) with the given extent: the part the frame shows, as
+  // geometry/ clips it (the same extent the relations and incidences use).
+  void add_extent(const std::string& element, const Vec2& a, const Vec2& b, Extent extent, bool dashed) {
+    if (a == b) return fig_.problems.push_back(element);
+    const auto piece = geometry::drawn_extent(a, b, extent, scene_.frame);
+    if (!piece) return;  // a ray or line that misses the frame
+    add_polyline(element, "lines", {piece->first, piece->second}, false, dashed);
   }
 
   void add_line(const Line& line) {
     const Point &first = scene_.points[line.through.front()], &last = scene_.points[line.through.back()];
     const std::string name = line.id.empty() ? first.id + "-" + last.id : line.id;
     if (!first.at || !last.at) return fig_.problems.push_back(name);
-    add_extent(name, tf_(*first.at), tf_(*last.at), line.extent, line.style == Stroke::dashed);
+    add_extent(name, *first.at, *last.at, line.extent, line.style == Stroke::dashed);
   }
 
   // An arc (or whole curve) of the ellipse centre + (a cos t, b sin t) rotated by `rot`, all in
@@ -136,13 +121,18 @@ class Builder {
     if (!circle.center || !r2) return fig_.problems.push_back(name);
     const double r = std::sqrt(to_double(*r2));
     const bool dashed = circle.style == Stroke::dashed;
-    if (circle.quadrants == "1111") return add_round(name, "circles", *circle.center, r, r, 0, dashed);
+    if (circle.quadrants == "1111") {
+      add_round(name, "circles", *circle.center, r, r, 0, dashed);
+      fig_.curves.back().exact_center = *circle.center, fig_.curves.back().exact_radius2 = *r2;
+      return;
+    }
     for (int q = 0; q < 4 && q < static_cast<int>(circle.quadrants.size()); ++q) {
       if (circle.quadrants[q] != '1') continue;
       Curve c;
       c.element = name, c.category = "arcs", c.dashed = dashed, c.full = false, c.model = Curve::Model::circle;
       c.path = ellipse_path(*circle.center, r, r, 0, 90.0 * q, 90.0 * (q + 1));
       c.center = tf_(*circle.center), c.a = c.b = tf_.length(r);
+      c.exact_center = *circle.center, c.exact_radius2 = *r2;
       fig_.curves.push_back(std::move(c));
     }
   }
@@ -153,15 +143,15 @@ class Builder {
         [&](const auto& g) {
           using T = std::decay_t<decltype(g)>;
           if constexpr (std::is_same_v<T, PolygonShape>) {
-            std::vector<P2> path;
-            for (const auto& p : g.points) path.push_back(tf_(p));
-            add_polyline(shape.id, "polygons", std::move(path), true, dashed);
+            add_polyline(shape.id, "polygons", g.points, true, dashed);
           } else if constexpr (std::is_same_v<T, StraightShape>) {
-            add_extent(shape.id, tf_(g.a), tf_(g.b), g.extent, dashed);
+            add_extent(shape.id, g.a, g.b, g.extent, dashed);
           } else if constexpr (std::is_same_v<T, EllipseShape>) {
             const double a = to_double(g.axes[0]), b = to_double(g.axes[1]);
             add_round(shape.id, a == b || shape.type == "circle" ? "circles" : "ellipses", g.center, a, b,
                       to_double(g.rotation_deg), dashed);
+            if (g.axes[0] == g.axes[1])
+              fig_.curves.back().exact_center = g.center, fig_.curves.back().exact_radius2 = g.axes[0] * g.axes[0];
           } else if constexpr (std::is_same_v<T, SectorShape>) {
             const double r = to_double(g.radius), t0 = to_double(g.start_deg);
             double sweep = std::fmod(to_double(g.end_deg) - t0, 360);
@@ -169,16 +159,21 @@ class Builder {
             std::vector<P2> arc = ellipse_path(g.center, r, r, 0, t0, t0 + sweep);
             Curve c;
             c.element = shape.id, c.category = "sectors", c.closed = true, c.dashed = dashed;
-            c.straights = {add_straight(shape.id, tf_(g.center), arc.front()),
-                           add_straight(shape.id, arc.back(), tf_(g.center))};
+            auto arc_end = [&](double deg) {  // an irrational point, through one double
+              const double t = deg * kPi / 180;
+              return Vec2{Rational(to_double(g.center.x) + r * std::cos(t)),
+                          Rational(to_double(g.center.y) + r * std::sin(t))};
+            };
+            c.straights = {add_straight(shape.id, g.center, arc_end(t0)),
+                           add_straight(shape.id, arc_end(t0 + sweep), g.center)};
             c.path.push_back(tf_(g.center));
             c.path.insert(c.path.end(), arc.begin(), arc.end());
             c.center = tf_(g.center), c.a = c.b = tf_.length(r);
             fig_.curves.push_back(std::move(c));
           } else if constexpr (std::is_same_v<T, StarShape>) {
-            std::vector<P2> path;
-            for (const auto& [x, y] : star_vertices(g)) path.push_back(tf_(x, y));
-            add_polyline(shape.id, "stars", std::move(path), true, dashed);
+            std::vector<Vec2> points;  // irrational corners, each through one double
+            for (const auto& [x, y] : star_vertices(g)) points.push_back({Rational(x), Rational(y)});
+            add_polyline(shape.id, "stars", points, true, dashed);
           } else if constexpr (std::is_same_v<T, SpiralShape>) {
             const double T = std::max(0.0, to_double(g.max_theta)), cx = to_double(g.center.x),
                          cy = to_double(g.center.y);
@@ -201,33 +196,32 @@ class Builder {
     if (layer.center) {
       const double r = to_double(layer.radius);
       add_round(layer.id, "layers", *layer.center, r, r, 0, false);
-      const Curve& c = fig_.curves.back();
+      Curve& c = fig_.curves.back();
+      c.exact_center = *layer.center, c.exact_radius2 = layer.radius * layer.radius;
       top = {c.center.x, c.center.y - c.b};
     } else {
-      std::vector<P2> path;
-      for (const auto& p : layer.points) path.push_back(tf_(p));
-      top = *std::min_element(path.begin(), path.end(), [](P2 a, P2 b) { return a.y < b.y; });
-      add_polyline(layer.id, "layers", std::move(path), true, false);
+      const Curve& c = add_polyline(layer.id, "layers", layer.points, true, false);
+      top = *std::min_element(c.path.begin(), c.path.end(), [](P2 a, P2 b) { return a.y < b.y; });
     }
     if (!layer.text.empty()) fig_.texts.push_back({layer.id, layer.text, {top.x, top.y + fig_.font_px}, top, false});
   }
 
   void add_entity(const Entity& e) {
-    const P2 p0 = tf_(Vec2{e.box[0], e.box[1]}), p1 = tf_(Vec2{e.box[2], e.box[3]});
-    const double x0 = std::min(p0.x, p1.x), x1 = std::max(p0.x, p1.x), y0 = std::min(p0.y, p1.y),
-                 y1 = std::max(p0.y, p1.y);
-    add_polyline(e.id, "entities", {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}, true, false);
-    const P2 mid{(x0 + x1) / 2, (y0 + y1) / 2};
+    // Corners clockwise from the image's top left, as the image shows them.
+    const Rational &left = std::min(e.box[0], e.box[2]), &right = std::max(e.box[0], e.box[2]);
+    const Rational &low = std::min(e.box[1], e.box[3]), &high = std::max(e.box[1], e.box[3]);
+    const Rational &top = tf_.y_up ? high : low, &bottom = tf_.y_up ? low : high;
+    const Curve& c =
+        add_polyline(e.id, "entities", {{left, top}, {right, top}, {right, bottom}, {left, bottom}}, true, false);
+    const P2 mid{(c.path[0].x + c.path[2].x) / 2, (c.path[0].y + c.path[2].y) / 2};
     if (!e.text.empty()) fig_.texts.push_back({e.id, e.text, mid, mid, false});
   }
 
   void add_link(const Link& link) {
     if (link.path.size() < 2) return;
     const std::string name = link.id.empty() ? link.from + "->" + link.to : link.id;
-    std::vector<P2> path;
-    for (const auto& p : link.path) path.push_back(tf_(p));
-    const P2 tip = path.back(), from = path[path.size() - 2];
-    add_polyline(name, "links", std::move(path), false, false);
+    const P2 tip = tf_(link.path.back()), from = tf_(link.path[link.path.size() - 2]);
+    add_polyline(name, "links", link.path, false, false);
     if (!link.directed || link.kind != LinkKind::arrow) return;
     const double len = std::hypot(tip.x - from.x, tip.y - from.y);
     if (len == 0) return;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <geotruth/vision.hpp>
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@ struct Curve {
   Model model = Model::polyline;
   P2 center;
   double a = 0, b = 0, angle_deg = 0;  ///< semi-axes (a = b = radius for a circle), rotation in the image
+  std::optional<Vec2> exact_center;    ///< circles: the centre in frame units (for geometry's gaps)
+  Rational exact_radius2;              ///< circles: the squared radius in frame units
   bool full = true;                    ///< a whole circle or ellipse, not an arc
   std::vector<std::size_t> straights;  ///< its straight pieces (indices into Figure::straights)
 };
@@ -31,6 +34,7 @@ struct Curve {
 struct Straight {
   std::string element;
   P2 a, b;
+  Vec2 exact_a, exact_b;  ///< the same ends in frame units (for geometry's gaps)
 };
 
 struct Dot {

@@ -1,9 +1,8 @@
-// Shape measures follow the GePBench engine's definitions (centroid of a polygon by area, of a
-// line by its two points, of curved shapes by their centre), but spans are the true extents of
-// the drawn shape. Polygon centroids, areas and spans are exact rationals; the measures of curved
-// shapes are transcendental and computed in double, with the slack they leave reported.
+// GePBench shape questions on the measures geometry/measures.hpp gives (centroids, extents,
+// areas), each answer with the slack that the measure leaves.
 #include "questions/shapes.hpp"
 
+#include "geometry/measures.hpp"
 #include "geometry/relations.hpp"
 
 #include <geotruth/shape_types.hpp>
@@ -17,113 +16,10 @@
 namespace geotruth::questions {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 Truth no_truth(std::string reason) {
   Truth t;
   t.reason = std::move(reason);
   return t;
-}
-
-// Area centroid of a simple polygon (shoelace), exact.
-Vec2 polygon_centroid(const std::vector<Vec2>& p) {
-  Rational twice_area = 0, cx = 0, cy = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    const Vec2 &a = p[i], &b = p[(i + 1) % p.size()];
-    const Rational cross = a.x * b.y - b.x * a.y;
-    twice_area += cross;
-    cx += (a.x + b.x) * cross;
-    cy += (a.y + b.y) * cross;
-  }
-  return {cx / (3 * twice_area), cy / (3 * twice_area)};
-}
-
-Rational polygon_area(const std::vector<Vec2>& p) {
-  Rational twice = 0;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    twice += p[i].x * p[(i + 1) % p.size()].y - p[(i + 1) % p.size()].x * p[i].y;
-  return abs(twice) / 2;
-}
-
-struct Measures {
-  double cx = 0, cy = 0;  // centroid
-  std::optional<Vec2> exact_centroid;
-  double x0 = 0, x1 = 0, y0 = 0, y1 = 0;  // extent
-  double area = 0;
-};
-
-Measures measure(const Shape& shape) {
-  Measures m;
-  auto extent_of = [&](const std::vector<std::pair<double, double>>& pts) {
-    m.x0 = m.y0 = 1e300;
-    m.x1 = m.y1 = -1e300;
-    for (const auto& [x, y] : pts) {
-      m.x0 = std::min(m.x0, x), m.x1 = std::max(m.x1, x), m.y0 = std::min(m.y0, y), m.y1 = std::max(m.y1, y);
-    }
-  };
-  std::visit(
-      [&](const auto& g) {
-        using T = std::decay_t<decltype(g)>;
-        if constexpr (std::is_same_v<T, PolygonShape>) {
-          m.exact_centroid = polygon_centroid(g.points);
-          m.area = to_double(polygon_area(g.points));
-          std::vector<std::pair<double, double>> pts;
-          for (const auto& p : g.points) pts.emplace_back(to_double(p.x), to_double(p.y));
-          extent_of(pts);
-        } else if constexpr (std::is_same_v<T, StraightShape>) {
-          m.exact_centroid = Vec2{(g.a.x + g.b.x) / 2, (g.a.y + g.b.y) / 2};
-          extent_of({{to_double(g.a.x), to_double(g.a.y)}, {to_double(g.b.x), to_double(g.b.y)}});
-        } else if constexpr (std::is_same_v<T, EllipseShape>) {
-          m.exact_centroid = g.center;
-          const double a = to_double(g.axes[0]), b = to_double(g.axes[1]), t = to_double(g.rotation_deg) * kPi / 180;
-          const double hx = std::hypot(a * std::cos(t), b * std::sin(t)),
-                       hy = std::hypot(a * std::sin(t), b * std::cos(t));
-          const double cx = to_double(g.center.x), cy = to_double(g.center.y);
-          m.x0 = cx - hx, m.x1 = cx + hx, m.y0 = cy - hy, m.y1 = cy + hy;
-          m.area = kPi * a * b;
-        } else if constexpr (std::is_same_v<T, SectorShape>) {
-          m.exact_centroid = g.center;
-          const double r = to_double(g.radius), cx = to_double(g.center.x), cy = to_double(g.center.y);
-          double t0 = to_double(g.start_deg), t1 = to_double(g.end_deg);
-          const double sweep = std::fmod(std::fmod(t1 - t0, 360) + 360, 360);
-          std::vector<std::pair<double, double>> pts = {{cx, cy}};
-          for (double k = 0; k <= 1.0; k += 1.0 / 720) {  // arc samples every quarter degree
-            const double t = (t0 + sweep * k) * kPi / 180;
-            pts.emplace_back(cx + r * std::cos(t), cy + r * std::sin(t));
-          }
-          extent_of(pts);
-          m.area = r * r * sweep * kPi / 360;
-        } else if constexpr (std::is_same_v<T, StarShape>) {
-          m.exact_centroid = g.center;
-          const auto pts = star_vertices(g);
-          extent_of(pts);
-          double twice = 0;
-          for (std::size_t i = 0; i < pts.size(); ++i)
-            twice += pts[i].first * pts[(i + 1) % pts.size()].second - pts[(i + 1) % pts.size()].first * pts[i].second;
-          m.area = std::abs(twice) / 2;
-        } else if constexpr (std::is_same_v<T, SpiralShape>) {
-          m.exact_centroid = g.center;
-          const double T = to_double(g.max_theta), cx = to_double(g.center.x), cy = to_double(g.center.y);
-          std::vector<std::pair<double, double>> pts;
-          for (int k = 0; k <= 4000; ++k) {
-            const double t = T * k / 4000, r = spiral_radius(g, t);
-            pts.emplace_back(cx + r * std::cos(t), cy + r * std::sin(t));
-          }
-          extent_of(pts);
-          // The engine's area: ∫ r²/2 dθ over the last full turn (Simpson's rule).
-          const double from = std::max(0.0, T - 2 * kPi);
-          const int n = 2000;
-          double sum = 0;
-          for (int k = 0; k <= n; ++k) {
-            const double t = from + (T - from) * k / n, r = spiral_radius(g, t);
-            sum += (k == 0 || k == n ? 1 : k % 2 ? 4 : 2) * r * r / 2;
-          }
-          m.area = sum * (T - from) / n / 3;
-        }
-      },
-      shape.geometry);
-  if (m.exact_centroid) m.cx = to_double(m.exact_centroid->x), m.cy = to_double(m.exact_centroid->y);
-  return m;
 }
 
 std::vector<const Shape*> of_type(const Scene& s, const std::string& type) {
@@ -182,7 +78,7 @@ class ShapeQuestions {
   }
 
   // "upper left" etc. of (x, y) against (rx, ry), y up; slack = the nearer of the two gaps.
-  Truth position(const Measures& m, double rx, double ry, const std::string& what) {
+  Truth position(const geometry::ShapeMeasures& m, double rx, double ry, const std::string& what) {
     Truth t;
     const double slack = std::min(std::abs(m.cx - rx), std::abs(m.cy - ry)) * px_;
     const bool up = s_.frame.y == YAxis::up;
@@ -200,11 +96,12 @@ class ShapeQuestions {
     const Shape* shape = the_shape(s_, q.of, fail);
     if (!shape) return fail;
     if (q.relative_to.empty())
-      return position(measure(*shape), to_double(s_.frame.width) / 2, to_double(s_.frame.height) / 2, shape->id);
+      return position(geometry::measure_shape(*shape), to_double(s_.frame.width) / 2, to_double(s_.frame.height) / 2,
+                      shape->id);
     const Shape* other = the_shape(s_, q.relative_to, fail);
     if (!other) return fail;
-    const Measures ref = measure(*other);
-    return position(measure(*shape), ref.cx, ref.cy, shape->id + " vs " + other->id);
+    const geometry::ShapeMeasures ref = geometry::measure_shape(*other);
+    return position(geometry::measure_shape(*shape), ref.cx, ref.cy, shape->id + " vs " + other->id);
   }
 
   // The option nearest to the true value; the slack is how much nearer it is than the next, in
@@ -238,7 +135,7 @@ class ShapeQuestions {
     Truth fail;
     const Shape* shape = the_shape(s_, q.of, fail);
     if (!shape) return fail;
-    const Measures m = measure(*shape);
+    const geometry::ShapeMeasures m = geometry::measure_shape(*shape);
     const double w = to_double(s_.frame.width), h = to_double(s_.frame.height);
     // Spans on the canvas: the extent clipped to the frame.
     if (q.measure == "width")
@@ -262,7 +159,7 @@ class ShapeQuestions {
       const bool up = s_.frame.y == YAxis::up;
       for (const auto& option : q.options) {
         for (const Shape* shape : of_type(s_, type_of_phrase(option))) {
-          const Measures m = measure(*shape);
+          const geometry::ShapeMeasures m = geometry::measure_shape(*shape);
           const double gap = q.value == "left half" || q.value == "right half" ? m.cx - mx : m.cy - my;
           const bool inside = q.value == "left half"    ? gap < 0
                               : q.value == "right half" ? gap > 0
@@ -291,7 +188,7 @@ class ShapeQuestions {
       if (anchors.empty()) return no_truth("no " + q.anchor + " in this scene");
       double lo = 1e300, hi = 0;
       for (const Shape* a : anchors) {
-        const double area = measure(*a).area;
+        const double area = geometry::measure_shape(*a).area;
         lo = std::min(lo, area), hi = std::max(hi, area);
       }
       for (const auto& option : q.options) {
@@ -299,7 +196,7 @@ class ShapeQuestions {
         if (shapes.empty() || type_of_phrase(option) == "line") continue;
         bool all = true;
         for (const Shape* shape : shapes) {
-          const double area = measure(*shape).area;
+          const double area = geometry::measure_shape(*shape).area;
           const double gap = q.criterion == "larger" ? area - hi : lo - area;
           const double side_px = std::sqrt(std::abs(gap)) * px_;
           if (gap > 0 && frame_bands_.decide_px(side_px) != Decision::fails)

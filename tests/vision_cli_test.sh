@@ -55,4 +55,19 @@ if [ -d "$samples/geometry3k/20" ]; then
   check "crosscheck: Geometry3K sample 20 agrees with its image" 0 $?
   check "crosscheck: Geometry3K image found as <id>/img_diagram.png" 1 "$(grep -c 'img_diagram.png' "$tmp/g3k.jsonl")"
 fi
+# One fact, one name and slack: two circles declared tangent 2 px apart are doubtful in analyze
+# (the declared relation) and in crosscheck (their strokes merge in the picture), with the same
+# elements and the same slack.
+echo '{"id":"t","frame":{"width":640,"height":640},"shapes":[{"id":"c1","type":"circle","center":[200,320],"radius":100},{"id":"c2","type":"circle","center":[402,320],"radius":100}],"relations":[{"type":"tangent","between":["c1","c2"]}]}' >"$tmp/tangent.jsonl"
+same_fact=$(python3 - "$geotruth" "$tmp/tangent.jsonl" <<'PY'
+import json, subprocess, sys
+g, f = sys.argv[1], sys.argv[2]
+run = lambda *a: json.loads(subprocess.run([g, *a, f], capture_output=True, text=True).stdout.splitlines()[0])
+a = run("analyze")["doubtful"][0]
+c = run("crosscheck")["reasons"][0]
+print(a["elements"] == c["elements"], a["slack_px"] == c["slack_px"], c["severity"])
+PY
+)
+check "analyze and crosscheck: same elements and slack for one gap" "True True doubtful" "$same_fact"
+
 finish "vision cli"

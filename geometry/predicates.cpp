@@ -128,6 +128,9 @@ std::optional<std::pair<Vec2, Vec2>> drawn_extent(const Vec2& a, const Vec2& b, 
 
 bool segment_enters_box(const Vec2& a, const Vec2& b, const Box& box) {
   const K::Iso_rectangle_2 rect(K::Point_2(box[0], box[1]), K::Point_2(box[2], box[3]));
+  // A zero-length piece (a path that repeats a point) is a point: CGAL's segment clipping would
+  // divide by its length.
+  if (a == b) return rect.has_on_bounded_side(pt(a));
   const auto hit = CGAL::intersection(K::Segment_2(pt(a), pt(b)), rect);
   if (!hit) return false;
   const auto* piece = boost::get<K::Segment_2>(&*hit);

@@ -55,7 +55,7 @@ std::optional<std::pair<Vec2, Vec2>> drawn_extent(const Vec2& a, const Vec2& b, 
 using Box = std::array<Rational, 4>;
 
 /// True when the closed segment [a, b] passes through the box's open interior (touching its
-/// boundary or running along an edge does not count).
+/// boundary or running along an edge does not count). A zero-length segment is its point.
 bool segment_enters_box(const Vec2& a, const Vec2& b, const Box& box);
 
 /// Exact squared distance from p to the closed box (0 inside).

@@ -220,7 +220,10 @@ class Builder {
   void add_link(const Link& link) {
     if (link.path.size() < 2) return;
     const std::string name = link.id.empty() ? link.from + "->" + link.to : link.id;
-    const P2 tip = tf_(link.path.back()), from = tf_(link.path[link.path.size() - 2]);
+    // The head points along the last piece of non-zero length (a path may repeat its end point).
+    auto before_tip =
+        std::find_if(link.path.rbegin(), link.path.rend(), [&](const Vec2& p) { return p != link.path.back(); });
+    const P2 tip = tf_(link.path.back()), from = tf_(before_tip == link.path.rend() ? link.path.back() : *before_tip);
     add_polyline(name, "links", link.path, false, false);
     if (!link.directed || link.kind != LinkKind::arrow) return;
     const double len = std::hypot(tip.x - from.x, tip.y - from.y);

@@ -1,8 +1,10 @@
 #include <cmath>
 #include <cstdio>
 #include <geotruth/audit.hpp>
+
 #include <geotruth/counts.hpp>
 #include <geotruth/input.hpp>
+#include "audit/fnv1a.hpp"
 
 #include "core/exact_json.hpp"
 #include "questions/shapes.hpp"
@@ -167,18 +169,6 @@ QuestionVerdict judge(const Question& q, const Truth& truth, const FrameBands& b
 }
 
 namespace {
-
-// FNV-1a: a stable 64-bit hash, the same on every machine (merged shards must match one run).
-std::string fnv1a(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(h));
-  return buffer;
-}
 
 void canvas_findings(const Scene& scene, const FrameBands& bands, std::vector<Finding>& out) {
   const Rational &w = scene.frame.width, &h = scene.frame.height;

@@ -1,12 +1,18 @@
 #include "audit/run.hpp"
 
+#include <fcntl.h>
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_pipeline.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <boost/math/special_functions/gamma.hpp>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <geotruth/audit.hpp>
@@ -15,8 +21,10 @@
 #include <ostream>
 #include <queue>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
+#include "audit/fnv1a.hpp"
 #include "audit/report.hpp"
 
 namespace geotruth {
@@ -28,37 +36,104 @@ constexpr const char* kFiles[] = {"verdicts.jsonl", "scenes.jsonl", "flagged.jso
 constexpr const char* kCheckpoint = ".checkpoint.json";
 constexpr const char* kBands = "bands.json";  // the band in force, for the summary and the report
 
-// An append-only output file that can be made durable (fsync) at checkpoints.
+std::runtime_error write_failure(const fs::path& path, int cause) {
+  return std::runtime_error("cannot write " + path.string() + ": " + std::strerror(cause ? cause : EIO));
+}
+
+// An append-only output file that can be made durable (fsync) at checkpoints. Every failed write
+// throws with its reason (a full disk is not a silent truncation).
 class DurableFile {
  public:
-  DurableFile(const fs::path& path, bool append) : file_(std::fopen(path.c_str(), append ? "ab" : "wb")) {
-    if (!file_) throw std::runtime_error("cannot write " + path.string());
+  DurableFile(const fs::path& path, bool append) : path_(path), file_(std::fopen(path.c_str(), append ? "ab" : "wb")) {
+    if (!file_) throw write_failure(path, errno);
   }
   ~DurableFile() {
     if (file_) std::fclose(file_);
   }
-  void write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), file_); }
+  void write(const std::string& text) {
+    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) throw write_failure(path_, errno);
+  }
   std::size_t sync() {
-    std::fflush(file_);
-    ::fsync(::fileno(file_));
+    if (std::fflush(file_) != 0 || ::fsync(::fileno(file_)) != 0) throw write_failure(path_, errno);
     return static_cast<std::size_t>(std::ftell(file_));
   }
 
  private:
+  fs::path path_;
   std::FILE* file_;
 };
 
-// Writes through a temporary name and renames: readers never see half a file.
+// Writes through a temporary name and renames: readers never see half a file, and a failed
+// write leaves no temporary behind.
 template <typename Fn>
 void write_atomically_with(const fs::path& path, Fn&& write) {
   const fs::path temp = path.string() + ".tmp";
+  std::string text;
   {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    std::ostringstream out;
     write(out);
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + temp.string());
+    text = std::move(out).str();
   }
-  fs::rename(temp, path);
+  std::FILE* file = std::fopen(temp.c_str(), "wb");
+  if (!file) throw write_failure(temp, errno);
+  const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size() && std::fflush(file) == 0;
+  const int cause = errno;
+  if (std::fclose(file) != 0 || !written) {
+    std::remove(temp.c_str());
+    throw write_failure(path, written ? errno : cause);
+  }
+  std::error_code ec;
+  fs::rename(temp, path, ec);
+  if (ec) {
+    std::remove(temp.c_str());
+    throw std::runtime_error("cannot write " + path.string() + ": " + ec.message());
+  }
+}
+
+// One audit at a time per output directory: an advisory lock (flock) on DIR/.lock that names its
+// holder; released (and the file removed) when the run ends, also when it is killed.
+class DirectoryLock {
+ public:
+  explicit DirectoryLock(const fs::path& dir) : path_(dir / ".lock") {
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw write_failure(path_, errno);
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      char holder[256] = {};
+      const ssize_t n = ::pread(fd_, holder, sizeof holder - 1, 0);
+      ::close(fd_);
+      std::string who(holder, n > 0 ? static_cast<std::size_t>(n) : 0);
+      while (!who.empty() && (who.back() == '\n' || who.back() == ' ')) who.pop_back();
+      throw std::runtime_error(dir.string() + " is in use by another audit" + (who.empty() ? "" : " (" + who + ")") +
+                               ": wait for it to end or choose another -o");
+    }
+    const std::string me = "pid " + std::to_string(::getpid()) + "\n";
+    if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, me.data(), me.size(), 0) < 0) throw write_failure(path_, errno);
+  }
+  ~DirectoryLock() {
+    ::unlink(path_.c_str());
+    ::close(fd_);
+  }
+  DirectoryLock(const DirectoryLock&) = delete;
+  DirectoryLock& operator=(const DirectoryLock&) = delete;
+
+ private:
+  fs::path path_;
+  int fd_ = -1;
+};
+
+// A hash of every input's bytes: a resumed run must continue the same data, not a file edited in
+// place to the same size. Standard input cannot be read twice: it is named, not hashed.
+std::string inputs_hash(const std::vector<std::string>& inputs) {
+  Fnv1a hash;
+  std::vector<char> buffer(1 << 16);
+  for (const auto& path : inputs) {
+    hash.add(path);
+    if (path == "-") continue;
+    std::ifstream in(path, std::ios::binary);
+    while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0)
+      hash.add(std::string_view(buffer.data(), static_cast<std::size_t>(in.gcount())));
+  }
+  return hash.hex();
 }
 
 }  // namespace
@@ -139,6 +214,7 @@ ordered_json run_signature(const AuditOptions& o) {
     inputs.push_back({{"path", path}, {"bytes", ec ? 0 : size}});
   }
   return {{"inputs", inputs},
+          {"inputs_hash", inputs_hash(o.inputs)},
           {"format", static_cast<int>(o.format)},
           {"shard", std::to_string(o.shard_index) + "/" + std::to_string(o.shard_count)},
           {"eps_num_px", o.bands.eps_num_px},
@@ -174,22 +250,63 @@ class Progress {
   std::chrono::steady_clock::time_point start_, last_;
 };
 
+// Fault injection for tests/audit_faults_test.sh: GEOTRUTH_KILL_AT=<phase> kills the process
+// (SIGKILL, as a crash or an out-of-memory killer would) when the run reaches that phase.
+void reach(const char* phase) {
+  static const char* kill_at = std::getenv("GEOTRUTH_KILL_AT");
+  if (kill_at && std::strcmp(kill_at, phase) == 0) std::raise(SIGKILL);
+}
+
+// Renames the finished .part files into place and removes the checkpoint: the last step of a
+// run, and what --resume repeats when a run was killed in the middle of it.
+void publish(const fs::path& dir, const fs::path& checkpoint) {
+  for (const char* name : kFiles) {
+    if (fs::exists(dir / (std::string(name) + ".part"))) fs::rename(dir / (std::string(name) + ".part"), dir / name);
+    reach("renaming");
+  }
+  reach("renamed");
+  fs::remove(checkpoint);
+  reach("published");
+}
+
 }  // namespace
 
 AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
   const fs::path dir(options.out_dir);
   fs::create_directories(dir);
+  const DirectoryLock lock(dir);
   const fs::path checkpoint = dir / kCheckpoint;
   const ordered_json signature = run_signature(options);
   std::size_t done = 0;  // ordinals up to here are already written
   bool append = false;
   if (options.resume && fs::exists(checkpoint)) {
-    const ordered_json saved = ordered_json::parse(std::ifstream(checkpoint));
-    if (saved["signature"] != signature)
-      throw std::runtime_error("--resume: " + checkpoint.string() + " belongs to a run with other inputs or options");
+    ordered_json saved;
+    try {
+      saved = ordered_json::parse(std::ifstream(checkpoint));
+    } catch (const std::exception&) {
+      throw std::runtime_error("--resume: " + checkpoint.string() +
+                               " is unreadable; remove the directory's .part files and the checkpoint to start over");
+    }
+    if (saved.value("signature", ordered_json()) != signature) {
+      const bool same_names = saved["signature"].value("inputs", ordered_json()) == signature["inputs"];
+      throw std::runtime_error("--resume: " + dir.string() +
+                               (same_names ? " was audited from inputs whose content has changed since"
+                                           : " belongs to a run with other inputs or options") +
+                               "; run again without --resume (or into another -o)");
+    }
+    if (saved.value("complete", false)) {  // killed while publishing: finish publishing
+      publish(dir, checkpoint);
+      log << "audit: " << dir.string() << " was complete; published its outputs\n";
+      finalize_audit(dir.string());
+      return {};
+    }
     done = saved["done"].get<std::size_t>();
-    for (std::size_t f = 0; f < 3; ++f)
-      fs::resize_file(dir / (std::string(kFiles[f]) + ".part"), saved["sizes"][f].get<std::size_t>());
+    for (std::size_t f = 0; f < 3; ++f) {
+      const fs::path part = dir / (std::string(kFiles[f]) + ".part");
+      if (!fs::exists(part))
+        throw std::runtime_error("--resume: " + part.string() + " is missing; run again without --resume");
+      fs::resize_file(part, saved["sizes"][f].get<std::size_t>());
+    }
     append = true;
     log << "audit: resuming after record " << done << "\n";
   } else if (options.resume && fs::exists(dir / "summary.json")) {
@@ -201,10 +318,12 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
   std::vector<std::unique_ptr<DurableFile>> files;
   for (const char* name : kFiles)
     files.push_back(std::make_unique<DurableFile>(dir / (std::string(name) + ".part"), append));
-  auto save_checkpoint = [&](std::size_t through) {
+  auto save_checkpoint = [&](std::size_t through, bool complete = false) {
     ordered_json state{{"signature", signature}, {"done", through}, {"sizes", ordered_json::array()}};
+    if (complete) state["complete"] = true;
     for (auto& f : files) state["sizes"].push_back(f->sync());
     write_atomically(checkpoint, state.dump());
+    if (through > 0 && !complete) reach("checkpoint");
   };
   if (!append) {
     ordered_json bands = bands_json(options.bands, true);
@@ -250,11 +369,12 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
             progress.update(totals.records, stream.bytes_read(), stream.bytes_total());
           }));
   // Records of other shards after the last kept one are done too.
-  save_checkpoint(std::max(last_ordinal, done));
+  reach("finishing");
+  save_checkpoint(std::max(last_ordinal, done), true);
+  reach("complete");
   progress.update(totals.records, stream.bytes_total(), stream.bytes_total(), true);
   files.clear();
-  for (const char* name : kFiles) fs::rename(dir / (std::string(name) + ".part"), dir / name);
-  fs::remove(checkpoint);
+  publish(dir, checkpoint);
   finalize_audit(dir.string());
   return totals;
 }

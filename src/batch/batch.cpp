@@ -1,6 +1,7 @@
 #include "batch/batch.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <ostream>
@@ -204,6 +205,35 @@ bool RecordStream::next(StreamItem& item) {
   }
 }
 
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7f) {
+      out += c;
+      continue;
+    }
+    switch (c) {
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default: {
+        char code[8];
+        std::snprintf(code, sizeof code, "\\u%04x", u);
+        out += code;
+      }
+    }
+  }
+  return out;
+}
+
 SceneOrError scene_of(const StreamItem& item, const Limits& limits) {
   if (item.imported) return *item.imported;
   return read_scene(item.raw.text, limits);
@@ -217,8 +247,9 @@ BatchStats run_batch(const std::vector<std::string>& inputs, SourceFormat format
     ++stats.errors;
     out << to_line(error_record(record, error)) << '\n';
     if (stats.errors <= kShownErrors)
-      diagnostics << record.file << ':' << record.line << (record.key.empty() ? "" : " (" + record.key + ")") << ": "
-                  << (error.pointer.empty() ? "/" : error.pointer) << ": " << error.message << '\n';
+      diagnostics << printable(record.file) << ':' << record.line
+                  << (record.key.empty() ? "" : " (" + printable(record.key) + ")") << ": "
+                  << printable(error.pointer.empty() ? "/" : error.pointer) << ": " << printable(error.message) << '\n';
   };
   RecordStream stream(inputs, format, limits);
   StreamItem item;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/exact_json.hpp"
@@ -98,7 +99,11 @@ using SceneHandler = std::function<ordered_json(const Scene& scene, const RawRec
 
 /// Runs `handler` over every record of `inputs` (native JSONL, or whole files of another source
 /// format), writing one JSON line per record to `out` and a "file:line: pointer: message" line
-/// per error to `diagnostics` (first 20).
+/// per error to `diagnostics` (first 20), control characters escaped (see printable).
+/// `text` for a one-line diagnostic: control characters (a key with a newline or NUL, say) written
+/// as JSON escapes (\n, \u0000), so one diagnostic is always one line.
+std::string printable(std::string_view text);
+
 BatchStats run_batch(const std::vector<std::string>& inputs, SourceFormat format, const Limits& limits,
                      const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics);
 

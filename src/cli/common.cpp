@@ -1,15 +1,29 @@
 #include "cli/common.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <stdexcept>
 
 namespace geotruth::cli {
 
+namespace {
+// A directory reads as an empty file on most systems: say so instead of finding no records.
+const CLI::Validator kNotADirectory(
+    [](std::string& path) {
+      std::error_code ec;
+      return std::filesystem::is_directory(path, ec) ? path + " is a directory: give the files in it" : std::string();
+    },
+    "", "not a directory");
+}  // namespace
+
 void InputOptions::add_to(CLI::App& app, const std::string& what) {
-  app.add_option("inputs", inputs, what)->required();
+  app.add_option("inputs", inputs, what)->required()->check(kNotADirectory);
   app.add_option("--from", from, "input format: native, geometry3k, pgdp, linelist, gepbench (rules.json + VQA jsonl)")
       ->check(CLI::IsMember({"native", "geometry3k", "pgdp", "linelist", "gepbench"}))
       ->capture_default_str();
@@ -19,34 +33,67 @@ void InputOptions::add_to(CLI::App& app, const std::string& what) {
   app.add_option("--max-depth", limits.max_depth, "deepest JSON nesting")->capture_default_str();
 }
 
-Output::Output(const std::string& path) : path_(path == "-" ? "" : path), stdout_(&std::cout) {
-  if (path_.empty()) return;
-  temp_ = path_ + ".tmp." + std::to_string(::getpid());
-  if (auto parent = std::filesystem::path(path_).parent_path(); !parent.empty())
-    std::filesystem::create_directories(parent);
-  file_ = std::make_unique<std::ofstream>(temp_, std::ios::binary | std::ios::trunc);
+int DescriptorBuffer::overflow(int_type c) {
+  if (!drain()) return traits_type::eof();
+  if (!traits_type::eq_int_type(c, traits_type::eof())) sputc(traits_type::to_char_type(c));
+  return traits_type::not_eof(c);
+}
+
+int DescriptorBuffer::sync() {
+  return drain() ? 0 : -1;
+}
+
+bool DescriptorBuffer::drain() {
+  const char* from = pbase();
+  while (from < pptr() && !error_) {
+    const ssize_t n = ::write(fd_, from, pptr() - from);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      error_ = n < 0 ? errno : EIO;
+    else
+      from += n;
+  }
+  setp(buffer_.data(), buffer_.data() + buffer_.size());
+  return !error_;
+}
+
+Output::Output(const std::string& path) : path_(path == "-" ? "" : path) {
+  if (!path_.empty()) {
+    temp_ = path_ + ".tmp." + std::to_string(::getpid());
+    if (auto parent = std::filesystem::path(path_).parent_path(); !parent.empty())
+      std::filesystem::create_directories(parent);
+    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0)  // fail before the work, not after it
+      throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(errno));
+  } else {
+    std::cout.flush();  // anything already written through std::cout goes first
+  }
+  buffer_ = std::make_unique<DescriptorBuffer>(fd_);
+  stream_.rdbuf(buffer_.get());
 }
 
 Output::~Output() {
-  if (file_) {
-    file_.reset();
-    std::remove(temp_.c_str());  // not committed: leave no partial output
-  }
+  if (temp_.empty()) return;
+  if (fd_ >= 0) ::close(fd_);
+  std::remove(temp_.c_str());  // not committed: leave no partial output
 }
 
 bool Output::commit() {
-  if (!file_) {
-    std::cout.flush();
-    return static_cast<bool>(std::cout);
-  }
-  file_->flush();
-  const bool good = static_cast<bool>(*file_);
-  file_.reset();
-  if (!good || std::rename(temp_.c_str(), path_.c_str()) != 0) {
-    std::cerr << "geotruth: cannot write " << path_ << '\n';
-    std::remove(temp_.c_str());
+  stream_.flush();
+  const std::string name = path_.empty() ? "standard output" : path_;
+  auto fail = [&](int cause) {
+    std::cerr << "geotruth: cannot write " << name << ": " << std::strerror(cause) << '\n';
     return false;
+  };
+  if (buffer_->error()) return fail(buffer_->error());
+  if (path_.empty()) return true;
+  if (::close(fd_) != 0) {
+    fd_ = -1;
+    return fail(errno);
   }
+  fd_ = -1;
+  if (std::rename(temp_.c_str(), path_.c_str()) != 0) return fail(errno);
+  temp_.clear();
   return true;
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -53,16 +54,39 @@ RunBands resolve_bands(const BandOptions& options, InputOptions& in, std::ostrea
 
 /// Writes to stdout, or to a file through a temporary name renamed into place on commit(),
 /// so a reader never sees a half-written output.
+/// A buffered writer to a file descriptor that keeps the reason (errno) of its first failed
+/// write, which std::ofstream and std::cout lose.
+class DescriptorBuffer : public std::streambuf {
+ public:
+  explicit DescriptorBuffer(int fd) : fd_(fd), buffer_(1 << 16) {
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+  }
+  ~DescriptorBuffer() override { sync(); }
+  int error() const { return error_; }  ///< 0, or the errno of the first failed write
+
+ protected:
+  int_type overflow(int_type c) override;
+  int sync() override;
+
+ private:
+  bool drain();
+  int fd_, error_ = 0;
+  std::vector<char> buffer_;
+};
+
+/// Where a command's records go: a file written under a temporary name and renamed on commit
+/// (a reader never sees half a file), or stdout.
 class Output {
  public:
   explicit Output(const std::string& path);  ///< "" or "-" is stdout
   ~Output();
-  std::ostream& stream() { return file_ ? static_cast<std::ostream&>(*file_) : *stdout_; }
-  bool commit();  ///< false (with a message on stderr) if the file could not be written
+  std::ostream& stream() { return stream_; }
+  bool commit();  ///< false (with the reason on stderr) if the output could not be written
  private:
   std::string path_, temp_;
-  std::unique_ptr<std::ofstream> file_;
-  std::ostream* stdout_;
+  int fd_ = 1;
+  std::unique_ptr<DescriptorBuffer> buffer_;
+  std::ostream stream_{nullptr};
 };
 
 struct FigureOptions;

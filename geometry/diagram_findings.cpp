@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <geotruth/findings.hpp>
+#include <geotruth/work_limit.hpp>
 
 #include "geometry/predicates.hpp"
 
@@ -19,6 +20,7 @@ std::vector<Finding> diagram_findings(const Scene& scene, const Bands& band_sett
     if (link.path.size() < 2) continue;
     for (std::size_t k = 0; k + 1 < link.path.size(); ++k)
       for (const Entity& e : scene.entities) {
+        charge_work();
         if (e.id == link.from || e.id == link.to) continue;
         if (segment_enters_box(link.path[k], link.path[k + 1], e.box))
           out.push_back(make_finding(FindingKind::link_crosses_entity, {link_name(link), e.id},
@@ -35,6 +37,7 @@ std::vector<Finding> diagram_findings(const Scene& scene, const Bands& band_sett
   }
   for (std::size_t i = 0; i < scene.entities.size(); ++i)
     for (std::size_t j = i + 1; j < scene.entities.size(); ++j) {
+      charge_work();
       const auto& a = scene.entities[i].box;
       const auto& b = scene.entities[j].box;
       const Rational ox = std::min(a[2], b[2]) - std::max(a[0], b[0]);
@@ -45,11 +48,13 @@ std::vector<Finding> diagram_findings(const Scene& scene, const Bands& band_sett
     }
   for (std::size_t i = 0; i < scene.links.size(); ++i)
     for (std::size_t j = i + 1; j < scene.links.size(); ++j) {
+      charge_work(scene.links[i].path.size() * scene.links[j].path.size());
       const Link& a = scene.links[i];
       const Link& b = scene.links[j];
       bool crossing = false;
       for (std::size_t s = 0; s + 1 < a.path.size() && !crossing; ++s)
         for (std::size_t t = 0; t + 1 < b.path.size() && !crossing; ++t) {
+          if (a.path[s] == a.path[s + 1] || b.path[t] == b.path[t + 1]) continue;  // a repeated point: no piece
           const auto x = segment_crossing(a.path[s], a.path[s + 1], b.path[t], b.path[t + 1]);
           // Links that meet at a shared entity's end are not crossing.
           crossing = x && *x != a.path.front() && *x != a.path.back() && *x != b.path.front() && *x != b.path.back();

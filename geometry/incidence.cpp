@@ -3,6 +3,7 @@
 #include <boost/pending/disjoint_sets.hpp>
 #include <cmath>
 #include <geotruth/incidence.hpp>
+#include <geotruth/work_limit.hpp>
 #include <map>
 #include <numeric>
 #include <set>
@@ -146,8 +147,8 @@ class Builder {
     Groups groups(n);
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = i + 1; j < n; ++j)
-        if (shared_count(pieces_[i].members, pieces_[j].members) >= 2 ||
-            (uses_geometry() && geometrically_one_line(pieces_[i], pieces_[j])))
+        if (charge_work(), shared_count(pieces_[i].members, pieces_[j].members) >= 2 ||
+                               (uses_geometry() && geometrically_one_line(pieces_[i], pieces_[j])))
           groups.join(i, j);
     std::map<std::size_t, std::size_t> line_of_root;
     for (std::size_t i = 0; i < n; ++i) {
@@ -222,6 +223,7 @@ class Builder {
       const std::string& name = line.name;
       const std::set<std::size_t> declared(line.vertices.begin(), line.vertices.end());
       if (mode_ == IncidenceMode::merged) check_declared_points(line, declared, name);
+      charge_work(scene_.points.size());
       for (auto k : points.near_segment(a, b, eps_vis2_)) {
         const std::size_t i = point_of[k];
         const Point& point = scene_.points[i];
@@ -271,8 +273,10 @@ class Builder {
       std::optional<std::pair<std::size_t, std::size_t>> pair;
       for (const auto& [v, lines] : lines_at) {
         for (std::size_t x = 0; x < lines.size() && !pair; ++x)
-          for (std::size_t y = x + 1; y < lines.size() && !pair; ++y)
+          for (std::size_t y = x + 1; y < lines.size() && !pair; ++y) {
+            charge_work();
             if (++shared[{lines[x], lines[y]}] == 2) pair = std::make_pair(lines[x], lines[y]);
+          }
         if (pair) break;
       }
       if (!pair) return;
@@ -368,6 +372,7 @@ class Builder {
     for (std::size_t i = 0; i < n; ++i) {
       if (!out_.lines[i].ends) continue;
       for (std::size_t j = i + 1; j < n; ++j) {
+        charge_work();
         if (!out_.lines[j].ends || meet[i][j]) continue;
         const auto& [a, b] = *out_.lines[i].ends;
         const auto& [c, d] = *out_.lines[j].ends;

@@ -3,6 +3,7 @@
 #include <boost/dynamic_bitset.hpp>
 #include <boost/graph/adjacency_list.hpp>
 #include <geotruth/counts.hpp>
+#include <geotruth/work_limit.hpp>
 #include <unordered_map>
 
 #include "geometry/predicates.hpp"
@@ -108,6 +109,7 @@ class Counter {
       for (std::size_t l2 = meets_[l1].find_next(l1); l2 < L_; l2 = meets_[l1].find_next(l2)) {
         const boost::dynamic_bitset<> both = meets_[l1] & meets_[l2];
         const std::size_t apex = meet_.get(l1, l2);
+        charge_work(L_);
         for (std::size_t l3 = both.find_next(l2); l3 < L_; l3 = both.find_next(l3)) count += meet_.get(l1, l3) != apex;
       }
     return count;
@@ -123,6 +125,7 @@ class Counter {
           const std::size_t v12 = meet_.get(l1, l2), v41 = meet_.get(l4, l1);
           if (v12 == v41) continue;
           const boost::dynamic_bitset<> both = meets_[l2] & meets_[l4];
+          charge_work(L_);
           for (std::size_t l3 = both.find_next(l1); l3 < L_; l3 = both.find_next(l3)) {
             if (l3 == l2 || l3 == l4) continue;
             const std::size_t v23 = meet_.get(l2, l3), v34 = meet_.get(l3, l4);

@@ -132,4 +132,24 @@ for sub in analyze count audit filter render crosscheck import generate merge; d
   check "$sub --help" 0 $?
 done
 
+# The work limit: a scene past --max-pairs becomes an error record naming the limit, and the
+# batch goes on (exit 1, one record per line).
+python3 -c '
+import json
+pts = [{"id": "C", "at": [320, 320]}]
+lines = []
+for k in range(80):
+    pts.append({"id": "P%d" % k, "at": [320 + 300 - k, 20 + 7 * k]})
+    lines.append({"through": ["C", "P%d" % k]})
+print(json.dumps({"id": "fan80", "points": pts, "lines": lines}))
+print(json.dumps({"id": "small", "points": [{"id": "A", "at": [0, 0]}, {"id": "B", "at": [10, 0]}], "lines": [{"through": ["A", "B"]}]}))
+' >"$tmp/limit.jsonl"
+"$geotruth" count "$tmp/limit.jsonl" --max-pairs 1000 >"$tmp/limit_out.jsonl" 2>/dev/null
+check "work limit: exit 1" 1 $?
+check "work limit: one record per line" 2 "$(wc -l <"$tmp/limit_out.jsonl")"
+check "work limit: the error names the limit" 1 "$(grep -c 'work limit: more than 1000 pairs.*--max-pairs' "$tmp/limit_out.jsonl")"
+check "work limit: the next scene is counted" 1 "$(grep -c '"id":"small"' "$tmp/limit_out.jsonl")"
+"$geotruth" analyze "$tmp/limit.jsonl" --max-output-bytes 500 >"$tmp/limit_out2.jsonl" 2>/dev/null
+check "work limit: output size names the limit" 1 "$(grep -c 'max-output-bytes' "$tmp/limit_out2.jsonl")"
+
 finish "cli"

@@ -172,7 +172,17 @@ Lines audit_item(const StreamItem& item, const AuditOptions& options) {
     return out;
   }
   const Scene& scene = std::get<Scene>(parsed);
-  const SceneAudit audit = audit_scene(scene, options.bands);
+  SceneAudit audit;
+  try {
+    const WorkBudget budget(options.limits.work);
+    audit = audit_scene(scene, options.bands);
+  } catch (const InputError& limit) {  // the scene's work limit: an error record like a bad one
+    ordered_json record{{"record", item.ordinal}};
+    record.update(error_record(item.raw, limit));
+    out.scene = to_line(record) + "\n";
+    out.error = true;
+    return out;
+  }
   bool flagged = false;
   for (const auto& v : audit.verdicts) {
     flagged = flagged || v.verdict != Verdict::ok;

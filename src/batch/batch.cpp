@@ -261,7 +261,16 @@ BatchStats run_batch(const std::vector<std::string>& inputs, SourceFormat format
       continue;
     }
     try {
-      out << to_line(handler(std::get<Scene>(scene), item.raw)) << '\n';
+      std::string line;
+      {
+        const WorkBudget budget(limits.work);
+        line = to_line(handler(std::get<Scene>(scene), item.raw));
+      }
+      if (line.size() > limits.work.max_output_bytes)
+        throw InputError{"", "work limit: the output record would be " + std::to_string(line.size()) +
+                                 " bytes, more than " + std::to_string(limits.work.max_output_bytes) +
+                                 " (--max-output-bytes)"};
+      out << line << '\n';
     } catch (const InputError& error) {
       report(item.raw, error);
     }

@@ -31,6 +31,14 @@ void InputOptions::add_to(CLI::App& app, const std::string& what) {
       ->capture_default_str();
   app.add_option("--max-line-bytes", limits.max_line_bytes, "longest input record in bytes")->capture_default_str();
   app.add_option("--max-depth", limits.max_depth, "deepest JSON nesting")->capture_default_str();
+  app.add_option("--max-pairs", limits.work.max_pairs,
+                 "work limit: most pairs of elements examined for one scene (then an error record)")
+      ->capture_default_str();
+  app.add_option("--max-seconds", limits.work.max_seconds, "work limit: most wall-clock seconds for one scene")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-output-bytes", limits.work.max_output_bytes, "work limit: largest output record in bytes")
+      ->capture_default_str();
 }
 
 int DescriptorBuffer::overflow(int_type c) {

@@ -1,6 +1,7 @@
 // GePBench shape questions on the measures geometry/measures.hpp gives (centroids, extents,
 // areas), each answer with the slack that the measure leaves.
 #include "questions/shapes.hpp"
+#include <geotruth/work_limit.hpp>
 
 #include "geometry/measures.hpp"
 #include "geometry/relations.hpp"
@@ -270,6 +271,7 @@ std::vector<PairRelation> matrix_of(const Scene& scene, const geometry::ShapeRel
   for (std::size_t i = 0; i < scene.shapes.size(); ++i)
     for (std::size_t j = 0; j < scene.shapes.size(); ++j) {
       if (i == j) continue;
+      charge_work();
       const Shape &a = scene.shapes[i], &b = scene.shapes[j];
       // Each unordered pair once in full; the other order for its directional relations only.
       for (auto& rel : relations.relate(i, j, j < i).relations) out.push_back({a.id, b.id, std::move(rel)});

@@ -1,0 +1,40 @@
+// A per-scene work budget: a runaway scene (thousands of nearly concurrent lines, say) becomes an
+// error record naming the limit, not minutes of CPU and gigabytes of memory.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+namespace geotruth {
+
+struct WorkLimits {
+  std::uint64_t max_pairs = 20'000'000;      ///< pairs (or triples) of elements examined for one scene
+  double max_seconds = 20;                   ///< wall-clock seconds for one scene
+  std::size_t max_output_bytes = 64u << 20;  ///< one output record
+};
+
+/// Sets the budget of the scene this thread works on, for the object's lifetime. Work outside
+/// any budget (library callers) is unlimited.
+class WorkBudget {
+ public:
+  explicit WorkBudget(const WorkLimits& limits);
+  ~WorkBudget();
+  WorkBudget(const WorkBudget&) = delete;
+  WorkBudget& operator=(const WorkBudget&) = delete;
+
+ private:
+  friend void charge_work(std::uint64_t);
+  WorkLimits limits_;
+  std::uint64_t spent_ = 0, next_clock_check_ = 0;
+  std::chrono::steady_clock::time_point deadline_;
+  WorkBudget* outer_;
+};
+
+/// Charges `units` pairs of elements examined to this thread's budget. Throws InputError
+/// (pointer "", a message naming the limit and its option) when the budget is spent or the
+/// scene's time is up. Called in the loops that examine pairs: cheap (a counter; the clock is
+/// read every 65,536 units).
+void charge_work(std::uint64_t units = 1);
+
+}  // namespace geotruth

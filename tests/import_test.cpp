@@ -125,3 +125,17 @@ TEST(Import, BrokenSourceIsOneErrorRecord) {
   ASSERT_EQ(out.size(), 1u);
   EXPECT_TRUE(std::holds_alternative<InputError>(out[0].scene));
 }
+
+// A line name of 500,000 characters cannot split into two point names (each at most one
+// character here): it is noted as unresolvable, quoted short, and the figure keeps its lines.
+TEST(Geometry3k, LongLineNameIsUnresolvable) {
+  const std::string name = std::string(250000, 'A') + std::string(250000, 'B');
+  const std::string source = R"({"1": {"point_instances": ["A", "B"], "line_instances": [")" + name +
+                             R"(", "AB"], "circle_instances": [], "diagram_logic_forms": [],
+                             "point_positions": {"A": [0, 0], "B": [10, 10]}}})";
+  const auto scenes = import_source(SourceFormat::geometry3k, source, "long.json");
+  ASSERT_EQ(scenes.size(), 1u);
+  ASSERT_TRUE(has_note(scenes[0], "unresolvable_line"));
+  for (const auto& n : scenes[0].notes) EXPECT_LT(n.detail.size(), 200u);
+  EXPECT_EQ(std::get<Scene>(scenes[0].scene).lines.size(), 1u);
+}

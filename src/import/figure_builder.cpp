@@ -17,6 +17,7 @@ void FigureBuilder::add_point(const std::string& name, std::optional<Vec2> at, b
     return;
   }
   index_[name] = scene_.points.size();
+  longest_name_ = std::max(longest_name_, name.size());
   Point p;
   p.id = name;
   p.at = std::move(at);

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace geotruth::import {
@@ -15,7 +16,9 @@ class FigureBuilder {
 
   /// Adds a point; a second point with the same name is noted and ignored.
   void add_point(const std::string& name, std::optional<Vec2> at, bool labelled = true);
-  bool has_point(const std::string& name) const { return index_.count(name) > 0; }
+  bool has_point(std::string_view name) const { return index_.find(name) != index_.end(); }
+  /// The length of the longest point name (a name split into two needs at most twice it).
+  std::size_t longest_point_name() const { return longest_name_; }
 
   /// The piece with ends a and b (either order), created on first use. Empty for a == b.
   std::optional<std::size_t> piece(const std::string& a, const std::string& b);
@@ -44,7 +47,8 @@ class FigureBuilder {
   };
   Scene scene_;
   std::optional<Frame> frame_;
-  std::map<std::string, std::size_t> index_;
+  std::map<std::string, std::size_t, std::less<>> index_;
+  std::size_t longest_name_ = 0;
   std::vector<PieceDraft> pieces_;
   std::vector<std::string> circle_centres_;  // "" for circles given by coordinates
   std::vector<std::vector<std::string>> circle_points_;

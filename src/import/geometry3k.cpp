@@ -29,16 +29,21 @@ std::vector<std::string> strings(const Value* list) {
   return out;
 }
 
-// "SR" → (S, R) when exactly one split names two known points.
+// "SR" → (S, R) when exactly one split names two known points. Linear in the name's length: a
+// name longer than two point names cannot split, and the halves are looked up as views.
 std::optional<std::pair<std::string, std::string>> split_line_name(const std::string& name, FigureBuilder& figure) {
-  std::vector<std::pair<std::string, std::string>> splits;
-  for (std::size_t k = 1; k < name.size(); ++k) {
-    std::string a = name.substr(0, k), b = name.substr(k);
-    if (figure.has_point(a) && figure.has_point(b)) splits.emplace_back(std::move(a), std::move(b));
+  std::optional<std::pair<std::string_view, std::string_view>> found;
+  std::size_t splits = 0;
+  if (name.size() <= 2 * figure.longest_point_name()) {
+    const std::string_view whole(name);
+    for (std::size_t k = 1; k < whole.size(); ++k) {
+      const std::string_view a = whole.substr(0, k), b = whole.substr(k);
+      if (figure.has_point(a) && figure.has_point(b) && ++splits == 1) found.emplace(a, b);
+    }
   }
-  if (splits.size() == 1) return splits.front();
-  figure.note("unresolvable_line", "line \"" + name + "\" splits " + std::to_string(splits.size()) +
-                                       " ways into known point names; skipped");
+  if (splits == 1) return std::make_pair(std::string(found->first), std::string(found->second));
+  figure.note("unresolvable_line", "line \"" + (name.size() > 80 ? name.substr(0, 80) + "…" : name) + "\" splits " +
+                                       std::to_string(splits) + " ways into known point names; skipped");
   return std::nullopt;
 }
 

@@ -28,6 +28,10 @@ RationalParse parse_decimal(std::string_view text);
 /// (q != 0, optional leading '-'), e.g. "700/3". Whitespace is not accepted.
 RationalParse parse_rational_string(std::string_view text);
 
+/// The one message for a number outside 1e-308 … 1e308 (decimal, "p/q" or JSON), naming `text`
+/// when it is given.
+std::string out_of_range_message(std::string_view text = {});
+
 /// Canonical text for a rational: "3", "-1/3", or the exact decimal "0.125" when the
 /// denominator has no prime factor other than 2 and 5 and the decimal is short.
 std::string to_text(const Rational& value);

@@ -105,7 +105,7 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
       }
     }
     if (ex.id == 406)  // nlohmann's "number overflow"
-      return fail("number '" + last_token + "' is out of range (|x| must lie within 1e-308..1e308)");
+      return fail(out_of_range_message(last_token));
     std::string message = ex.what();
     // "[json.exception.parse_error.101] parse error at line 1, column 5: ..." → from "parse error".
     if (auto at = message.find("parse error"); at != std::string::npos) message = message.substr(at);

@@ -65,7 +65,7 @@ RationalParse parse_decimal(std::string_view text) {
   const long significant = static_cast<long>(digits.size() - first_nonzero);
   const long leading_exponent = significant - 1 + exponent - frac_len;
   if (leading_exponent > kMaxDecimalExponent || leading_exponent < -kMaxDecimalExponent)
-    return fail("number \"" + std::string(text) + "\" is out of range (|x| must lie within 1e-308..1e308)");
+    return fail(out_of_range_message(text));
 
   mpz_class mantissa(digits.substr(first_nonzero), 10);
   const long scale = exponent - frac_len;
@@ -77,13 +77,19 @@ RationalParse parse_decimal(std::string_view text) {
   return {std::move(value), {}};
 }
 
+std::string out_of_range_message(std::string_view text) {
+  std::string message = "number out of range: its magnitude must lie within 1e-308 … 1e308 (or be 0)";
+  if (!text.empty()) message += ", got \"" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "…" : "") + "\"";
+  return message;
+}
+
 RationalParse parse_rational_string(std::string_view text) {
   const std::size_t slash = text.find('/');
   if (slash == std::string_view::npos) return parse_decimal(text);
   const std::string_view num = text.substr(0, slash), den = text.substr(slash + 1);
   auto is_integer = [](std::string_view s, bool allow_sign) {
     if (allow_sign && !s.empty() && s.front() == '-') s.remove_prefix(1);
-    if (s.empty() || s.size() > 400) return false;
+    if (s.empty() || s.size() > 2 * kMaxDecimalExponent + 1) return false;
     for (char c : s)
       if (!is_digit(c)) return false;
     return true;
@@ -92,8 +98,24 @@ RationalParse parse_rational_string(std::string_view text) {
     return fail("expected a rational \"p/q\" with integers p and q, got \"" + std::string(text) + "\"");
   mpz_class q(std::string(den), 10);
   if (q == 0) return fail("zero denominator in \"" + std::string(text) + "\"");
-  Rational value(mpz_class(std::string(num), 10), q);
+  // The same range as a decimal for the value, and for the numerator and denominator what an
+  // exact in-range decimal can need (10^616: a 308-digit fraction of a 1e-308 value): a 700-digit
+  // numerator is as far from anything drawable as 1e700, and as slow to compute with.
+  const mpz_class p(std::string(num), 10);
+  static const mpz_class huge = [] {
+    mpz_class h;
+    mpz_ui_pow_ui(h.get_mpz_t(), 10, 2 * kMaxDecimalExponent);
+    return h;
+  }();
+  if (abs(p) > huge || q > huge) return fail(out_of_range_message(text));
+  Rational value(p, q);
   value.canonicalize();
+  static const Rational largest = [] {
+    Rational r;
+    mpz_ui_pow_ui(r.get_num_mpz_t(), 10, kMaxDecimalExponent);
+    return r;
+  }();
+  if (value != 0 && (abs(value) > largest || abs(value) < 1 / largest)) return fail(out_of_range_message(text));
   return {std::move(value), {}};
 }
 

@@ -36,8 +36,7 @@ const Rational kTiny = 1 / kHuge;
 
 void check_range(const Rational& value, const std::string& pointer) {
   const Rational magnitude = abs(value);
-  if (magnitude > kHuge || (magnitude != 0 && magnitude < kTiny))
-    fail(pointer, "number out of range: its magnitude must lie within 1e-308 … 1e308 (or be 0)");
+  if (magnitude > kHuge || (magnitude != 0 && magnitude < kTiny)) fail(pointer, out_of_range_message());
 }
 void check_range(const Vec2& v, const std::string& pointer) {
   check_range(v.x, at(pointer, 0));

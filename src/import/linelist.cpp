@@ -1,7 +1,9 @@
 // Line lists: one row per full drawn line, its points in order. "# figure: NAME" or a blank line
 // starts the next figure; other text after '#' is a comment. A row is whitespace/comma separated
 // names ("A D B"), or one word of single-letter names with primes or digits ("ADB", "AB'C").
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <sstream>
 
@@ -65,11 +67,40 @@ ImportedScene build(const Draft& draft) {
   return figure.finish();
 }
 
+// The offset of the first byte that breaks UTF-8 (RFC 3629: no overlongs, surrogates or code
+// points past U+10FFFF), or npos. Point names must read back from the JSON we write.
+std::size_t invalid_utf8_at(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return i;
+    std::uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+    for (std::size_t k = 1; k < n; ++k) {
+      const auto d = static_cast<unsigned char>(s[i + k]);
+      if ((d >> 6) != 0x2) return i;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    const std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 std::vector<ImportedScene> import_linelist(std::string_view text, const std::string& file_name) {
   const std::string stem = std::filesystem::path(file_name).stem().string();
   std::vector<ImportedScene> out;
+  if (const std::size_t bad = invalid_utf8_at(text); bad != std::string_view::npos) {
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(bad), '\n');
+    out.push_back({stem,
+                   InputError{"", "invalid UTF-8 on line " + std::to_string(line) + " (byte " + std::to_string(bad) +
+                                      "): a line list is UTF-8 text"},
+                   {},
+                   {}});
+    return out;
+  }
   Draft draft;
   auto flush = [&] {
     if (draft.rows.empty()) return;

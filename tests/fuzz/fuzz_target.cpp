@@ -1,0 +1,94 @@
+// The fuzz target: one input is one record of any source format (its first byte picks the format,
+// the rest is the text; a GePBench input is its rules, a newline, then its VQA lines). Every
+// scene that reads is written and read back (it must round-trip), built into incidences in all
+// three modes, counted and audited, under a small work limit. A bad record must give an
+// InputError; anything else escaping (another exception, a signal, a sanitizer report) is a bug.
+#include <geotruth/audit.hpp>
+#include <geotruth/counts.hpp>
+#include <geotruth/import.hpp>
+#include <geotruth/incidence.hpp>
+#include <geotruth/input.hpp>
+#include <geotruth/work_limit.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using namespace geotruth;
+
+constexpr SourceFormat kFormats[] = {SourceFormat::native, SourceFormat::geometry3k, SourceFormat::pgdp,
+                                     SourceFormat::linelist, SourceFormat::gepbench};
+
+std::vector<Scene> read_any(SourceFormat format, std::string_view text, const Limits& limits) {
+  std::vector<Scene> scenes;
+  auto keep = [&](SceneOrError&& s) {
+    if (auto* scene = std::get_if<Scene>(&s)) scenes.push_back(std::move(*scene));
+  };
+  if (format == SourceFormat::native) {
+    keep(read_scene(text, limits));
+  } else if (format == SourceFormat::gepbench) {
+    const std::size_t split = text.find('\n');
+    const std::string rules(text.substr(0, split)), vqa(split == text.npos ? "" : text.substr(split + 1));
+    for (auto& s : import_gepbench({{"rules.json", rules}, {"vqa.jsonl", vqa}})) keep(std::move(s.scene));
+  } else {
+    for (auto& s : import_source(format, text, "fuzz")) keep(std::move(s.scene));
+  }
+  return scenes;
+}
+
+// read_scene(write_scene(s)) == s: the written scene reads back as the same scene.
+void check_round_trip(const Scene& scene) {
+  const std::string text = write_scene(scene);
+  const SceneOrError again = read_scene(text);
+  if (const auto* error = std::get_if<InputError>(&again)) {
+    std::fprintf(stderr, "round trip: the written scene does not read back: %s: %s\n%s\n", error->pointer.c_str(),
+                 error->message.c_str(), text.c_str());
+    std::abort();
+  }
+  const Scene& back = std::get<Scene>(again);
+  if (back == scene) return;
+  std::fprintf(stderr, "round trip: differs in%s%s%s%s%s%s%s%s%s\n%s\n", back.frame == scene.frame ? "" : " frame",
+               back.points == scene.points ? "" : " points", back.lines == scene.lines ? "" : " lines",
+               back.circles == scene.circles ? "" : " circles", back.shapes == scene.shapes ? "" : " shapes",
+               back.entities == scene.entities ? "" : " entities", back.links == scene.links ? "" : " links",
+               back.questions == scene.questions ? "" : " questions", back.id == scene.id ? "" : " id", text.c_str());
+  std::abort();
+}
+
+void exercise(const Scene& scene) {
+  check_round_trip(scene);
+  for (const auto mode : {IncidenceMode::declared, IncidenceMode::geometric, IncidenceMode::merged})
+    count_figure(scene, build_incidence(scene, mode));
+  audit_scene(scene);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0 || size > (1u << 16)) return 0;
+  const SourceFormat format = kFormats[data[0] % std::size(kFormats)];
+  const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
+  Limits limits;
+  limits.max_elements = 1000;
+  limits.work = {200'000, 5, 1u << 20};
+  std::vector<Scene> scenes;
+  try {
+    scenes = read_any(format, text, limits);
+  } catch (const InputError&) {
+    return 0;
+  }
+  for (const Scene& scene : scenes) {
+    try {
+      const WorkBudget budget(limits.work);
+      exercise(scene);
+    } catch (const InputError&) {  // the work limit
+    }
+  }
+  return 0;
+}

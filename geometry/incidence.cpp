@@ -142,14 +142,23 @@ class Builder {
     return n;
   }
 
+  // Pieces that share two declared points are one line. Geometry adds merges of pieces collinear
+  // within ε_num, but never transitively beyond the band: a set of (declared) lines linked by
+  // near-collinear pairs is merged only when every two of them are near-collinear (a clique); a
+  // chain, such as a fan of pieces each 0.45 px from the next, stays apart, its pairs doubtful.
   void merge_pieces() {
     const std::size_t n = pieces_.size();
     Groups groups(n);
+    std::vector<std::pair<std::size_t, std::size_t>> near;
     for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j)
-        if (charge_work(), shared_count(pieces_[i].members, pieces_[j].members) >= 2 ||
-                               (uses_geometry() && geometrically_one_line(pieces_[i], pieces_[j])))
+      for (std::size_t j = i + 1; j < n; ++j) {
+        charge_work();
+        if (shared_count(pieces_[i].members, pieces_[j].members) >= 2)
           groups.join(i, j);
+        else if (uses_geometry() && geometrically_one_line(pieces_[i], pieces_[j]))
+          near.emplace_back(i, j);
+      }
+    merge_near_cliques(groups, near);
     std::map<std::size_t, std::size_t> line_of_root;
     for (std::size_t i = 0; i < n; ++i) {
       auto [it, fresh] = line_of_root.emplace(groups.find(i), out_.lines.size());
@@ -157,6 +166,51 @@ class Builder {
       out_.lines[it->second].pieces.push_back(i);
     }
     for (auto& line : out_.lines) recompute_line(line);
+  }
+
+  void merge_near_cliques(Groups& groups, const std::vector<std::pair<std::size_t, std::size_t>>& near) {
+    std::set<std::pair<std::size_t, std::size_t>> linked;  // declared lines (group roots) near each other
+    for (const auto& [i, j] : near) {
+      const std::size_t a = groups.find(i), b = groups.find(j);
+      if (a != b) linked.insert(std::minmax(a, b));
+    }
+    if (linked.empty()) return;
+    std::map<std::size_t, std::size_t> index;  // root → dense index for the components
+    for (const auto& [a, b] : linked) index.emplace(a, index.size()), index.emplace(b, index.size());
+    Groups components(index.size());
+    for (const auto& [a, b] : linked) components.join(index[a], index[b]);
+    std::map<std::size_t, std::vector<std::size_t>> members;  // component → its roots
+    for (const auto& [root, k] : index) members[components.find(k)].push_back(root);
+    for (const auto& [component, roots] : members) {
+      bool clique = true;
+      for (std::size_t x = 0; x < roots.size() && clique; ++x)
+        for (std::size_t y = x + 1; y < roots.size() && clique; ++y) {
+          charge_work();
+          clique = linked.count(std::minmax(roots[x], roots[y])) > 0;
+        }
+      if (clique) {
+        for (std::size_t r : roots) groups.join(roots.front(), r);
+        continue;
+      }
+      for (const auto& [i, j] : near)
+        if (const auto it = index.find(groups.find(i)); it != index.end() && components.find(it->second) == component) {
+          // Nor are the ends of one attached to the other later (that would chain them again).
+          for (auto [piece, other] : {std::pair{i, j}, std::pair{j, i}}) {
+            kept_apart_.insert({piece, pieces_[other].ends.first});
+            kept_apart_.insert({piece, pieces_[other].ends.second});
+          }
+          out_.findings.push_back(make_finding(
+              FindingKind::lines_not_merged, {pieces_[i].name, pieces_[j].name},
+              "collinear within the band, but merging would chain pieces that are not collinear with each other",
+              std::nullopt, Decision::ambiguous));
+        }
+    }
+  }
+
+  bool kept_apart(const MaximalLine& line, std::size_t point) const {
+    for (auto p : line.pieces)
+      if (kept_apart_.count({p, point})) return true;
+    return false;
   }
 
   // Members, drawn extent and name of a line from its pieces: the extent spans the extreme piece
@@ -227,7 +281,7 @@ class Builder {
       for (auto k : points.near_segment(a, b, eps_vis2_)) {
         const std::size_t i = point_of[k];
         const Point& point = scene_.points[i];
-        if (declared.count(i) || !depth_agrees(line, point)) continue;
+        if (declared.count(i) || !depth_agrees(line, point) || kept_apart(line, i)) continue;
         const Rational to_segment = squared_distance_to_segment(*point.at, a, b);
         if (to_segment <= eps2_) {
           line.vertices.push_back(i);
@@ -447,6 +501,7 @@ class Builder {
   FrameBands bands_;
   const Rational &eps_, &eps2_, &eps_vis2_;
   std::vector<Piece> pieces_;
+  std::set<std::pair<std::size_t, std::size_t>> kept_apart_;  // (piece, point): near-collinear, kept apart
   Incidence out_;
 };
 

@@ -57,7 +57,8 @@ ShapeMeasures measure_shape(const Shape& shape) {
           extent_of({{to_double(g.a.x), to_double(g.a.y)}, {to_double(g.b.x), to_double(g.b.y)}});
         } else if constexpr (std::is_same_v<T, EllipseShape>) {
           m.exact_centroid = g.center;
-          const double a = to_double(g.axes[0]), b = to_double(g.axes[1]), t = to_double(g.rotation_deg) * kPi / 180;
+          const double a = to_double(g.axes[0]), b = to_double(g.axes[1]),
+                       t = to_double(reduce_degrees(g.rotation_deg)) * kPi / 180;
           const double hx = std::hypot(a * std::cos(t), b * std::sin(t)),
                        hy = std::hypot(a * std::sin(t), b * std::cos(t));
           const double cx = to_double(g.center.x), cy = to_double(g.center.y);
@@ -66,7 +67,8 @@ ShapeMeasures measure_shape(const Shape& shape) {
         } else if constexpr (std::is_same_v<T, SectorShape>) {
           m.exact_centroid = g.center;
           const double r = to_double(g.radius), cx = to_double(g.center.x), cy = to_double(g.center.y);
-          double t0 = to_double(g.start_deg), t1 = to_double(g.end_deg);
+          double t0 = to_double(reduce_degrees(g.start_deg)),
+                 t1 = t0 + to_double(reduce_degrees(g.end_deg - g.start_deg));
           const double sweep = std::fmod(std::fmod(t1 - t0, 360) + 360, 360);
           std::vector<std::pair<double, double>> pts = {{cx, cy}};
           for (double k = 0; k <= 1.0; k += 1.0 / 720) {  // arc samples every quarter degree

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <geotruth/counts.hpp>
 #include <geotruth/input.hpp>
@@ -307,4 +309,46 @@ TEST(DefaultDataset, TangramCountsMatchTheHandWorkedAnswers) {
     ++checked;
   }
   EXPECT_EQ(checked, expected.size());
+}
+
+// A fan of n segments through one point, neighbours 0.45 px apart at their ends (within ε_num):
+// merging is never transitive beyond the band, so every mode keeps n lines: n segments (each
+// line's two letters), no triangle. Exact decimal coordinates, as tests/bad_inputs' generator.
+Scene fan(int n) {
+  std::string points, lines;
+  for (int i = 0; i < n; ++i) {
+    const double t = i * 0.0015, c = std::cos(t), s = std::sin(t);
+    char buffer[200];
+    std::snprintf(buffer, sizeof buffer, R"(%s{"id":"A%d","at":[%.6f,%.6f]},{"id":"B%d","at":[%.6f,%.6f]})",
+                  i ? "," : "", i, 320 + 300 * c, 320 + 300 * s, i, 320 - 300 * c, 320 - 300 * s);
+    points += buffer;
+    lines += (i ? "," : "") + std::string(R"({"through":["A)") + std::to_string(i) + R"(","B)" + std::to_string(i) +
+             R"("]})";
+  }
+  return scene_from(R"({"id":"fan","points":[)" + points + R"(],"lines":[)" + lines + "]}");
+}
+
+TEST(Counts, NearlyCollinearFanIsNotChainedIntoOneLine) {
+  for (const int n : {3, 10, 60})
+    for (const auto mode : kModes) {
+      const Scene s = fan(n);
+      const Incidence inc = build_incidence(s, mode);
+      EXPECT_EQ(inc.lines.size(), static_cast<std::size_t>(n)) << n << " " << mode_name(mode);
+      EXPECT_EQ(counts(s, mode).segments, static_cast<std::size_t>(n)) << n << " " << mode_name(mode);
+      EXPECT_EQ(counts(s, mode).triangles, 0u) << n << " " << mode_name(mode);
+    }
+}
+
+// The control: pieces that are collinear with each other pairwise (a clique) are one line.
+// A–B and C–D on y = 100 with C, D between A and B, and E–F tilted by 0.001 within 0.4 px of it:
+// one line of 6 letters.
+TEST(Counts, PairwiseCollinearPiecesAreMerged) {
+  const Scene s =
+      scene_from(R"({"id":"c","points":[{"id":"A","at":[0,100]},{"id":"B","at":[600,100]},{"id":"C","at":[100,100]},)"
+                 R"({"id":"D","at":[300,100]},{"id":"E","at":[200,100.2]},{"id":"F","at":[500,99.9]}],)"
+                 R"("lines":[{"through":["A","B"]},{"through":["C","D"]},{"through":["E","F"]}]})");
+  for (const auto mode : {IncidenceMode::geometric, IncidenceMode::merged}) {
+    EXPECT_EQ(build_incidence(s, mode).lines.size(), 1u) << mode_name(mode);
+    EXPECT_EQ(counts(s, mode).segments, binom(6, 2)) << mode_name(mode);
+  }
 }

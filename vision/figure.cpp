@@ -149,12 +149,12 @@ class Builder {
           } else if constexpr (std::is_same_v<T, EllipseShape>) {
             const double a = to_double(g.axes[0]), b = to_double(g.axes[1]);
             add_round(shape.id, a == b || shape.type == "circle" ? "circles" : "ellipses", g.center, a, b,
-                      to_double(g.rotation_deg), dashed);
+                      to_double(reduce_degrees(g.rotation_deg)), dashed);
             if (g.axes[0] == g.axes[1])
               fig_.curves.back().exact_center = g.center, fig_.curves.back().exact_radius2 = g.axes[0] * g.axes[0];
           } else if constexpr (std::is_same_v<T, SectorShape>) {
-            const double r = to_double(g.radius), t0 = to_double(g.start_deg);
-            double sweep = std::fmod(to_double(g.end_deg) - t0, 360);
+            const double r = to_double(g.radius), t0 = to_double(reduce_degrees(g.start_deg));
+            double sweep = to_double(reduce_degrees(g.end_deg - g.start_deg));
             if (sweep <= 0) sweep += 360;
             std::vector<P2> arc = ellipse_path(g.center, r, r, 0, t0, t0 + sweep);
             Curve c;

@@ -31,8 +31,10 @@ double scale(std::initializer_list<D2> points) {
 
 namespace {
 
-// An exact rational unit vector at `degrees` from +x (tangent half-angle, via one double).
-Vec2 unit_at(const Rational& degrees) {
+// An exact rational unit vector at `degrees` from +x (tangent half-angle, via one double of the
+// angle reduced exactly into [0, 360): any size of angle gives a finite double).
+Vec2 unit_at(const Rational& any_degrees) {
+  const Rational degrees = reduce_degrees(any_degrees);
   // Right angles exactly (the axes are where arcs and rotations most often end).
   Rational turns = degrees / 90;
   if (turns.get_den() == 1) {
@@ -45,15 +47,10 @@ Vec2 unit_at(const Rational& degrees) {
   return {(1 - t * t) / d, 2 * t / d};
 }
 
-// end − start reduced into (0, 360] exactly (one floor division: no loop, whatever the size).
+// end − start reduced into (0, 360] exactly (validate() rejects a multiple of 360).
 Rational sweep_of(const Rational& start_deg, const Rational& end_deg) {
-  const Rational sweep = end_deg - start_deg;
-  const Rational turns = sweep / 360;
-  mpz_class whole;
-  mpz_fdiv_q(whole.get_mpz_t(), turns.get_num_mpz_t(), turns.get_den_mpz_t());
-  Rational rest = sweep - Rational(whole) * 360;
-  if (rest == 0 && sweep != 0) rest = 360;
-  return rest;
+  const Rational sweep = reduce_degrees(end_deg - start_deg);
+  return sweep == 0 ? Rational(360) : sweep;
 }
 
 // No two edges meet except adjacent ones at their shared vertex.

@@ -28,6 +28,9 @@ RationalParse parse_decimal(std::string_view text);
 /// (q != 0, optional leading '-'), e.g. "700/3". Whitespace is not accepted.
 RationalParse parse_rational_string(std::string_view text);
 
+/// `degrees` reduced exactly into [0, 360) (one floor division: no loop, whatever its size).
+Rational reduce_degrees(const Rational& degrees);
+
 /// The one message for a number outside 1e-308 … 1e308 (decimal, "p/q" or JSON), naming `text`
 /// when it is given.
 std::string out_of_range_message(std::string_view text = {});

@@ -26,6 +26,7 @@ constexpr KindInfo kKinds[] = {
     {FindingKind::wrong_centre, "wrong_centre", Severity::conflict},
     {FindingKind::collinear_triangle, "collinear_triangle", Severity::conflict},
     {FindingKind::lines_merged, "lines_merged", Severity::note},
+    {FindingKind::lines_not_merged, "lines_not_merged", Severity::doubtful},
     {FindingKind::order_conflict, "order_conflict", Severity::conflict},
     {FindingKind::missing_position, "missing_position", Severity::note},
     {FindingKind::declared_relation_false, "declared_relation_false", Severity::conflict},

@@ -77,6 +77,13 @@ RationalParse parse_decimal(std::string_view text) {
   return {std::move(value), {}};
 }
 
+Rational reduce_degrees(const Rational& degrees) {
+  const Rational turns = degrees / 360;
+  mpz_class whole;
+  mpz_fdiv_q(whole.get_mpz_t(), turns.get_num_mpz_t(), turns.get_den_mpz_t());
+  return degrees - Rational(whole) * 360;
+}
+
 std::string out_of_range_message(std::string_view text) {
   std::string message = "number out of range: its magnitude must lie within 1e-308 … 1e308 (or be 0)";
   if (!text.empty()) message += ", got \"" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "…" : "") + "\"";

@@ -34,7 +34,7 @@ std::string type_of_phrase(std::string phrase) {
 std::vector<std::pair<double, double>> star_vertices(const StarShape& s) {
   constexpr double kPi = 3.14159265358979323846;
   std::vector<std::pair<double, double>> out;
-  const double rot = to_double(s.rotation_deg) * kPi / 180;
+  const double rot = to_double(reduce_degrees(s.rotation_deg)) * kPi / 180;
   for (int k = 0; k < 2 * s.num_points; ++k) {
     const double r = to_double(k % 2 ? s.inner_radius : s.outer_radius), t = rot + kPi * k / s.num_points;
     out.emplace_back(to_double(s.center.x) + r * std::cos(t), to_double(s.center.y) + r * std::sin(t));

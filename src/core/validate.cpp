@@ -70,6 +70,7 @@ class Validator {
   explicit Validator(const Scene& scene) : s_(scene) {}
 
   void run() {
+    if (s_.id.empty()) fail("/id", "expected a non-empty string (the scene's id)");
     check_range(s_.frame.width, "/frame/width");
     check_range(s_.frame.height, "/frame/height");
     if (s_.frame.width <= 0) fail("/frame/width", "width must be positive, got " + to_text(s_.frame.width));

@@ -296,18 +296,26 @@ class Builder {
     }
   }
 
-  // Declared inner points must lie on the drawn line and within its ends.
+  // Every declared point of a line must lie on the line through its extreme points: inner points
+  // (declared_off_line, or declared_outside_extent beyond its ends), and the ends of the pieces
+  // merged into it (line_not_straight: the pieces bend), by the band.
   void check_declared_points(const MaximalLine& line, const std::set<std::size_t>& declared, const std::string& name) {
     const auto& [a, b] = *line.ends;
-    std::set<std::size_t> ends_of_pieces;
+    std::set<std::size_t> inner;  // put on a piece by a fact (its through list), not an end of one
     for (auto p : line.pieces) {
-      ends_of_pieces.insert(scene_.lines[p].through.front());
-      ends_of_pieces.insert(scene_.lines[p].through.back());
+      const auto& through = scene_.lines[p].through;
+      inner.insert(through.begin() + 1, through.end() - 1);
     }
     for (auto i : declared) {
       const Point& point = scene_.points[i];
-      if (!point.at || ends_of_pieces.count(i)) continue;
+      if (!point.at) continue;
       const Rational to_line = squared_distance_to_line(*point.at, a, b);
+      if (!inner.count(i)) {
+        if (to_line > eps2_)
+          finding(FindingKind::line_not_straight, i, name, to_line,
+                  "an end of a piece merged into the line lies off the line through its extreme points");
+        continue;
+      }
       const Rational to_segment = squared_distance_to_segment(*point.at, a, b);
       if (to_line > eps2_)
         finding(FindingKind::declared_off_line, i, name, to_line, "declared on the line but off it");

@@ -2,8 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <geotruth/bands.hpp>
 #include <geotruth/counts.hpp>
 #include <geotruth/import.hpp>
+#include <geotruth/incidence.hpp>
 #include <map>
 #include <sstream>
 
@@ -53,11 +55,13 @@ TEST(Geometry3k, AnnotationFileCountsMatchHandCounts) {
   // 352: rectangle ABDC with diagonals A–E–D and C–E–B.
   c = count_of(scenes.at("352"));
   EXPECT_EQ(std::make_tuple(c.letters, c.segments, c.triangles), std::make_tuple(5u, 10u, 8u));
-  // 1186: A has no position; D–G–H with F joined to D, G, H; circle instance "" names nothing.
+  // 1186: A has no position; D–G–H with F joined to D, G, H; circle instance "" is the dataset's
+  // placeholder for "no circle": a note, not a circle without a centre.
   c = count_of(scenes.at("1186"));
   EXPECT_EQ(std::make_tuple(c.letters, c.segments, c.triangles), std::make_tuple(5u, 6u, 3u));
   EXPECT_TRUE(has_note(scenes.at("1186"), "missing_position"));
-  EXPECT_TRUE(has_note(scenes.at("1186"), "circle_without_centre"));
+  EXPECT_TRUE(has_note(scenes.at("1186"), "placeholder"));
+  EXPECT_FALSE(has_note(scenes.at("1186"), "circle_without_centre"));
 }
 
 TEST(Geometry3k, PerProblemLogicFormTakesItsDirectoryName) {
@@ -138,4 +142,24 @@ TEST(Geometry3k, LongLineNameIsUnresolvable) {
   ASSERT_TRUE(has_note(scenes[0], "unresolvable_line"));
   for (const auto& n : scenes[0].notes) EXPECT_LT(n.detail.size(), 200u);
   EXPECT_EQ(std::get<Scene>(scenes[0].scene).lines.size(), 1u);
+}
+
+// Diagram 65 of the public file, by hand: B is declared on C–G (and is the end of the pieces C–B
+// and B–G merged into it) but lies 8 px off the line through C and G. At the Geometry3K band
+// (ε_vis 4 px) that is a conflict naming B and line C-G, with its slack.
+TEST(Geometry3k, PointOffAMergedLineIsAConflict) {
+  auto scenes = import_fixture(SourceFormat::geometry3k, "geometry3k/point_off_merged_line.json");
+  const Scene& s = std::get<Scene>(scenes.at("65").scene);
+  const Incidence inc = build_incidence(s, IncidenceMode::merged, dataset_bands("geometry3k"));
+  const Finding* off = nullptr;
+  for (const auto& f : inc.findings)
+    if (f.kind == FindingKind::declared_off_line) off = &f;
+  ASSERT_NE(off, nullptr);
+  EXPECT_EQ(off->elements, (std::vector<std::string>{"B", "line C-G"}));
+  EXPECT_EQ(off->severity, Severity::conflict);
+  EXPECT_NEAR(off->slack_px.value_or(0), 8.0, 1e-9);
+  // "circle_instances": [""] is Geometry3K's "no circle": one placeholder note, no circle finding.
+  EXPECT_TRUE(has_note(scenes.at("65"), "placeholder"));
+  EXPECT_FALSE(has_note(scenes.at("65"), "circle_without_centre"));
+  EXPECT_TRUE(s.circles.empty());
 }

@@ -21,11 +21,18 @@ std::optional<Vec2> position(const Value& v) {
   return Vec2{*x.value, *y.value};
 }
 
-std::vector<std::string> strings(const Value* list) {
+// The strings of a JSON list. Geometry3K writes "" as a placeholder for "none" (e.g.
+// "circle_instances": [""]): those are absent, counted in `placeholders`.
+std::vector<std::string> strings(const Value* list, std::size_t& placeholders) {
   std::vector<std::string> out;
   if (list && list->kind == Value::Kind::array)
     for (const auto& item : list->items)
-      if (item.kind == Value::Kind::string) out.push_back(item.text);
+      if (item.kind == Value::Kind::string) {
+        if (item.text.empty())
+          ++placeholders;
+        else
+          out.push_back(item.text);
+      }
   return out;
 }
 
@@ -85,9 +92,10 @@ void apply_fact(const std::string& text, FigureBuilder& figure) {
 ImportedScene import_problem(const std::string& id, const Value& problem, const std::string& pointer) {
   FigureBuilder figure(id);
   figure.set_origin(pointer);
+  std::size_t placeholders = 0;
   if (problem.kind != Value::Kind::object) return {id, InputError{json::member_pointer(id), "expected an object"}, {}};
   const Value* positions = problem.find("point_positions");
-  std::vector<std::string> names = strings(problem.find("point_instances"));
+  std::vector<std::string> names = strings(problem.find("point_instances"), placeholders);
   if (names.empty() && positions && positions->kind == Value::Kind::object)
     for (const auto& [name, _] : positions->members) names.push_back(name);
   for (const auto& name : names) {
@@ -101,7 +109,7 @@ ImportedScene import_problem(const std::string& id, const Value& problem, const 
     for (const auto& [name, at] : redundant->members) figure.add_point(name, position(at), false);
 
   std::vector<std::string> seen;
-  for (const auto& name : strings(problem.find("line_instances"))) {
+  for (const auto& name : strings(problem.find("line_instances"), placeholders)) {
     if (std::count(seen.begin(), seen.end(), name)) {
       figure.note("duplicate_line", "line \"" + name + "\" is listed twice");
       continue;
@@ -109,7 +117,7 @@ ImportedScene import_problem(const std::string& id, const Value& problem, const 
     seen.push_back(name);
     if (auto ends = split_line_name(name, figure)) figure.piece(ends->first, ends->second);
   }
-  for (const auto& centre : strings(problem.find("circle_instances"))) {
+  for (const auto& centre : strings(problem.find("circle_instances"), placeholders)) {
     if (centre.empty() || !figure.has_point(centre)) {
       figure.note("circle_without_centre", "circle instance \"" + centre + "\" names no known point");
       continue;
@@ -118,7 +126,10 @@ ImportedScene import_problem(const std::string& id, const Value& problem, const 
   }
   const Value* facts = problem.find("diagram_logic_forms");
   if (!facts) facts = problem.find("diagram_logic_form");
-  for (const auto& fact : strings(facts)) apply_fact(fact, figure);
+  for (const auto& fact : strings(facts, placeholders)) apply_fact(fact, figure);
+  if (placeholders > 0)
+    figure.note("placeholder", std::to_string(placeholders) + " empty \"\" entr" + (placeholders == 1 ? "y" : "ies") +
+                                   " (Geometry3K's placeholder for none) read as absent");
   return figure.finish();
 }
 

@@ -150,19 +150,20 @@ class Counter {
       }
       return true;
     }
-    // Without coordinates: opposite sides that cross at a declared point make a bow-tie.
-    auto crosses = [&](std::size_t side_a, std::size_t side_b) {
-      const std::size_t la = lines[side_a], lb = lines[side_b];
-      const std::size_t x = meet_.get(la, lb);
+    // Without coordinates, from the orders along the lines: a quadrilateral is convex when no side's
+    // line meets the opposite side strictly between its corners (then the opposite corners would lie
+    // on both sides of it): one such meeting is a dart, two a bow-tie.
+    auto meets_inside = [&](std::size_t side, std::size_t opposite) {
+      const std::size_t line = lines[opposite];
+      const std::size_t x = meet_.get(lines[side], line);
       if (x == kNone) return false;
-      auto strictly_inside = [&](std::size_t line, std::size_t side) {
-        const auto& pos = position_[line];
-        const std::size_t p = pos.at(x), a = pos.at(corners[side]), b = pos.at(corners[(side + 1) % 4]);
-        return (a < p && p < b) || (b < p && p < a);
-      };
-      return strictly_inside(la, side_a) && strictly_inside(lb, side_b);
+      const auto& pos = position_[line];
+      const std::size_t p = pos.at(x), a = pos.at(corners[opposite]), b = pos.at(corners[(opposite + 1) % 4]);
+      return (a < p && p < b) || (b < p && p < a);
     };
-    return !crosses(0, 2) && !crosses(1, 3);
+    for (std::size_t side = 0; side < 4; ++side)
+      if (meets_inside(side, (side + 2) % 4)) return false;
+    return true;
   }
 
   const Scene& scene_;

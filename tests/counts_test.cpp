@@ -352,3 +352,31 @@ TEST(Counts, PairwiseCollinearPiecesAreMerged) {
     EXPECT_EQ(counts(s, mode).segments, binom(6, 2)) << mode_name(mode);
   }
 }
+
+// Quadrilaterals are convex ones only: four lines in general position bound exactly one convex
+// quadrilateral (of their three 4-cycles, one is convex, one a dart, one a bow-tie), so n lines
+// give C(n,4), from coordinates and, with the coordinates removed, from the orders alone.
+TEST(Counts, QuadrilateralsAreConvexOnly) {
+  for (const int n : {4, 5, 6, 8}) {
+    Scene s = figures::general_position(n);
+    EXPECT_EQ(counts(s, IncidenceMode::merged, {false, true}).quadrilaterals, binom(n, 4)) << n;
+    for (auto& p : s.points) p.at.reset();
+    EXPECT_EQ(counts(s, IncidenceMode::declared, {false, true}).quadrilaterals, binom(n, 4)) << n << " (orders)";
+  }
+}
+
+// A dart, from orders alone: rows A E B, B C, C D E, D A close A–B–C–D, but line C–D–E meets
+// side A–B inside (at E): 0 quadrilaterals, in every order of the rows.
+TEST(Counts, DartIsNotAQuadrilateralInAnyRowOrder) {
+  std::vector<std::string> rows = {R"({"through":["A","E","B"]})", R"({"through":["B","C"]})",
+                                   R"({"through":["C","D","E"]})", R"({"through":["D","A"]})"};
+  std::sort(rows.begin(), rows.end());
+  do {
+    std::string lines;
+    for (const auto& r : rows) lines += (lines.empty() ? "" : ",") + r;
+    const Scene s = scene_from(R"({"id":"dart","points":[{"id":"A"},{"id":"B"},{"id":"C"},{"id":"D"},{"id":"E"}],)"
+                               R"("lines":[)" +
+                               lines + "]}");
+    EXPECT_EQ(counts(s, IncidenceMode::declared, {false, true}).quadrilaterals, 0u) << lines;
+  } while (std::next_permutation(rows.begin(), rows.end()));
+}

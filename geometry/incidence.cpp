@@ -62,6 +62,7 @@ class Builder {
         eps_vis2_(bands_.eps_vis_squared()) {
     out_.mode = mode;
     out_.px_per_unit = bands_.px_per_unit();
+    if (mode == IncidenceMode::merged) out_.collinear_eps_squared = bands_.eps_num_squared();
   }
 
   Incidence build() {

@@ -95,22 +95,50 @@ class Counter {
     if (options_.quadrilaterals) c.quadrilaterals = quadrilaterals();
     c.total = c.letters + c.circles + c.segments + c.triangles;
     c.difficulty = difficulty_of(c.total);
+    c.findings = std::move(findings_);
     return c;
   }
 
  private:
   bool counted(std::size_t v) const { return options_.any_vertex || inc_.vertices[v].letter; }
 
+  std::string name_of(std::size_t v) const {
+    return inc_.vertices[v].point ? scene_.points[*inc_.vertices[v].point].id : "a crossing";
+  }
+
+  // Merged mode: corners p, q, r whose triangle's smallest height is within ε_num are collinear
+  // by position, whatever the lines say (the facts forgot a line): (2·area)² ≤ ε² · longest side².
+  bool collinear_by_position(std::size_t p, std::size_t q, std::size_t r) {
+    const Rational& eps2 = inc_.collinear_eps_squared;
+    const auto &a = inc_.vertices[p].at, &b = inc_.vertices[q].at, &c = inc_.vertices[r].at;
+    if (eps2 == 0 || !a || !b || !c) return false;
+    const Rational twice_area = (b->x - a->x) * (c->y - a->y) - (b->y - a->y) * (c->x - a->x);
+    auto d2 = [](const Vec2& u, const Vec2& v) -> Rational {
+      return (u.x - v.x) * (u.x - v.x) + (u.y - v.y) * (u.y - v.y);
+    };
+    const Rational longest = std::max({d2(*a, *b), d2(*b, *c), d2(*a, *c)});
+    if (twice_area * twice_area > eps2 * longest) return false;
+    const double height_px =
+        longest == 0 ? 0 : std::abs(to_double(twice_area)) / std::sqrt(to_double(longest)) * inc_.px_per_unit;
+    findings_.push_back(make_finding(FindingKind::collinear_triangle, {name_of(p), name_of(q), name_of(r)},
+                                     "the lines make a triangle, but its corners lie on one line within the band",
+                                     height_px));
+    return true;
+  }
+
   // A triangle is three lines, pairwise meeting at counted vertices, not all through one point.
   // For each pair l1 < l2 that meet, the candidates l3 > l2 are meets[l1] ∧ meets[l2].
-  std::size_t triangles() const {
+  std::size_t triangles() {
     std::size_t count = 0;
     for (std::size_t l1 = 0; l1 < L_; ++l1)
       for (std::size_t l2 = meets_[l1].find_next(l1); l2 < L_; l2 = meets_[l1].find_next(l2)) {
         const boost::dynamic_bitset<> both = meets_[l1] & meets_[l2];
         const std::size_t apex = meet_.get(l1, l2);
         charge_work(L_);
-        for (std::size_t l3 = both.find_next(l2); l3 < L_; l3 = both.find_next(l3)) count += meet_.get(l1, l3) != apex;
+        for (std::size_t l3 = both.find_next(l2); l3 < L_; l3 = both.find_next(l3)) {
+          const std::size_t b = meet_.get(l1, l3), c = meet_.get(l2, l3);
+          count += b != apex && !collinear_by_position(apex, b, c);
+        }
       }
     return count;
   }
@@ -168,6 +196,7 @@ class Counter {
 
   const Scene& scene_;
   const Incidence& inc_;
+  std::vector<Finding> findings_;
   CountOptions options_;
   std::size_t V_, L_;
   IncidenceGraph graph_;

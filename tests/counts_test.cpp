@@ -380,3 +380,19 @@ TEST(Counts, DartIsNotAQuadrilateralInAnyRowOrder) {
     EXPECT_EQ(counts(s, IncidenceMode::declared, {false, true}).quadrilaterals, 0u) << lines;
   } while (std::next_permutation(rows.begin(), rows.end()));
 }
+
+// Three lines through nearly one point make a sub-pixel triangle of unlabelled crossings: with
+// --any-vertex it is a triangle of the lines (geometric mode), but in merged mode its corners lie
+// within ε_num of one line, so it is not counted and is listed as collinear_triangle.
+TEST(Counts, SubPixelTriangleIsNotATriangleInMergedMode) {
+  const Scene s = scene_from(
+      R"({"id":"t","points":[{"id":"A","at":[0,320]},{"id":"B","at":[640,320]},)"
+      R"({"id":"C","at":[320,0]},{"id":"D","at":[320.2,640]},{"id":"E","at":[0,0]},{"id":"F","at":[640,640.3]}],)"
+      R"("lines":[{"through":["A","B"]},{"through":["C","D"]},{"through":["E","F"]}]})");
+  EXPECT_EQ(counts(s, IncidenceMode::geometric, {true, false}).triangles, 1u);
+  const Incidence inc = build_incidence(s, IncidenceMode::merged);
+  const TangramCounts merged = count_figure(s, inc, {true, false});
+  EXPECT_EQ(merged.triangles, 0u);
+  ASSERT_EQ(merged.findings.size(), 1u);
+  EXPECT_EQ(merged.findings[0].kind, FindingKind::collinear_triangle);
+}

@@ -5,6 +5,7 @@
 #include <geotruth/incidence.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace geotruth {
 
@@ -16,14 +17,16 @@ struct CountOptions {
 struct TangramCounts {
   std::size_t letters = 0, circles = 0, segments = 0, triangles = 0;
   std::optional<std::size_t> quadrilaterals;
-  std::size_t total = 0;   ///< letters + circles + segments + triangles
-  std::string difficulty;  ///< Easy (total ≤ 15), Medium (≤ 30), Hard (> 30)
+  std::size_t total = 0;          ///< letters + circles + segments + triangles
+  std::string difficulty;         ///< Easy (total ≤ 15), Medium (≤ 30), Hard (> 30)
+  std::vector<Finding> findings;  ///< triangles of the lines that the positions say are not (collinear_triangle)
 };
 
 /// Counts on an incidence structure (docs/counting.md):
 /// - a segment formed by letters is a pair of letters on one maximal drawn line;
 /// - a triangle formed by letters is a triple of letters, pairwise on a common maximal line,
-///   not all on one line; with `any_vertex`, unlabelled crossings may be vertices too;
+///   not all on one line (in merged mode, not collinear within ε_num by position either); with
+///   `any_vertex`, unlabelled crossings may be vertices too;
 /// - a convex quadrilateral has four such vertices joined cyclically by drawn stretches on four
 ///   distinct lines, and is convex (exactly, from coordinates) or, without coordinates, not
 ///   self-crossing by the declared order of points along its lines.

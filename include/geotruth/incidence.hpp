@@ -42,6 +42,9 @@ struct Incidence {
   std::vector<MaximalLine> lines;
   std::vector<std::vector<std::size_t>> circle_points;  ///< per Scene::circles: scene point indices on it
   std::vector<Finding> findings;                        ///< disagreements between declarations and positions
+  /// Merged mode: ε_num² in frame units; three placed corners this close to one line (the smallest
+  /// height of their triangle within ε_num) are not a triangle. 0: decide on the lines alone.
+  Rational collinear_eps_squared = 0;
 };
 
 /// Builds the incidence structure of a scene's points, lines and circles. Never throws on

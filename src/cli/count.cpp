@@ -27,7 +27,9 @@ int count(CountCommand command, const FigureOptions& figure) {
         result.update(counts_json(counts));
         result["mode"] = mode_name(incidence.mode);
         result["bands"] = bands_json(bands);
-        add_findings(result, incidence.findings, record);
+        std::vector<Finding> findings = incidence.findings;
+        findings.insert(findings.end(), counts.findings.begin(), counts.findings.end());
+        add_findings(result, findings, record);
         ++scenes;
         ++by_difficulty[counts.difficulty];
         conflicts += result["conflicts"].size();

@@ -44,17 +44,21 @@ if [ -d "$bad_inputs" ]; then
   done
 fi
 
-# Two audits into one directory: the second refuses and names the first; the first's output is whole.
-"$geotruth" generate -n 20000 --seed 12 >big.jsonl 2>/dev/null
-"$geotruth" audit big.jsonl -o shared --threads 1 >/dev/null 2>&1 &
-first=$!
-for _ in $(seq 50); do [ -e shared/.lock ] && break; sleep 0.1; done
+# Two audits into one directory: the second refuses and names the first. The first is held
+# in place deterministically: this shell holds DIR/.lock (flock on fd 9) as a running audit
+# would, naming itself.
+mkdir -p shared
+echo "pid 424242" >shared/.lock
+exec 9<>shared/.lock
+flock -n 9
 "$geotruth" audit data.jsonl -o shared >/dev/null 2>second.txt
 check "second audit into a busy directory exits 2" 2 $?
-check "second audit names the first" 1 "$(grep -c "in use by another audit (pid $first)" second.txt)"
-wait "$first"
-check "the first audit completes" 0 $?
-check "the directory holds the first run only" "$(grep -c . big.jsonl)" "$(wc -l <shared/scenes.jsonl)"
+check "second audit names the first" 1 "$(grep -c 'in use by another audit (pid 424242)' second.txt)"
+check "second audit wrote nothing" 0 "$(ls shared | wc -l)"
+exec 9>&-
+"$geotruth" audit data.jsonl -o shared >/dev/null 2>&1
+check "once free, the directory takes a run" 0 $?
+check "the directory holds that run only" 300 "$(wc -l <shared/scenes.jsonl)"
 
 # An input edited in place (same size) is refused on --resume.
 rm -rf edit

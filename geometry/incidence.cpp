@@ -364,6 +364,7 @@ class Builder {
       }
     const PointSet points(placed);
     for (auto& line : out_.lines) {
+      charge_work(line.vertices.size() * 16);  // an exact sort of the line's points
       const bool all_placed = line.ends && std::all_of(line.vertices.begin(), line.vertices.end(),
                                                        [&](std::size_t v) { return index_in_set[v] != SIZE_MAX; });
       if (!all_placed) {

@@ -10,7 +10,7 @@ namespace geotruth {
 
 struct WorkLimits {
   std::uint64_t max_pairs = 20'000'000;      ///< pairs (or triples) of elements examined for one scene
-  double max_seconds = 20;                   ///< wall-clock seconds for one scene
+  double max_seconds = 10;                   ///< wall-clock seconds for one scene
   std::size_t max_output_bytes = 64u << 20;  ///< one output record
 };
 
@@ -34,7 +34,7 @@ class WorkBudget {
 /// Charges `units` pairs of elements examined to this thread's budget. Throws InputError
 /// (pointer "", a message naming the limit and its option) when the budget is spent or the
 /// scene's time is up. Called in the loops that examine pairs: cheap (a counter; the clock is
-/// read every 65,536 units).
+/// read every 4,096 units).
 void charge_work(std::uint64_t units = 1);
 
 }  // namespace geotruth

@@ -7,7 +7,7 @@
 namespace geotruth {
 namespace {
 thread_local WorkBudget* current = nullptr;
-constexpr std::uint64_t kClockEvery = 1 << 16;
+constexpr std::uint64_t kClockEvery = 1 << 12;
 }  // namespace
 
 WorkBudget::WorkBudget(const WorkLimits& limits)

@@ -74,7 +74,7 @@ check "changed input: says the content changed" 1 "$(grep -c 'content has change
 check "analyze > /dev/full exits 2" 2 $?
 check "analyze > /dev/full says why" 1 "$(grep -c 'cannot write standard output: No space left on device' full.txt)"
 mkdir full
-if mount -t tmpfs -o size=48k tmpfs full 2>/dev/null; then
+if mount -t tmpfs -o size=12k tmpfs full 2>/dev/null; then
   "$geotruth" audit data.jsonl -o full/out >/dev/null 2>disk.txt
   check "audit on a full disk exits 2" 2 $?
   check "audit on a full disk says why" 1 "$(grep -c 'No space left on device' disk.txt)"

@@ -163,3 +163,15 @@ TEST(Geometry3k, PointOffAMergedLineIsAConflict) {
   EXPECT_FALSE(has_note(scenes.at("65"), "circle_without_centre"));
   EXPECT_TRUE(s.circles.empty());
 }
+
+// Two circles on one centre with different radius names (as diagrams 1205, 1216, 1585 and 2545
+// of the public file draw them) are two circles; one circle instance names the centre once.
+TEST(Geometry3k, ConcentricCirclesAreTwoCircles) {
+  auto scenes = import_fixture(SourceFormat::geometry3k, "geometry3k/concentric_circles.json");
+  const auto c = count_of(scenes.at("1205"));
+  EXPECT_EQ(c.circles, 2u);
+  const Scene& s = std::get<Scene>(scenes.at("1205").scene);
+  ASSERT_EQ(s.circles.size(), 2u);
+  EXPECT_EQ(s.circles[0].through.size(), 1u);  // A on the outer circle
+  EXPECT_EQ(s.circles[1].through.size(), 1u);  // B on the inner one
+}

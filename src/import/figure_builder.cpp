@@ -42,14 +42,26 @@ void FigureBuilder::on_piece(std::size_t piece, const std::string& p) {
   d.inner.push_back(p);
 }
 
-std::size_t FigureBuilder::circle(const std::string& center) {
-  for (std::size_t i = 0; i < circle_centres_.size(); ++i)
-    if (circle_centres_[i] == center) return i;
+std::size_t FigureBuilder::circle(const std::string& center, const std::string& radius) {
+  std::optional<std::size_t> unnamed;
+  std::size_t same_centre = 0;
+  for (std::size_t i = 0; i < circle_centres_.size(); ++i) {
+    if (circle_centres_[i] != center) continue;
+    ++same_centre;
+    if (circle_radii_[i] == radius) return i;
+    if (circle_radii_[i].empty() && !unnamed) unnamed = i;
+  }
+  if (unnamed && !radius.empty()) {  // the circle instance, now named by a fact
+    circle_radii_[*unnamed] = radius;
+    return *unnamed;
+  }
   Circle c;
   c.center_point = index_.at(center);
   c.center = scene_.points[*c.center_point].at;
+  if (same_centre > 0) c.id = radius;  // a second circle on this centre: named by its radius
   scene_.circles.push_back(std::move(c));
   circle_centres_.push_back(center);
+  circle_radii_.push_back(radius);
   circle_points_.emplace_back();
   return scene_.circles.size() - 1;
 }
@@ -59,6 +71,7 @@ std::size_t FigureBuilder::circle_at(Vec2 center, Rational radius, std::string q
   c.center = std::move(center);
   scene_.circles.push_back(std::move(c));
   circle_centres_.emplace_back();
+  circle_radii_.emplace_back();
   circle_points_.emplace_back();
   draw_circle(scene_.circles.size() - 1, std::move(radius), std::move(quadrants));
   return scene_.circles.size() - 1;

@@ -24,8 +24,10 @@ class FigureBuilder {
   std::optional<std::size_t> piece(const std::string& a, const std::string& b);
   /// Declares p on the piece between its ends.
   void on_piece(std::size_t piece, const std::string& p);
-  /// The circle centred at the named point, created on first use.
-  std::size_t circle(const std::string& center);
+  /// The circle centred at `center` named `radius` by the source ("radius_3_0" in Geometry3K;
+  /// "" when unnamed), created on first use. Circles with one centre and different radius names
+  /// are different circles (concentric); an unnamed one is claimed by the first named one.
+  std::size_t circle(const std::string& center, const std::string& radius = "");
   std::size_t circle_at(Vec2 center, Rational radius, std::string quadrants);
   /// Gives a circle its drawn radius and quadrant mask.
   void draw_circle(std::size_t circle, Rational radius, std::string quadrants);
@@ -51,6 +53,7 @@ class FigureBuilder {
   std::size_t longest_name_ = 0;
   std::vector<PieceDraft> pieces_;
   std::vector<std::string> circle_centres_;  // "" for circles given by coordinates
+  std::vector<std::string> circle_radii_;    // the source's radius names, "" when unnamed
   std::vector<std::vector<std::string>> circle_points_;
   std::vector<ImportNote> notes_;
   std::string origin_;

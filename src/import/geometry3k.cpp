@@ -85,7 +85,7 @@ void apply_fact(const std::string& text, FigureBuilder& figure) {
   if (on_line) {
     if (auto piece = figure.piece(a, term->args[1].args[1].name)) figure.on_piece(*piece, p);
   } else {
-    figure.on_circle(figure.circle(a), p);
+    figure.on_circle(figure.circle(a, term->args[1].args[1].name), p);
   }
 }
 

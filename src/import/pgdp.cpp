@@ -125,7 +125,7 @@ ImportedScene import_image(const std::string& name, const Value& record) {
     }
     std::size_t index;
     if (centre[id].size() == 1) {
-      index = figure.circle(centre[id].front());
+      index = figure.circle(centre[id].front(), id);  // concentric circles are different ids
       figure.draw_circle(index, numbers[2], mask);
     } else {
       index = figure.circle_at(Vec2{numbers[0], numbers[1]}, numbers[2], mask);

@@ -18,11 +18,14 @@
 #include <geotruth/audit.hpp>
 #include <iomanip>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <ostream>
 #include <queue>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "audit/fnv1a.hpp"
 #include "audit/report.hpp"
@@ -352,20 +355,40 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
     StreamItem item;
     Lines lines;
   };
+  // TBB drops the items in flight when a stage throws (a full disk, an unreadable input), so
+  // the pool, not the pipeline tokens, owns them.
+  class WorkPool {
+   public:
+    Work* acquire() {
+      auto work = std::make_unique<Work>();
+      Work* raw = work.get();
+      const std::lock_guard lock(mutex_);
+      live_.emplace(raw, std::move(work));
+      return raw;
+    }
+    void release(Work* work) {
+      const std::lock_guard lock(mutex_);
+      live_.erase(work);
+    }
+
+   private:
+    std::mutex mutex_;
+    std::unordered_map<Work*, std::unique_ptr<Work>> live_;
+  } pool;
   tbb::parallel_pipeline(
       64, tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> Work* {
-            auto work = std::make_unique<Work>();
+            Work* work = pool.acquire();
             while (stream.next(work->item)) {
               const std::size_t k = work->item.ordinal;
-              if (k > done && (k - 1) % options.shard_count == options.shard_index) return work.release();
+              if (k > done && (k - 1) % options.shard_count == options.shard_index) return work;
             }
+            pool.release(work);
             control.stop();
             return nullptr;
           }) & tbb::make_filter<Work*, Work*>(tbb::filter_mode::parallel, [&](Work* work) {
             work->lines = audit_item(work->item, options);
             return work;
-          }) & tbb::make_filter<Work*, void>(tbb::filter_mode::serial_in_order, [&](Work* raw) {
-            std::unique_ptr<Work> work(raw);
+          }) & tbb::make_filter<Work*, void>(tbb::filter_mode::serial_in_order, [&](Work* work) {
             files[0]->write(work->lines.verdicts);
             files[1]->write(work->lines.scene);
             files[2]->write(work->lines.flagged);
@@ -377,6 +400,7 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
               since_checkpoint = 0;
             }
             progress.update(totals.records, stream.bytes_read(), stream.bytes_total());
+            pool.release(work);
           }));
   // Records of other shards after the last kept one are done too.
   reach("finishing");

@@ -72,11 +72,13 @@ class Builder {
     }
     make_pieces();
     merge_pieces();
+    if (uses_declarations()) check_declared_points();
     if (uses_geometry()) attach_points_geometrically();
     merge_lines_sharing_two_points();
     if (uses_geometry()) add_crossings();
     order_points_along_lines();
     attach_circle_points();
+    report_bends();
     return std::move(out_);
   }
 
@@ -121,19 +123,29 @@ class Builder {
     }
   }
 
+  // The ends of the shorter piece lie within ε_num of the longer one's line (a short piece fixes
+  // its direction poorly: extended, its line may stray from points that are on the longer one).
+  bool collinear_within_band(const Piece& a, const Piece& b) const {
+    if (!a.extent || !b.extent) return false;
+    auto squared_length = [](const std::pair<Vec2, Vec2>& e) -> Rational {
+      const Rational dx = e.first.x - e.second.x, dy = e.first.y - e.second.y;
+      return dx * dx + dy * dy;
+    };
+    const bool a_longer = squared_length(*a.extent) >= squared_length(*b.extent);
+    const auto& [l0, l1] = a_longer ? *a.extent : *b.extent;
+    const auto& [s0, s1] = a_longer ? *b.extent : *a.extent;
+    return compare_squared_distance_to_line(s0, l0, l1, eps2_) <= 0 &&
+           compare_squared_distance_to_line(s1, l0, l1, eps2_) <= 0;
+  }
+
   // Collinear within eps and overlapping or touching: one maximal line.
   bool geometrically_one_line(const Piece& a, const Piece& b) const {
-    if (!a.extent || !b.extent) return false;
+    if (!collinear_within_band(a, b)) return false;
     const auto& [a0, a1] = *a.extent;
     const auto& [b0, b1] = *b.extent;
-    auto near_line = [&](const Vec2& p, const Vec2& s0, const Vec2& s1) {
-      return compare_squared_distance_to_line(p, s0, s1, eps2_) <= 0;
-    };
     auto near_segment = [&](const Vec2& p, const Vec2& s0, const Vec2& s1) {
       return compare_squared_distance_to_segment(p, s0, s1, eps2_) <= 0;
     };
-    if (!near_line(b0, a0, a1) || !near_line(b1, a0, a1) || !near_line(a0, b0, b1) || !near_line(a1, b0, b1))
-      return false;
     return near_segment(b0, a0, a1) || near_segment(b1, a0, a1) || near_segment(a0, b0, b1) || near_segment(a1, b0, b1);
   }
 
@@ -143,22 +155,134 @@ class Builder {
     return n;
   }
 
-  // Pieces that share two declared points are one line. Geometry adds merges of pieces collinear
-  // within ε_num, but never transitively beyond the band: a set of (declared) lines linked by
-  // near-collinear pairs is merged only when every two of them are near-collinear (a clique); a
-  // chain, such as a fan of pieces each 0.45 px from the next, stays apart, its pairs doubtful.
+  // How far these points, where placed, stray from the line through the two farthest apart.
+  struct Straightness {
+    Rational squared_off = 0;  // of the point farthest off
+    std::size_t worst = 0;
+    std::pair<std::size_t, std::size_t> extremes{0, 0};
+  };
+  Straightness straightness(std::vector<std::size_t> points) const {
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    std::erase_if(points, [&](std::size_t m) { return !scene_.points[m].at; });
+    Straightness result;
+    if (points.size() < 3) return result;
+    charge_work(points.size() * points.size());
+    auto at = [&](std::size_t m) -> const Vec2& { return *scene_.points[m].at; };
+    Rational longest = -1;
+    for (std::size_t x = 0; x < points.size(); ++x)
+      for (std::size_t y = x + 1; y < points.size(); ++y) {
+        const Rational dx = at(points[x]).x - at(points[y]).x, dy = at(points[x]).y - at(points[y]).y;
+        if (Rational d2 = dx * dx + dy * dy; d2 > longest) longest = d2, result.extremes = {points[x], points[y]};
+      }
+    if (longest == 0) return result;
+    for (auto m : points)
+      if (Rational off = squared_distance_to_line(at(m), at(result.extremes.first), at(result.extremes.second));
+          off > result.squared_off)
+        result.squared_off = off, result.worst = m;
+    return result;
+  }
+
+  // Whether two lines' points together are straight within ε_vis. If not, the two lines whose
+  // shared points would have joined them stay two lines, and the point farthest off is a
+  // line_not_straight finding (unless reported as declared off a line already: that fact is the
+  // cause). It is a conflict when a shared point lies beyond ε_vis of either line on its own; when
+  // each holds its shared points, the two lines merely diverge from near one point (doubtful).
+  bool straight_enough(const std::vector<std::size_t>& first, const std::vector<std::size_t>& second,
+                       const std::vector<std::size_t>& shared, const std::string& first_name,
+                       const std::string& second_name) {
+    std::vector<std::size_t> both = first;
+    both.insert(both.end(), second.begin(), second.end());
+    const Straightness s = straightness(both);
+    if (s.squared_off <= eps_vis2_) return true;
+    std::string names;
+    Bend bend{s.worst, line_through(s.extremes), s.squared_off, "", true};
+    Rational culprit_off = eps_vis2_;  // a shared point off either line on its own is the cause
+    for (auto m : shared) {
+      names += (names.empty() ? "" : ", ") + scene_.points[m].id;
+      for (const auto* own : {&first, &second}) {
+        const Straightness line = straightness(*own);
+        if (!scene_.points[m].at || line.extremes.first == line.extremes.second) continue;
+        const Rational off = squared_distance_to_line(*scene_.points[m].at, *scene_.points[line.extremes.first].at,
+                                                      *scene_.points[line.extremes.second].at);
+        if (off > culprit_off) culprit_off = off, bend = {m, line_through(line.extremes), off, "", false};
+      }
+    }
+    bend.detail = first_name + " and " + second_name + " share " + names +
+                  " but are not one straight line, so they stay two lines" +
+                  (bend.facts_hold ? " (each holds the shared points within the band: they diverge)"
+                                   : " (this shared point is off one of them on its own)");
+    bends_.push_back(std::move(bend));
+    return false;
+  }
+
+  std::string line_through(std::pair<std::size_t, std::size_t> ends) const {
+    return line_name(scene_.points[ends.first].id, scene_.points[ends.second].id);
+  }
+
+  void report_bends() {
+    std::set<std::pair<std::size_t, std::string>> reported;
+    for (auto& bend : bends_)
+      if (!off_their_line_.count(bend.point) && reported.insert({bend.point, bend.line}).second)
+        out_.findings.push_back(make_finding(FindingKind::line_not_straight, {scene_.points[bend.point].id, bend.line},
+                                             bend.detail, bands_.squared_to_px(bend.squared_off),
+                                             bend.facts_hold ? Decision::ambiguous : Decision::fails));
+  }
+
+  std::vector<std::size_t> ends_of(const std::vector<std::size_t>& pieces) const {
+    std::vector<std::size_t> ends;
+    for (auto p : pieces) ends.push_back(pieces_[p].ends.first), ends.push_back(pieces_[p].ends.second);
+    return ends;
+  }
+
+  static std::vector<std::size_t> shared_points(const std::vector<std::size_t>& a, const std::vector<std::size_t>& b) {
+    std::vector<std::size_t> shared;
+    for (auto x : a)
+      if (std::count(b.begin(), b.end(), x)) shared.push_back(x);
+    return shared;
+  }
+
+  // Pieces that share two declared points are one line, unless their ends, where placed, bend by
+  // more than ε_vis (then they stay two lines, and the bend is a conflict). Geometry adds
+  // merges of pieces collinear within ε_num that overlap or touch, but never transitively beyond
+  // the band: a set of (declared) lines linked by such pairs is merged only when every two of
+  // their pieces are collinear within ε_num, touching or not (a clique), and the whole is straight
+  // within ε_vis; a chain, such as a fan of pieces each 0.45 px from the next, stays apart, its
+  // pairs doubtful.
   void merge_pieces() {
     const std::size_t n = pieces_.size();
-    Groups groups(n);
-    std::vector<std::pair<std::size_t, std::size_t>> near;
+    std::vector<std::pair<std::size_t, std::size_t>> sharing, near;
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = i + 1; j < n; ++j) {
         charge_work();
         if (shared_count(pieces_[i].members, pieces_[j].members) >= 2)
-          groups.join(i, j);
+          sharing.emplace_back(i, j);
         else if (uses_geometry() && geometrically_one_line(pieces_[i], pieces_[j]))
           near.emplace_back(i, j);
       }
+    // Straightest pairs first, so that one stray fact cannot split a line that the others agree on.
+    std::vector<Rational> bend(sharing.size());
+    for (std::size_t k = 0; k < sharing.size(); ++k)
+      bend[k] = straightness(ends_of({sharing[k].first, sharing[k].second})).squared_off;
+    std::vector<std::size_t> order(sharing.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return bend[x] < bend[y]; });
+    Groups groups(n);
+    std::vector<std::vector<std::size_t>> pieces_of(n);  // by group root
+    for (std::size_t i = 0; i < n; ++i) pieces_of[i] = {i};
+    for (auto k : order) {
+      const auto [i, j] = sharing[k];
+      const std::size_t a = groups.find(i), b = groups.find(j);
+      if (a == b) continue;
+      std::vector<std::size_t> joined = pieces_of[a];
+      joined.insert(joined.end(), pieces_of[b].begin(), pieces_of[b].end());
+      if (!straight_enough(ends_of(pieces_of[a]), ends_of(pieces_of[b]),
+                           shared_points(pieces_[i].members, pieces_[j].members), pieces_[i].name, pieces_[j].name))
+        continue;
+      groups.join(a, b);
+      pieces_of[a].clear(), pieces_of[b].clear();
+      pieces_of[groups.find(a)] = std::move(joined);
+    }
     merge_near_cliques(groups, near);
     std::map<std::size_t, std::size_t> line_of_root;
     for (std::size_t i = 0; i < n; ++i) {
@@ -183,28 +307,35 @@ class Builder {
     std::map<std::size_t, std::vector<std::size_t>> members;  // component → its roots
     for (const auto& [root, k] : index) members[components.find(k)].push_back(root);
     for (const auto& [component, roots] : members) {
-      bool clique = true;
-      for (std::size_t x = 0; x < roots.size() && clique; ++x)
-        for (std::size_t y = x + 1; y < roots.size() && clique; ++y) {
+      std::vector<std::size_t> pieces;
+      for (std::size_t i = 0; i < pieces_.size(); ++i)
+        if (std::count(roots.begin(), roots.end(), groups.find(i))) pieces.push_back(i);
+      bool clique = straightness(ends_of(pieces)).squared_off <= eps_vis2_;
+      for (std::size_t x = 0; x < pieces.size() && clique; ++x)
+        for (std::size_t y = x + 1; y < pieces.size() && clique; ++y) {
           charge_work();
-          clique = linked.count(std::minmax(roots[x], roots[y])) > 0;
+          clique = groups.find(pieces[x]) == groups.find(pieces[y]) ||
+                   collinear_within_band(pieces_[pieces[x]], pieces_[pieces[y]]);
         }
       if (clique) {
         for (std::size_t r : roots) groups.join(roots.front(), r);
         continue;
       }
+      std::vector<std::string> names;  // one finding for the whole chain, not one per pair
       for (const auto& [i, j] : near)
         if (const auto it = index.find(groups.find(i)); it != index.end() && components.find(it->second) == component) {
           // Nor are the ends of one attached to the other later (that would chain them again).
           for (auto [piece, other] : {std::pair{i, j}, std::pair{j, i}}) {
             kept_apart_.insert({piece, pieces_[other].ends.first});
             kept_apart_.insert({piece, pieces_[other].ends.second});
+            if (std::find(names.begin(), names.end(), pieces_[piece].name) == names.end())
+              names.push_back(pieces_[piece].name);
           }
-          out_.findings.push_back(make_finding(
-              FindingKind::lines_not_merged, {pieces_[i].name, pieces_[j].name},
-              "collinear within the band, but merging would chain pieces that are not collinear with each other",
-              std::nullopt, Decision::ambiguous));
         }
+      out_.findings.push_back(make_finding(FindingKind::lines_not_merged, std::move(names),
+                                           "collinear within the band in pairs, but not all with each other (or "
+                                           "bent beyond the visible band as a whole): merging would chain them",
+                                           std::nullopt, Decision::ambiguous));
     }
   }
 
@@ -277,7 +408,6 @@ class Builder {
       const auto& [a, b] = *line.ends;
       const std::string& name = line.name;
       const std::set<std::size_t> declared(line.vertices.begin(), line.vertices.end());
-      if (mode_ == IncidenceMode::merged) check_declared_points(line, declared, name);
       charge_work(scene_.points.size());
       for (auto k : points.near_segment(a, b, eps_vis2_)) {
         const std::size_t i = point_of[k];
@@ -299,31 +429,50 @@ class Builder {
 
   // Every declared point of a line must lie on the line through its extreme points: inner points
   // (declared_off_line, or declared_outside_extent beyond its ends), and the ends of the pieces
-  // merged into it (line_not_straight: the pieces bend), by the band.
-  void check_declared_points(const MaximalLine& line, const std::set<std::size_t>& declared, const std::string& name) {
-    const auto& [a, b] = *line.ends;
-    std::set<std::size_t> inner;  // put on a piece by a fact (its through list), not an end of one
-    for (auto p : line.pieces) {
-      const auto& through = scene_.lines[p].through;
-      inner.insert(through.begin() + 1, through.end() - 1);
-    }
-    for (auto i : declared) {
-      const Point& point = scene_.points[i];
-      if (!point.at) continue;
-      const Rational to_line = squared_distance_to_line(*point.at, a, b);
-      if (!inner.count(i)) {
-        if (to_line > eps2_)
-          finding(FindingKind::line_not_straight, i, name, to_line,
-                  "an end of a piece merged into the line lies off the line through its extreme points");
-        continue;
+  // merged into it (line_not_straight: the pieces bend), by the band. An inner point off by more
+  // than ε_vis is not on the line: the picture contradicts the fact, so no line bends beyond ε_vis.
+  void check_declared_points() {
+    for (auto& line : out_.lines) {
+      if (!line.ends) continue;
+      const auto& [a, b] = *line.ends;
+      std::set<std::size_t> inner;  // put on a piece by a fact (its through list), not an end of one
+      for (auto p : line.pieces) {
+        const auto& through = scene_.lines[p].through;
+        inner.insert(through.begin() + 1, through.end() - 1);
       }
-      const Rational to_segment = squared_distance_to_segment(*point.at, a, b);
-      if (to_line > eps2_)
-        finding(FindingKind::declared_off_line, i, name, to_line, "declared on the line but off it");
-      else if (to_segment > eps2_)
-        finding(FindingKind::declared_outside_extent, i, name, to_segment,
-                "declared on the line but beyond its drawn ends");
+      std::set<std::size_t> dropped;
+      for (auto i : line.vertices) {
+        const Point& point = scene_.points[i];
+        if (!point.at) continue;
+        const Rational to_line = squared_distance_to_line(*point.at, a, b);
+        if (!inner.count(i)) {
+          if (to_line > eps2_)
+            finding(FindingKind::line_not_straight, i, line.name, to_line,
+                    "an end of a piece merged into the line lies off the line through its extreme points");
+          continue;
+        }
+        const Rational to_segment = squared_distance_to_segment(*point.at, a, b);
+        if (to_line > eps2_) {
+          finding(FindingKind::declared_off_line, i, line.name, to_line, "declared on the line but off it");
+          if (to_line > eps_vis2_) dropped.insert(i), off_their_line_.insert(i);
+        } else if (to_segment > eps2_) {
+          finding(FindingKind::declared_outside_extent, i, line.name, to_segment,
+                  "declared on the line but beyond its drawn ends");
+        }
+      }
+      if (dropped.empty()) continue;
+      for (auto p : line.pieces) std::erase_if(pieces_[p].members, [&](std::size_t m) { return dropped.count(m); });
+      std::erase_if(line.vertices, [&](std::size_t m) { return dropped.count(m); });
     }
+  }
+
+  // Whether two lines that share two points may be one (straight within ε_vis); asked once a pair.
+  bool straight_union(std::size_t x, std::size_t y) {
+    const MaximalLine &a = out_.lines[x], &b = out_.lines[y];
+    if (bent_pairs_.count(std::minmax(a.pieces.front(), b.pieces.front()))) return false;
+    if (straight_enough(a.vertices, b.vertices, shared_points(a.vertices, b.vertices), a.name, b.name)) return true;
+    bent_pairs_.insert(std::minmax(a.pieces.front(), b.pieces.front()));
+    return false;
   }
 
   // Two lines that share two points are one line (can happen once geometry adds points).
@@ -338,7 +487,8 @@ class Builder {
         for (std::size_t x = 0; x < lines.size() && !pair; ++x)
           for (std::size_t y = x + 1; y < lines.size() && !pair; ++y) {
             charge_work();
-            if (++shared[{lines[x], lines[y]}] == 2) pair = std::make_pair(lines[x], lines[y]);
+            if (++shared[{lines[x], lines[y]}] == 2 && straight_union(lines[x], lines[y]))
+              pair = std::make_pair(lines[x], lines[y]);
           }
         if (pair) break;
       }
@@ -512,6 +662,16 @@ class Builder {
   const Rational &eps_, &eps2_, &eps_vis2_;
   std::vector<Piece> pieces_;
   std::set<std::pair<std::size_t, std::size_t>> kept_apart_;  // (piece, point): near-collinear, kept apart
+  struct Bend {
+    std::size_t point;
+    std::string line;
+    Rational squared_off;
+    std::string detail;
+    bool facts_hold;  // each line holds the shared points: doubtful, not a conflict
+  };
+  std::vector<Bend> bends_;                                   // joins refused because the union bends
+  std::set<std::size_t> off_their_line_;                      // points reported as declared off a line
+  std::set<std::pair<std::size_t, std::size_t>> bent_pairs_;  // first pieces of two lines that stay apart
   Incidence out_;
 };
 

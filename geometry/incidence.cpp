@@ -620,12 +620,38 @@ class Builder {
     return dz * dz <= eps2_;
   }
 
+  // A centre that facts name for a drawn circle centred elsewhere (wrong_centre): judged by its
+  // distance from the drawn centre; without a position it cannot be measured (doubtful).
+  void report_claimed_centre(const ClaimedCentre& claim, const Vec2& centre, const std::string& circle) {
+    const Point& p = scene_.points[claim.point];
+    std::optional<Rational> squared;
+    if (p.at) {
+      const Rational dx = p.at->x - centre.x, dy = p.at->y - centre.y;
+      squared = dx * dx + dy * dy;
+    }
+    const Decision decision = squared ? bands_.decide_squared(*squared) : Decision::ambiguous;
+    if (decision == Decision::holds) return;
+    std::vector<std::string> elements{p.id, circle};
+    std::string on;
+    for (auto t : claim.through) {
+      elements.push_back(scene_.points[t].id);
+      on += (on.empty() ? "" : ", ") + scene_.points[t].id;
+    }
+    out_.findings.push_back(make_finding(
+        FindingKind::wrong_centre, std::move(elements),
+        p.id + " is named as the centre of the circle" + (on.empty() ? "" : " through " + on) +
+            (p.at ? ", but the circle is centred elsewhere" : "; it has no position, and the circle is " + circle),
+        squared ? std::optional<double>(bands_.squared_to_px(*squared)) : std::nullopt, decision));
+  }
+
   void attach_circle_points() {
     for (const Circle& circle : scene_.circles) {
       std::vector<std::size_t> on;
       if (uses_declarations()) on = circle.through;
       const auto r2 = radius_squared(scene_, circle);
       const std::string name = circle_name(scene_, static_cast<std::size_t>(&circle - scene_.circles.data()));
+      if (mode_ == IncidenceMode::merged && circle.center)
+        for (const auto& claim : circle.claimed_centers) report_claimed_centre(claim, *circle.center, name);
       if (uses_geometry() && circle.center && r2) {
         for (std::size_t i = 0; i < scene_.points.size(); ++i) {
           const Point& p = scene_.points[i];

@@ -13,7 +13,8 @@ of the circle's named points, as Geometry3K gives no radius). It prints:
 - precision: conflicts on such facts that hold within 2 px (independently), over those listed;
 - findings that name an empty element;
 - maximal lines whose points stray from the line through their extreme points beyond eps_vis;
-- the circles counted per diagram against the distinct (centre, radius name) pairs declared.
+- the circles counted per diagram against the drawn circles Geometry3K annotates (circle_instances,
+  and concentric circles: several radius names on one drawn centre).
 """
 import json
 import math
@@ -96,9 +97,10 @@ def main():
             if f["kind"] in LINE_KINDS:
                 listed.add((did, "line", point))
                 conflicts[(did, "line", point)] += 1
-            elif f["kind"] in CIRCLE_KINDS:
-                listed.add((did, "circle", point))
-                conflicts[(did, "circle", point)] += 1
+            elif f["kind"] in CIRCLE_KINDS:  # wrong_centre: [centre, circle, the points its facts put on it]
+                for named in [point] + f["elements"][2:]:
+                    listed.add((did, "circle", named))
+                    conflicts[(did, "circle", named)] += 1
         pos = {p["id"]: p.get("at") for p in r["scene"].get("points", [])}
         eps_vis = r["bands"]["eps_vis_px"]
         for line in r["incidence"]["lines"]:
@@ -123,12 +125,18 @@ def main():
               f" ({100 * len(fine) / max(1, len(flagged)):.2f}%)")
     print(f"findings naming an empty element: {empty}")
     print(f"maximal lines bent beyond eps_vis: {len(bent)} {bent[:10]}")
-    declared = {}
+    # The picture's circles as Geometry3K annotates them: its circle_instances (drawn circles, by
+    # centre), one more for each further radius name on a drawn centre (concentric circles).
+    drawn = {}
     for did, d in annot.items():
-        names = {m.group(2, 3) for f in d.get("diagram_logic_forms", []) if (m := ON_CIRCLE.match(f))}
-        declared[did] = len(names)
-    differ = [(did, declared[did], circle_counts.get(did)) for did in declared if declared[did] != circle_counts.get(did)]
-    print(f"diagrams whose circle count differs from the declared (centre, radius) pairs: {len(differ)} {differ[:10]}")
+        centres = {c for c in d.get("circle_instances", []) if c}
+        radii = defaultdict(set)
+        for f in d.get("diagram_logic_forms", []):
+            if (m := ON_CIRCLE.match(f)) and m.group(2) in centres:
+                radii[m.group(2)].add(m.group(3))
+        drawn[did] = sum(max(1, len(radii[c])) for c in centres)
+    differ = [(did, drawn[did], circle_counts.get(did)) for did in drawn if drawn[did] != circle_counts.get(did)]
+    print(f"diagrams whose circle count differs from the annotated drawn circles: {len(differ)} {differ[:12]}")
 
 
 if __name__ == "__main__":

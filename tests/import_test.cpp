@@ -1,6 +1,8 @@
 // Importers on real samples (Geometry3K) and hand-written sources (PGDP5K, line lists).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <geotruth/bands.hpp>
 #include <geotruth/counts.hpp>
@@ -174,4 +176,141 @@ TEST(Geometry3k, ConcentricCirclesAreTwoCircles) {
   ASSERT_EQ(s.circles.size(), 2u);
   EXPECT_EQ(s.circles[0].through.size(), 1u);  // A on the outer circle
   EXPECT_EQ(s.circles[1].through.size(), 1u);  // B on the inner one
+}
+
+namespace {
+
+const Finding* find_finding(const Incidence& inc, FindingKind kind, const std::string& first) {
+  for (const auto& f : inc.findings)
+    if (f.kind == kind && !f.elements.empty() && f.elements[0] == first) return &f;
+  return nullptr;
+}
+
+// The most any vertex of a line strays from the line through its two farthest apart vertices, in
+// px (doubles: an independent check of the exact builder).
+double worst_bend(const Incidence& inc, const MaximalLine& line) {
+  std::vector<std::pair<double, double>> at;
+  for (auto v : line.vertices)
+    if (inc.vertices[v].at) at.emplace_back(inc.vertices[v].at->x.get_d(), inc.vertices[v].at->y.get_d());
+  if (at.size() < 3) return 0;
+  std::pair<std::size_t, std::size_t> ends{0, 1};
+  double longest = -1;
+  for (std::size_t i = 0; i < at.size(); ++i)
+    for (std::size_t j = i + 1; j < at.size(); ++j)
+      if (double d = std::hypot(at[i].first - at[j].first, at[i].second - at[j].second); d > longest)
+        longest = d, ends = {i, j};
+  const auto [a, b] = std::make_pair(at[ends.first], at[ends.second]);
+  double worst = 0;
+  for (const auto& p : at)
+    worst = std::max(
+        worst,
+        std::abs((b.first - a.first) * (p.second - a.second) - (b.second - a.second) * (p.first - a.first)) / longest);
+  return worst;
+}
+
+std::vector<std::string> points_of(const Scene& s, const Incidence& inc, const MaximalLine& line) {
+  std::vector<std::string> names;
+  for (auto v : line.vertices)
+    if (inc.vertices[v].point) names.push_back(s.points[*inc.vertices[v].point].id);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
+// Diagram 92 of the public file, by hand: W is declared on D–T but drawn 11 px above it, and the
+// pieces D–W and W–T end at W. The fact is refused (declared_off_line, 11 px, a conflict), W is
+// not a vertex of line D–T, and no line bends beyond ε_vis, in any mode.
+TEST(Geometry3k, FactThatBendsADrawnLineIsRefused) {
+  auto scenes = import_fixture(SourceFormat::geometry3k, "geometry3k/bent_lines.json");
+  const Scene& s = std::get<Scene>(scenes.at("fact_bends_a_drawn_line").scene);
+  const Bands bands = dataset_bands("geometry3k");
+  for (const auto mode : {IncidenceMode::declared, IncidenceMode::merged, IncidenceMode::geometric}) {
+    const Incidence inc = build_incidence(s, mode, bands);
+    for (const auto& line : inc.lines) EXPECT_LE(worst_bend(inc, line), bands.eps_vis_px) << line.name;
+  }
+  const Incidence inc = build_incidence(s, IncidenceMode::merged, bands);
+  const Finding* off = find_finding(inc, FindingKind::declared_off_line, "W");
+  ASSERT_NE(off, nullptr);
+  EXPECT_EQ(off->elements[1], "line D-T");
+  EXPECT_EQ(off->severity, Severity::conflict);
+  EXPECT_NEAR(off->slack_px.value_or(0), 11.0, 1e-9);
+  EXPECT_EQ(find_finding(inc, FindingKind::line_not_straight, "W"), nullptr);  // one finding for one error
+  bool found = false;
+  for (const auto& line : inc.lines)
+    if (line.name == "line D-T") {
+      found = true;
+      EXPECT_EQ(points_of(s, inc, line), (std::vector<std::string>{"D", "T", "Y"}));
+    }
+  EXPECT_TRUE(found);
+}
+
+// Diagram 28 of the public file, by hand: G, D, H, I lie on y = 100 and five facts agree on it;
+// one more fact puts D on C–G, with C 7 px off that line. Joining straightest first keeps
+// G–D–H–I one line and C–G apart; each line holds the shared points D and G within the band, so
+// the refused join is doubtful (the lines diverge from near G), naming C 7 px off line G-I.
+TEST(Geometry3k, StrayFactDoesNotSplitALine) {
+  auto scenes = import_fixture(SourceFormat::geometry3k, "geometry3k/bent_lines.json");
+  const Scene& s = std::get<Scene>(scenes.at("stray_fact_does_not_split_a_line").scene);
+  const Incidence inc = build_incidence(s, IncidenceMode::merged, dataset_bands("geometry3k"));
+  std::vector<std::vector<std::string>> lines;
+  for (const auto& line : inc.lines) lines.push_back(points_of(s, inc, line));
+  std::sort(lines.begin(), lines.end());
+  EXPECT_EQ(lines, (std::vector<std::vector<std::string>>{{"C", "D", "G"}, {"D", "G", "H", "I"}}));
+  const Finding* bend = find_finding(inc, FindingKind::line_not_straight, "C");
+  ASSERT_NE(bend, nullptr);
+  EXPECT_EQ(bend->elements[1], "line G-I");
+  EXPECT_EQ(bend->severity, Severity::doubtful);
+  EXPECT_NEAR(bend->slack_px.value_or(0), 7.0, 1e-9);
+}
+
+// Diagrams 80, 1287, 1311 and 2698 of the public file, by hand: a circle is one drawn circle even
+// when facts and the drawn-circle list disagree on its centre; the other centre is wrong_centre.
+TEST(Geometry3k, WrongCentreIsAConflictNotASecondCircle) {
+  auto scenes = import_fixture(SourceFormat::geometry3k, "geometry3k/wrong_centre.json");
+  const Bands bands = dataset_bands("geometry3k");
+  auto circles_of = [&](const std::string& key) {
+    const Scene& s = std::get<Scene>(scenes.at(key).scene);
+    return std::make_pair(&s, build_incidence(s, IncidenceMode::merged, bands));
+  };
+  {  // Facts centre the circle at B; its points A, C, D, E are 100 px from the drawn centre O.
+    const auto [s, inc] = circles_of("facts_name_a_wrong_centre");
+    ASSERT_EQ(s->circles.size(), 1u);
+    EXPECT_EQ(s->points[*s->circles[0].center_point].id, "O");
+    EXPECT_EQ(inc.circle_points[0].size(), 4u);
+    EXPECT_EQ(count_of(scenes.at("facts_name_a_wrong_centre")).circles, 1u);
+    const Finding* wrong = find_finding(inc, FindingKind::wrong_centre, "B");
+    ASSERT_NE(wrong, nullptr);
+    EXPECT_EQ(wrong->elements, (std::vector<std::string>{"B", "circle O", "A", "C", "D", "E"}));
+    EXPECT_EQ(wrong->severity, Severity::conflict);
+    EXPECT_NEAR(wrong->slack_px.value_or(0), 50.0, 1e-9);  // |B − O| = |(−30, −40)|
+    EXPECT_EQ(find_finding(inc, FindingKind::declared_off_circle, "A"), nullptr);
+  }
+  {  // The drawn-circle list names D, a point on the circle; the facts' centre A fits its points.
+    const auto [s, inc] = circles_of("drawn_circle_names_a_wrong_centre");
+    ASSERT_EQ(s->circles.size(), 1u);
+    EXPECT_EQ(s->points[*s->circles[0].center_point].id, "A");
+    const Finding* wrong = find_finding(inc, FindingKind::wrong_centre, "D");
+    ASSERT_NE(wrong, nullptr);
+    EXPECT_NEAR(wrong->slack_px.value_or(0), 100.0, 1e-9);
+  }
+  {  // The facts' centre N has no position: its points go to the drawn circle H, doubtful.
+    const auto [s, inc] = circles_of("unplaced_wrong_centre");
+    ASSERT_EQ(s->circles.size(), 1u);
+    const Finding* wrong = find_finding(inc, FindingKind::wrong_centre, "N");
+    ASSERT_NE(wrong, nullptr);
+    EXPECT_EQ(wrong->severity, Severity::doubtful);
+    EXPECT_FALSE(wrong->slack_px);
+  }
+  {  // A second circle whose own centre fits its points is a circle of its own.
+    const auto [s, inc] = circles_of("second_circle_of_its_own");
+    EXPECT_EQ(s->circles.size(), 2u);
+    for (const auto& f : inc.findings) EXPECT_NE(f.kind, FindingKind::wrong_centre);
+  }
+  {  // Circle(Y) without a radius name is the circle about Y.
+    const auto [s, inc] = circles_of("circle_without_radius_name");
+    ASSERT_EQ(s->circles.size(), 1u);
+    EXPECT_EQ(s->circles[0].through.size(), 2u);
+    EXPECT_FALSE(has_note(scenes.at("circle_without_radius_name"), "malformed_fact"));
+  }
 }

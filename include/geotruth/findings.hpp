@@ -30,7 +30,7 @@ enum class FindingKind {
   wrong_centre,             ///< a fact names a centre that is not the drawn circle's centre
   collinear_triangle,       ///< three points that the facts call a triangle lie on one line
   lines_merged,             ///< two drawn lines share two points, so they are one line
-  lines_not_merged,         ///< two pieces collinear within the band, kept apart: merging would chain
+  lines_not_merged,         ///< pieces collinear within the band in pairs, kept apart: merging would chain
   order_conflict,           ///< declared orders of points along a line contradict each other
   missing_position,         ///< geometry was asked for and a position is missing
   // Shapes (GePBench).

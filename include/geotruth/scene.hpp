@@ -48,13 +48,22 @@ struct Line {
 };
 
 /// A drawn full circle: a centre (point or coordinates) and a radius or points it passes.
+/// A point that facts name as a circle's centre although the drawn circle is centred elsewhere,
+/// with the points those facts put on the circle.
+struct ClaimedCentre {
+  std::size_t point = 0;
+  std::vector<std::size_t> through;
+  friend bool operator==(const ClaimedCentre&, const ClaimedCentre&) = default;
+};
+
 struct Circle {
   std::string id;
-  std::optional<std::size_t> center_point;  ///< index into Scene::points when named
-  std::optional<Vec2> center;               ///< coordinates (copied from the point when named)
-  std::optional<Rational> radius;           ///< as declared
-  std::vector<std::size_t> through;         ///< points declared on the circle
-  std::string quadrants = "1111";           ///< drawn quadrants (PGDP mask); "1111" is a full circle
+  std::optional<std::size_t> center_point;     ///< index into Scene::points when named
+  std::optional<Vec2> center;                  ///< coordinates (copied from the point when named)
+  std::optional<Rational> radius;              ///< as declared
+  std::vector<std::size_t> through;            ///< points declared on the circle
+  std::vector<ClaimedCentre> claimed_centers;  ///< other centres a source names for it (wrong_centre)
+  std::string quadrants = "1111";              ///< drawn quadrants (PGDP mask); "1111" is a full circle
   Stroke style = Stroke::solid;
   std::string extra;
   friend bool operator==(const Circle&, const Circle&) = default;

@@ -240,7 +240,7 @@ class SceneReader {
   }
 
   void read_circle(const Value& v, const std::string& ptr) {
-    expect_object(v, ptr, "a circle", {"id", "center", "radius", "through", "quadrants", "style"});
+    expect_object(v, ptr, "a circle", {"id", "center", "radius", "through", "claimed_centers", "quadrants", "style"});
     Circle circle;
     circle.id = optional_string(v, ptr, "id");
     const std::string cp = at(ptr, "center");
@@ -259,6 +259,23 @@ class SceneReader {
       expect_kind(*through, Kind::array, tp, "an array of point ids");
       for (std::size_t i = 0; i < through->items.size(); ++i)
         circle.through.push_back(point_index(through->items[i], at(tp, i)));
+    }
+    if (const Value* claimed = v.find("claimed_centers")) {
+      const std::string cp = at(ptr, "claimed_centers");
+      expect_kind(*claimed, Kind::array, cp, "an array of {\"center\", \"through\"}");
+      for (std::size_t i = 0; i < claimed->items.size(); ++i) {
+        const Value& item = claimed->items[i];
+        const std::string ip = at(cp, i);
+        expect_object(item, ip, "a claimed centre", {"center", "through"});
+        ClaimedCentre claim;
+        claim.point = point_index(required(item, ip, "center", "a point id"), at(ip, "center"));
+        if (const Value* through = item.find("through")) {
+          expect_kind(*through, Kind::array, at(ip, "through"), "an array of point ids");
+          for (std::size_t k = 0; k < through->items.size(); ++k)
+            claim.through.push_back(point_index(through->items[k], at(at(ip, "through"), k)));
+        }
+        circle.claimed_centers.push_back(std::move(claim));
+      }
     }
     if (const Value* q = v.find("quadrants")) circle.quadrants = read_string(*q, at(ptr, "quadrants"));
     circle.style = read_choice(v, ptr, "style", Stroke::solid, kStrokes);

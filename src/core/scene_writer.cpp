@@ -183,6 +183,15 @@ ordered_json scene_json(const Scene& scene) {
       for (auto i : c.through) through.push_back(scene.points[i].id);
       o["through"] = through;
     }
+    if (!c.claimed_centers.empty()) {
+      ordered_json claimed = ordered_json::array();
+      for (const auto& claim : c.claimed_centers) {
+        ordered_json through = ordered_json::array();
+        for (auto i : claim.through) through.push_back(scene.points[i].id);
+        claimed.push_back({{"center", scene.points[claim.point].id}, {"through", through}});
+      }
+      o["claimed_centers"] = claimed;
+    }
     if (c.quadrants != "1111") o["quadrants"] = c.quadrants;
     o["style"] = name(c.style);
     put_extra(o, c.extra);

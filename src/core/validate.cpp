@@ -139,6 +139,11 @@ class Validator {
         fail(tp, "the centre \"" + p.id + "\" cannot lie on its own circle");
       if (c.center && p.at && *p.at == *c.center) fail(tp, "point \"" + p.id + "\" sits at the centre: zero radius");
     }
+    for (std::size_t k = 0; k < c.claimed_centers.size(); ++k)
+      if (c.center_point && c.claimed_centers[k].point == *c.center_point)
+        fail(
+            at(at(at(ptr, "claimed_centers"), k), "center"),
+            "the centre \"" + s_.points[*c.center_point].id + "\" is the circle's own centre, not a claimed other one");
     if (c.quadrants.size() != 4 || c.quadrants.find_first_not_of("01") != std::string::npos || c.quadrants == "0000")
       fail(at(ptr, "quadrants"), "expected four characters 0/1 with at least one 1, like \"1111\"");
   }

@@ -91,6 +91,87 @@ void FigureBuilder::on_circle(std::size_t circle, const std::string& p) {
   if (std::count(on.begin(), on.end(), p) == 0) on.push_back(p);
 }
 
+namespace {
+
+// How far `points` are from one circle about `centre`: (max − min) / max of their squared
+// distances, in [0, 1]; 0 for a perfect fit. None with fewer than two placed points.
+std::optional<Rational> spread(const std::optional<Vec2>& centre, const std::vector<const Point*>& points) {
+  if (!centre) return std::nullopt;
+  std::vector<Rational> squared;
+  for (const Point* p : points)
+    if (p->at) {
+      const Rational dx = p->at->x - centre->x, dy = p->at->y - centre->y;
+      squared.push_back(dx * dx + dy * dy);
+    }
+  if (squared.size() < 2) return std::nullopt;
+  const auto [low, high] = std::minmax_element(squared.begin(), squared.end());
+  return *high == 0 ? Rational(0) : Rational((*high - *low) / *high);
+}
+
+}  // namespace
+
+void FigureBuilder::reconcile_centres(const std::vector<std::size_t>& drawn) {
+  const std::size_t n = scene_.circles.size();
+  std::vector<bool> gone(n, false);
+  auto points_of = [&](std::size_t c) {
+    std::vector<const Point*> points;
+    for (const auto& p : circle_points_[c]) points.push_back(&scene_.points[index_.at(p)]);
+    return points;
+  };
+  auto claim = [&](std::size_t keep, std::size_t lost, const std::string& why) {
+    ClaimedCentre claimed{index_.at(circle_centres_[lost]), {}};
+    for (const auto& p : circle_points_[lost]) claimed.through.push_back(index_.at(p));
+    scene_.circles[keep].claimed_centers.push_back(std::move(claimed));
+    for (const auto& p : circle_points_[lost])
+      if (p != circle_centres_[keep]) on_circle(keep, p);
+    gone[lost] = true;
+    note("wrong_centre", why);
+  };
+  for (std::size_t f = 0; f < n; ++f) {
+    const bool drawn_centre = std::any_of(drawn.begin(), drawn.end(), [&](std::size_t d) {
+      return circle_centres_[d] == circle_centres_[f];  // itself, or concentric with a drawn circle
+    });
+    if (circle_centres_[f].empty() || drawn_centre) continue;
+    const auto points = points_of(f);
+    const bool placed = std::count_if(points.begin(), points.end(), [](const Point* p) { return p->at; }) >= 2;
+    std::optional<std::size_t> best;
+    if (placed) {
+      Rational best_spread = spread(scene_.circles[f].center, points).value_or(Rational(1));
+      for (auto d : drawn) {
+        if (gone[d]) continue;
+        auto both = points, more = points_of(d);
+        both.insert(both.end(), more.begin(), more.end());
+        if (auto s = spread(scene_.circles[d].center, both); s && *s < best_spread) best_spread = *s, best = d;
+      }
+    } else if (drawn.size() == 1 && !gone[drawn[0]]) {
+      best = drawn[0];  // nothing placed to tell: the source draws one circle, so it is that one
+    }
+    if (best) {
+      claim(*best, f,
+            "the circle facts centre at " + circle_centres_[f] + " is the drawn circle about " +
+                circle_centres_[*best] +
+                (placed ? " (its points fit that centre better)" : " (the only drawn circle; nothing placed to tell)"));
+      continue;
+    }
+    for (auto d : drawn)
+      if (!gone[d] && circle_points_[d].empty() && circle_radii_[d].empty() &&
+          std::count(circle_points_[f].begin(), circle_points_[f].end(), circle_centres_[d])) {
+        claim(f, d,
+              "the drawn circle annotated about " + circle_centres_[d] + " is the circle facts centre at " +
+                  circle_centres_[f] + " (" + circle_centres_[d] + " is declared on it)");
+        break;
+      }
+  }
+  for (std::size_t c = n; c-- > 0;)
+    if (gone[c]) {
+      const auto at = static_cast<std::ptrdiff_t>(c);
+      scene_.circles.erase(scene_.circles.begin() + at);
+      circle_centres_.erase(circle_centres_.begin() + at);
+      circle_radii_.erase(circle_radii_.begin() + at);
+      circle_points_.erase(circle_points_.begin() + at);
+    }
+}
+
 ImportedScene FigureBuilder::finish() {
   for (const PieceDraft& d : pieces_) {
     const Point& a = scene_.points[index_.at(d.a)];

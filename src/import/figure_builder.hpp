@@ -32,6 +32,13 @@ class FigureBuilder {
   /// Gives a circle its drawn radius and quadrant mask.
   void draw_circle(std::size_t circle, Rational radius, std::string quadrants);
   void on_circle(std::size_t circle, const std::string& p);
+  /// Circles follow the drawn ones (`drawn`: the circles the source annotates as drawn, by
+  /// centre). A circle only facts name, centred where no drawn circle is, whose points fit a
+  /// drawn circle better than their named centre (by the spread of their squared distances), is
+  /// that drawn circle: its points move there and the named centre becomes a claimed centre
+  /// (audited as wrong_centre). A drawn circle no fact names, whose centre is declared on such a
+  /// fact circle, is that circle, its annotated centre claimed the other way.
+  void reconcile_centres(const std::vector<std::size_t>& drawn);
 
   void note(std::string kind, std::string detail) { notes_.push_back({std::move(kind), std::move(detail)}); }
   void set_frame(Frame frame) { frame_ = std::move(frame); }

@@ -67,8 +67,11 @@ void apply_fact(const std::string& text, FigureBuilder& figure) {
   const bool on_line = term->name == "PointLiesOnLine", on_circle = term->name == "PointLiesOnCircle";
   if (!on_line && !on_circle) return;  // measures, perpendicularity, ...: not incidences
   const std::string shape = on_line ? "Line" : "Circle";
+  // Circle(O) without a radius name is the unnamed circle about O.
+  const std::size_t shape_args = term->args.size() == 2 ? term->args[1].args.size() : 0;
   if (term->args.size() != 2 || !is_name(term->args[0]) || term->args[1].name != shape ||
-      term->args[1].args.size() != 2 || !is_name(term->args[1].args[0]) || !is_name(term->args[1].args[1])) {
+      !(shape_args == 2 || (on_circle && shape_args == 1)) ||
+      !std::all_of(term->args[1].args.begin(), term->args[1].args.end(), is_name)) {
     figure.note("malformed_fact", "expected " + term->name + "(P, " + shape + "(A, " + (on_line ? "B" : "r") +
                                       ")), got \"" + text + "\"");
     return;
@@ -85,7 +88,7 @@ void apply_fact(const std::string& text, FigureBuilder& figure) {
   if (on_line) {
     if (auto piece = figure.piece(a, term->args[1].args[1].name)) figure.on_piece(*piece, p);
   } else {
-    figure.on_circle(figure.circle(a, term->args[1].args[1].name), p);
+    figure.on_circle(figure.circle(a, shape_args == 2 ? term->args[1].args[1].name : ""), p);
   }
 }
 
@@ -117,16 +120,18 @@ ImportedScene import_problem(const std::string& id, const Value& problem, const 
     seen.push_back(name);
     if (auto ends = split_line_name(name, figure)) figure.piece(ends->first, ends->second);
   }
+  std::vector<std::size_t> drawn;
   for (const auto& centre : strings(problem.find("circle_instances"), placeholders)) {
     if (centre.empty() || !figure.has_point(centre)) {
       figure.note("circle_without_centre", "circle instance \"" + centre + "\" names no known point");
       continue;
     }
-    figure.circle(centre);
+    drawn.push_back(figure.circle(centre));
   }
   const Value* facts = problem.find("diagram_logic_forms");
   if (!facts) facts = problem.find("diagram_logic_form");
   for (const auto& fact : strings(facts, placeholders)) apply_fact(fact, figure);
+  figure.reconcile_centres(drawn);
   if (placeholders > 0)
     figure.note("placeholder", std::to_string(placeholders) + " empty \"\" entr" + (placeholders == 1 ? "y" : "ies") +
                                    " (Geometry3K's placeholder for none) read as absent");

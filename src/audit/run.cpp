@@ -27,6 +27,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "audit/error_report.hpp"
 #include "audit/fnv1a.hpp"
 #include "audit/report.hpp"
 
@@ -310,7 +311,7 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
     if (saved.value("complete", false)) {  // killed while publishing: finish publishing
       publish(dir, checkpoint);
       log << "audit: " << dir.string() << " was complete; published its outputs\n";
-      finalize_audit(dir.string());
+      finalize_audit(dir.string(), options.image_dir);
       return {};
     }
     done = saved["done"].get<std::size_t>();
@@ -324,7 +325,7 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
     log << "audit: resuming after record " << done << "\n";
   } else if (options.resume && fs::exists(dir / "summary.json")) {
     log << "audit: " << dir.string() << " is already complete\n";
-    finalize_audit(dir.string());
+    finalize_audit(dir.string(), options.image_dir);
     return {};
   }
 
@@ -409,7 +410,7 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
   progress.update(totals.records, stream.bytes_total(), stream.bytes_total(), true);
   files.clear();
   publish(dir, checkpoint);
-  finalize_audit(dir.string());
+  finalize_audit(dir.string(), options.image_dir);
   return totals;
 }
 
@@ -439,7 +440,7 @@ void each_line(const fs::path& path, Fn&& fn) {
 
 }  // namespace
 
-void finalize_audit(const std::string& dir_text) {
+void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
   const fs::path dir(dir_text);
   std::map<std::string, std::size_t> by_verdict{
       {"ok", 0}, {"wrong", 0}, {"ambiguous", 0}, {"invalid", 0}, {"unsupported", 0}};
@@ -511,9 +512,10 @@ void finalize_audit(const std::string& dir_text) {
   if (fs::exists(dir / kBands)) summary["bands"] = ordered_json::parse(std::ifstream(dir / kBands));
   write_atomically(dir / "summary.json", summary.dump(2) + "\n");
   write_atomically_with(dir / "report.html", [&](std::ostream& out) { write_report(dir_text, summary, out); });
+  write_error_report(dir_text, image_dir);
 }
 
-void merge_audits(const std::vector<std::string>& dirs, const std::string& out_dir) {
+void merge_audits(const std::vector<std::string>& dirs, const std::string& out_dir, const std::string& image_dir) {
   fs::create_directories(out_dir);
   // Every shard of one run decided with the same band (auto reads the whole input in each).
   if (!dirs.empty() && fs::exists(fs::path(dirs.front()) / kBands)) {
@@ -554,7 +556,7 @@ void merge_audits(const std::vector<std::string>& dirs, const std::string& out_d
       }
     });
   }
-  finalize_audit(out_dir);
+  finalize_audit(out_dir, image_dir);
 }
 
 void print_summary(const std::string& dir, std::ostream& out) {

@@ -19,6 +19,7 @@ struct AuditOptions {
   Bands bands;                           ///< the band in force (written to bands.json and the summary)
   std::optional<BandEvidence> evidence;  ///< what an `auto` band was estimated from
   std::string out_dir;
+  std::string image_dir;  ///< the dataset's pictures, drawn under the error report's marks
   bool resume = false;
   std::size_t shard_index = 0, shard_count = 1;  ///< keep records whose (ordinal − 1) % count == index
   int threads = 0;                               ///< 0: all cores
@@ -35,8 +36,10 @@ struct AuditTotals {
 /// With `resume`, continues from the last checkpoint of an interrupted run with the same inputs.
 AuditTotals run_audit(const AuditOptions& options, std::ostream& log);
 
-/// Writes summary.json and report.html from the jsonl files of `dir` (deterministic).
-void finalize_audit(const std::string& dir);
+/// Writes summary.json, report.html and the error report (conflicts.jsonl, conflicts.html,
+/// diagrams/*.svg; over the pictures in `image_dir` when given) from the jsonl files of `dir`
+/// (deterministic).
+void finalize_audit(const std::string& dir, const std::string& image_dir = "");
 
 /// Writes `bytes` to a temporary name beside `path` and renames it into place: readers never
 /// see half a file. Throws std::runtime_error when the file cannot be written.
@@ -44,7 +47,7 @@ void write_atomically(const std::string& path, std::string_view bytes);
 
 /// Joins the outputs of shard runs into `out_dir`, records in input order, then finalizes:
 /// the result is byte for byte what one run over all records writes.
-void merge_audits(const std::vector<std::string>& dirs, const std::string& out_dir);
+void merge_audits(const std::vector<std::string>& dirs, const std::string& out_dir, const std::string& image_dir = "");
 
 /// A human-readable summary table of `dir`'s summary.json.
 void print_summary(const std::string& dir, std::ostream& out);

@@ -19,6 +19,7 @@ int audit(AuditCommand command, const BandOptions& bands) {
   options.bands = std::move(run.bands);
   options.evidence = std::move(run.evidence);
   options.out_dir = command.output;
+  options.image_dir = command.image_dir;
   options.resume = command.resume;
   options.threads = command.threads;
   options.checkpoint_every = command.checkpoint_every;
@@ -41,8 +42,8 @@ int audit(AuditCommand command, const BandOptions& bands) {
   return totals.errors ? kRecordErrors : kOk;
 }
 
-int merge(const std::vector<std::string>& dirs, const std::string& output) {
-  merge_audits(dirs, output);
+int merge(const std::vector<std::string>& dirs, const std::string& output, const std::string& image_dir) {
+  merge_audits(dirs, output, image_dir);
   print_summary(output, std::cout);
   return kOk;
 }

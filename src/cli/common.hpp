@@ -111,13 +111,13 @@ int generate(const GenerateCommand& command);
 
 struct AuditCommand {
   InputOptions in;
-  std::string output, shard;
+  std::string output, shard, image_dir;
   bool resume = false, no_progress = false;
   int threads = 0;
   std::size_t checkpoint_every = 500;
 };
 int audit(AuditCommand command, const BandOptions& bands);
-int merge(const std::vector<std::string>& dirs, const std::string& output);
+int merge(const std::vector<std::string>& dirs, const std::string& output, const std::string& image_dir);
 
 struct FilterCommand {
   InputOptions in;

@@ -8,6 +8,10 @@ namespace {
 
 using namespace geotruth::cli;
 
+constexpr const char* kImageHelp =
+    "the dataset's pictures (DIR/<id>/img_diagram.png as Geometry3K ships them, or DIR/<id>.png): the error "
+    "report draws its marks over them";
+
 void add_figure_options(CLI::App& app, FigureOptions& figure) {
   app.add_option("--mode", figure.mode,
                  "incidences from: declared (through lists), geometric (coordinates), merged (both, "
@@ -70,6 +74,7 @@ int main(int argc, char** argv) {
   audit->add_option("-o,--output", audit_command.output, "output directory")->required();
   audit->add_flag("--resume", audit_command.resume,
                   "continue an interrupted run (even one killed) from its checkpoint");
+  audit->add_option("--image", audit_command.image_dir, kImageHelp)->check(CLI::ExistingDirectory);
   audit->add_option("--shard", audit_command.shard, "take records i, i+n, i+2n, … (0-based i), e.g. 2/8");
   audit->add_option("--threads", audit_command.threads, "worker threads (default: all cores)");
   audit->add_option("--checkpoint-every", audit_command.checkpoint_every, "records between checkpoints")
@@ -84,6 +89,8 @@ int main(int argc, char** argv) {
   CLI::App* merge = app.add_subcommand("merge", "join the output directories of sharded audit runs");
   merge->add_option("dirs", merge_dirs, "shard output directories")->required();
   merge->add_option("-o,--output", merge_out, "merged output directory")->required();
+  std::string merge_images;
+  merge->add_option("--image", merge_images, kImageHelp)->check(CLI::ExistingDirectory);
 
   FilterCommand filter_command;
   BandOptions filter_bands;
@@ -156,7 +163,7 @@ int main(int argc, char** argv) {
       }
       return geotruth::cli::audit(audit_command, audit_bands);
     }
-    if (merge->parsed()) return geotruth::cli::merge(merge_dirs, merge_out);
+    if (merge->parsed()) return geotruth::cli::merge(merge_dirs, merge_out, merge_images);
     if (filter->parsed()) return geotruth::cli::filter(filter_command, filter_bands);
     if (render->parsed()) return geotruth::cli::render(render_command, render_bands);
     if (crosscheck->parsed()) return geotruth::cli::crosscheck(crosscheck_command, crosscheck_bands);

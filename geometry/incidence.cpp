@@ -155,7 +155,7 @@ class Builder {
     return n;
   }
 
-  // How far these points, where placed, stray from the line through the two farthest apart.
+  // How far these points, where placed, stray from the line through their two extremes.
   struct Straightness {
     Rational squared_off = 0;  // of the point farthest off
     std::size_t worst = 0;
@@ -167,15 +167,22 @@ class Builder {
     std::erase_if(points, [&](std::size_t m) { return !scene_.points[m].at; });
     Straightness result;
     if (points.size() < 3) return result;
-    charge_work(points.size() * points.size());
+    charge_work(3 * points.size());
     auto at = [&](std::size_t m) -> const Vec2& { return *scene_.points[m].at; };
-    Rational longest = -1;
-    for (std::size_t x = 0; x < points.size(); ++x)
-      for (std::size_t y = x + 1; y < points.size(); ++y) {
-        const Rational dx = at(points[x]).x - at(points[y]).x, dy = at(points[x]).y - at(points[y]).y;
-        if (Rational d2 = dx * dx + dy * dy; d2 > longest) longest = d2, result.extremes = {points[x], points[y]};
+    // The extremes by two farthest-point sweeps (linear; the two farthest apart of a set that is
+    // nearly straight, which is what is asked).
+    auto farthest_from = [&](std::size_t from) {
+      std::size_t best = from;
+      Rational longest = 0;
+      for (auto m : points) {
+        const Rational dx = at(m).x - at(from).x, dy = at(m).y - at(from).y;
+        if (Rational d2 = dx * dx + dy * dy; d2 > longest) longest = d2, best = m;
       }
-    if (longest == 0) return result;
+      return best;
+    };
+    const std::size_t first = farthest_from(points[0]);
+    result.extremes = std::minmax(first, farthest_from(first));  // named in scene order
+    if (result.extremes.first == result.extremes.second) return result;
     for (auto m : points)
       if (Rational off = squared_distance_to_line(at(m), at(result.extremes.first), at(result.extremes.second));
           off > result.squared_off)

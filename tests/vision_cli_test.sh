@@ -2,7 +2,7 @@
 # render and crosscheck through the command line: files named after ids, one record per input
 # line, errors in place, exit codes 0 / 1 / 3, overlays, users' images.
 set -u
-geotruth="$1"
+geotruth=$(realpath "$1")
 samples="$2"  # ../shared/samples (Geometry3K images); skipped when absent
 source "$(dirname "$0")/check.sh"
 tmp=$(mktemp -d)
@@ -25,6 +25,13 @@ check "render: id made a file name" 1 "$(ls "$tmp/img" | grep -c '^three_circles
 check "render: PNG signature" "89504e47" "$(head -c 4 "$tmp/img/ellipse.png" | od -An -tx1 | tr -d ' \n')"
 "$geotruth" render "$tmp/scenes.jsonl" -o "$tmp/img2" 2>/dev/null >/dev/null
 check "render: same bytes twice" "" "$(cmp "$tmp/img/ellipse.png" "$tmp/img2/ellipse.png")"
+# On every core: the same records (in input order), files and bytes as one thread.
+"$geotruth" generate -n 60 --seed 4 >"$tmp/many.jsonl" 2>/dev/null
+(cd "$tmp" && "$geotruth" render many.jsonl -o one --threads 1 >one.jsonl 2>/dev/null)
+(cd "$tmp" && "$geotruth" render many.jsonl -o two --threads 2 >two.jsonl 2>/dev/null)
+check "render --threads 2: same records" "" "$(cd "$tmp" && sed 's#"two/#"one/#' two.jsonl | cmp - one.jsonl)"
+check "render --threads 2: same files and bytes" "" "$(diff -r "$tmp/one" "$tmp/two")"
+check "render --threads 2: every scene drawn" 60 "$(ls "$tmp/two" | wc -l)"
 "$geotruth" render "$tmp/scenes.jsonl" -o "$tmp/jpg" --format jpeg --quality 70 --style sketch --gaussian 10 2>/dev/null >/dev/null
 check "render: JPEG" "ffd8ff" "$(head -c 3 "$tmp/jpg/ellipse.jpg" | od -An -tx1 | tr -d ' \n')"
 "$geotruth" render "$tmp/scenes.jsonl" -o "$tmp/x" --color "#12345" >/dev/null 2>&1

@@ -19,17 +19,16 @@
 #include <iomanip>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <ostream>
 #include <queue>
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "audit/error_report.hpp"
 #include "audit/fnv1a.hpp"
 #include "audit/report.hpp"
+#include "batch/work_pool.hpp"
 
 namespace geotruth {
 namespace fs = std::filesystem;
@@ -356,26 +355,7 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
     StreamItem item;
     Lines lines;
   };
-  // TBB drops the items in flight when a stage throws (a full disk, an unreadable input), so
-  // the pool, not the pipeline tokens, owns them.
-  class WorkPool {
-   public:
-    Work* acquire() {
-      auto work = std::make_unique<Work>();
-      Work* raw = work.get();
-      const std::lock_guard lock(mutex_);
-      live_.emplace(raw, std::move(work));
-      return raw;
-    }
-    void release(Work* work) {
-      const std::lock_guard lock(mutex_);
-      live_.erase(work);
-    }
-
-   private:
-    std::mutex mutex_;
-    std::unordered_map<Work*, std::unique_ptr<Work>> live_;
-  } pool;
+  WorkPool<Work> pool;
   tbb::parallel_pipeline(
       64, tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> Work* {
             Work* work = pool.acquire();

@@ -107,6 +107,18 @@ std::string printable(std::string_view text);
 BatchStats run_batch(const std::vector<std::string>& inputs, SourceFormat format, const Limits& limits,
                      const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics);
 
+/// The heavy part of a record's work, run on any thread (it must not touch shared state); the step
+/// it returns runs in input order on one thread and gives the output record (naming and writing
+/// files, counting). Either may throw InputError for a per-record problem.
+using RecordStep = std::function<ordered_json()>;
+using ParallelSceneHandler = std::function<RecordStep(const Scene& scene, const RawRecord& record)>;
+
+/// As run_batch, with the heavy part on `threads` threads (0: all cores): the output, records and
+/// files, is the same as with one thread, in input order.
+BatchStats run_batch_parallel(const std::vector<std::string>& inputs, SourceFormat format, const Limits& limits,
+                              int threads, const ParallelSceneHandler& handler, std::ostream& out,
+                              std::ostream& diagnostics);
+
 /// Native JSONL inputs.
 inline BatchStats run_batch(const std::vector<std::string>& inputs, const Limits& limits, const SceneHandler& handler,
                             std::ostream& out, std::ostream& diagnostics) {

@@ -141,6 +141,7 @@ struct RenderCommand {
   InputOptions in;
   std::string directory, output, format = "png";
   int quality = 90;
+  int threads = 0;  ///< 0: all cores
   PictureOptions picture;
 };
 int render(const RenderCommand& command, const BandOptions& bands);

@@ -118,6 +118,8 @@ int main(int argc, char** argv) {
   render->add_option("--quality", render_command.quality, "JPEG quality 0-100")
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
+  render->add_option("--threads", render_command.threads,
+                     "worker threads (default: all cores); files and records as with one");
   render_command.picture.add_to(*render);
   render->add_option("--render-size", render_bands.render_size,
                      "as --size, in the audit's terms (pixels of the frame's longer side)");

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <set>
 
 #include "audit/run.hpp"
@@ -58,10 +59,9 @@ void write_image(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
 // Unique names within one run: a second scene with the same id gets its line number appended.
 class Names {
  public:
-  fs::path next(const fs::path& dir, const Scene& scene, const RawRecord& record, const std::string& extension) {
-    std::string stem = file_stem(scene, record);
+  fs::path next(const fs::path& dir, std::string stem, std::size_t line, const std::string& extension) {
     if (!taken_.insert(stem).second) {
-      stem += "-line" + std::to_string(record.line);
+      stem += "-line" + std::to_string(line);
       taken_.insert(stem);
     }
     return dir / (stem + extension);
@@ -136,23 +136,27 @@ int render(const RenderCommand& command, const BandOptions& band_options) {
   Names names;
   Output out(command.output);
   std::size_t images = 0;
-  const BatchStats stats = run_batch(
-      command.in.inputs, command.in.format(), command.in.limits,
-      [&](const Scene& scene, const RawRecord& record) {
+  // Drawing and encoding run on every core; naming and writing the files, in input order.
+  const BatchStats stats = run_batch_parallel(
+      command.in.inputs, command.in.format(), command.in.limits, command.threads,
+      [&](const Scene& scene, const RawRecord& record) -> RecordStep {
         vision::Image image;
         try {
           image = vision::render(scene, options);
         } catch (const std::invalid_argument& e) {
           throw InputError{"/frame", e.what()};
         }
-        const fs::path path = names.next(dir, scene, record, jpeg ? ".jpg" : ".png");
-        write_image(
-            path, vision::encode(image, jpeg ? vision::ImageFormat::jpeg : vision::ImageFormat::png, command.quality));
-        ++images;
+        auto bytes = std::make_shared<const std::vector<std::uint8_t>>(
+            vision::encode(image, jpeg ? vision::ImageFormat::jpeg : vision::ImageFormat::png, command.quality));
         ordered_json result = record_head(scene, record);
-        result["image"] = path.string();
         result["width"] = image.width, result["height"] = image.height;
-        return result;
+        return [&, bytes, result, stem = file_stem(scene, record), line = record.line]() mutable {
+          const fs::path path = names.next(dir, stem, line, jpeg ? ".jpg" : ".png");
+          write_image(path, *bytes);
+          ++images;
+          result["image"] = path.string();
+          return result;
+        };
       },
       out.stream(), std::cerr);
   if (!out.commit()) return kUsage;
@@ -208,7 +212,7 @@ int crosscheck(CrosscheckCommand command, const BandOptions& band_options) {
         if (!gaps.empty()) result["gaps"] = std::move(gaps);
         if (!image_path.empty()) result["image"] = image_path.string();
         if (!command.overlay_dir.empty()) {
-          const fs::path path = names.next(command.overlay_dir, scene, record, ".png");
+          const fs::path path = names.next(command.overlay_dir, file_stem(scene, record), record.line, ".png");
           write_image(path, vision::encode(vision::overlay(scene, image, check), vision::ImageFormat::png));
           result["overlay"] = path.string();
         }

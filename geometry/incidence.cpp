@@ -205,10 +205,10 @@ class Builder {
     std::string names;
     Bend bend{s.worst, line_through(s.extremes), s.squared_off, "", true};
     Rational culprit_off = eps_vis2_;  // a shared point off either line on its own is the cause
+    const Straightness own_lines[] = {straightness(first), straightness(second)};
     for (auto m : shared) {
       names += (names.empty() ? "" : ", ") + scene_.points[m].id;
-      for (const auto* own : {&first, &second}) {
-        const Straightness line = straightness(*own);
+      for (const Straightness& line : own_lines) {
         if (!scene_.points[m].at || line.extremes.first == line.extremes.second) continue;
         const Rational off = squared_distance_to_line(*scene_.points[m].at, *scene_.points[line.extremes.first].at,
                                                       *scene_.points[line.extremes.second].at);

@@ -47,7 +47,6 @@ struct Line {
   friend bool operator==(const Line&, const Line&) = default;
 };
 
-/// A drawn full circle: a centre (point or coordinates) and a radius or points it passes.
 /// A point that facts name as a circle's centre although the drawn circle is centred elsewhere,
 /// with the points those facts put on the circle.
 struct ClaimedCentre {
@@ -56,6 +55,7 @@ struct ClaimedCentre {
   friend bool operator==(const ClaimedCentre&, const ClaimedCentre&) = default;
 };
 
+/// A drawn full circle: a centre (point or coordinates) and a radius or points it passes.
 struct Circle {
   std::string id;
   std::optional<std::size_t> center_point;     ///< index into Scene::points when named

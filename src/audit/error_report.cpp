@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <geotruth/bands.hpp>
 #include <geotruth/findings.hpp>
 #include <geotruth/input.hpp>
 #include <map>
@@ -11,7 +12,9 @@
 #include <set>
 #include <sstream>
 
+#include "audit/jsonl.hpp"
 #include "audit/run.hpp"
+#include "batch/batch.hpp"
 #include "core/exact_json.hpp"
 
 namespace geotruth {
@@ -73,12 +76,11 @@ std::string read_file(const fs::path& path) {
   return bytes.str();
 }
 
-// The dataset's picture of a diagram: <id>/img_diagram.png (Geometry3K), <id>.png or <id>.jpg.
+// The dataset's picture of a diagram, if `image_dir` has one.
 std::optional<fs::path> picture_of(const std::string& image_dir, const std::vector<std::string>& names) {
   if (image_dir.empty()) return std::nullopt;
-  for (const auto& name : names)
-    for (const char* pattern : {"/img_diagram.png", ".png", ".jpg", ".jpeg"})
-      if (fs::path path = fs::path(image_dir) / (name + pattern); !name.empty() && fs::exists(path)) return path;
+  for (const auto& path : picture_candidates(image_dir, names))
+    if (fs::exists(path)) return path;
   return std::nullopt;
 }
 
@@ -97,9 +99,8 @@ std::optional<std::pair<double, double>> png_size(std::string_view bytes) {
 class DiagramSvg {
  public:
   DiagramSvg(const Scene& scene, const std::optional<fs::path>& picture) : scene_(scene) {
-    const double fw = scene.frame.width.get_d(), fh = scene.frame.height.get_d();
-    scale_ = std::max(fw, fh) < 64 ? 640 / std::max(fw, fh) : 1;  // GePBench's unit square at 640 px
-    width_ = fw * scale_, height_ = fh * scale_;
+    scale_ = Bands().pixels_per_unit(scene.frame).get_d();  // the audit's own scale (the unit square at 640 px)
+    width_ = scene.frame.width.get_d() * scale_, height_ = scene.frame.height.get_d() * scale_;
     // The view holds the frame and everything drawn (circles may leave it), with a margin.
     auto include = [&](double x, double y, double r) {
       low_x_ = std::min(low_x_, x - r), low_y_ = std::min(low_y_, y - r);
@@ -119,16 +120,16 @@ class DiagramSvg {
       background_ = "<image x=\"0\" y=\"0\" width=\"" + number(iw) + "\" height=\"" + number(ih) +
                     "\" href=\"data:image/" + (png ? "png" : "jpeg") + ";base64," + base64(bytes) + "\"/>\n";
     } else {
-      background_ = "<rect x=\"" + number(low_x_ - 12) + "\" y=\"" + number(low_y_ - 12) + "\" width=\"" +
-                    number(high_x_ - low_x_ + 24) + "\" height=\"" + number(high_y_ - low_y_ + 24) +
+      background_ = "<rect x=\"" + number(low_x_ - kMargin) + "\" y=\"" + number(low_y_ - kMargin) + "\" width=\"" +
+                    number(high_x_ - low_x_ + 2 * kMargin) + "\" height=\"" + number(high_y_ - low_y_ + 2 * kMargin) +
                     "\" fill=\"white\"/>\n";
     }
   }
 
   std::string draw(const std::vector<const Conflict*>& conflicts) const {
     std::ostringstream svg;
-    const double margin = 12, x = low_x_ - margin, y = low_y_ - margin;
-    const double w = high_x_ - low_x_ + 2 * margin, h = high_y_ - low_y_ + 2 * margin;
+    const double x = low_x_ - kMargin, y = low_y_ - kMargin;
+    const double w = high_x_ - low_x_ + 2 * kMargin, h = high_y_ - low_y_ + 2 * kMargin;
     svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"" << number(x) << ' ' << number(y) << ' ' << number(w)
         << ' ' << number(h) << "\" width=\"" << number(w) << "\" height=\"" << number(h)
         << "\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\">\n<title>" << xml_escape(scene_.id) << ": "
@@ -168,11 +169,16 @@ class DiagramSvg {
  private:
   static std::string number(double v) { return decimal(v); }
 
+  // Frame coordinates to the view's (scaled; y down).
+  std::pair<double, double> view(const Vec2& v) const {
+    const double y = v.y.get_d() * scale_;
+    return {v.x.get_d() * scale_, scene_.frame.y == YAxis::up ? height_ - y : y};
+  }
+
   std::optional<std::pair<double, double>> at(std::size_t point) const {
     const auto& p = scene_.points[point].at;
     if (!p) return std::nullopt;
-    const double y = p->y.get_d() * scale_;
-    return std::make_pair(p->x.get_d() * scale_, scene_.frame.y == YAxis::up ? height_ - y : y);
+    return view(*p);
   }
 
   std::optional<std::size_t> point_named(const std::string& id) const {
@@ -189,23 +195,13 @@ class DiagramSvg {
   struct Disc {
     double x, y, r;
   };
-  // Where circle c is drawn: its radius, or the lower median of its through points' distances
-  // (as the geometry takes it).
+  // Where circle c is drawn, with the radius the geometry takes (radius_squared).
   std::optional<Disc> disc_of(std::size_t c) const {
     const Circle& circle = scene_.circles[c];
-    if (!circle.center) return std::nullopt;
-    const double cx = circle.center->x.get_d(), cy = circle.center->y.get_d();
-    double r = circle.radius ? circle.radius->get_d() : 0;
-    if (!circle.radius) {
-      std::vector<double> d;
-      for (auto t : circle.through)
-        if (const auto& p = scene_.points[t].at) d.push_back(std::hypot(p->x.get_d() - cx, p->y.get_d() - cy));
-      if (d.empty()) return std::nullopt;
-      std::sort(d.begin(), d.end());
-      r = d[(d.size() - 1) / 2];
-    }
-    const double y = cy * scale_;
-    return Disc{cx * scale_, scene_.frame.y == YAxis::up ? height_ - y : y, r * scale_};
+    const auto r2 = radius_squared(scene_, circle);
+    if (!circle.center || !r2) return std::nullopt;
+    const auto [x, y] = view(*circle.center);
+    return Disc{x, y, std::sqrt(r2->get_d()) * scale_};
   }
 
   std::string circle(std::size_t c) const {
@@ -235,6 +231,7 @@ class DiagramSvg {
     return "";
   }
 
+  static constexpr double kMargin = 12;  // px around everything drawn
   const Scene& scene_;
   double scale_ = 1, width_ = 0, height_ = 0;
   double low_x_ = 0, low_y_ = 0, high_x_ = 0, high_y_ = 0;  // what the view holds
@@ -257,20 +254,15 @@ void write_error_report(const std::string& dir_text, const std::string& image_di
   const fs::path dir(dir_text);
   std::vector<Conflict> conflicts;
   std::map<std::size_t, std::vector<std::string>> names_of;  // record → id (and source key)
-  {
-    std::ifstream in(dir / "scenes.jsonl");
-    for (std::string line; std::getline(in, line);) {
-      if (line.empty()) continue;
-      const ordered_json r = ordered_json::parse(line);
-      if (!r.contains("findings")) continue;
-      const std::size_t record = r["record"];
-      for (const auto& f : r["findings"])
-        if (f.value("severity", "") == "conflict") {
-          conflicts.push_back({record, r["id"], f, f.contains("slack_px") ? f["slack_px"].get<double>() : -1});
-          names_of[record] = {r["id"].get<std::string>(), r.value("key", "")};
-        }
-    }
-  }
+  each_record(dir / "scenes.jsonl", [&](const ordered_json& r) {
+    if (!r.contains("findings")) return;
+    const std::size_t record = r["record"];
+    for (const auto& f : r["findings"])
+      if (f.value("severity", "") == "conflict") {
+        conflicts.push_back({record, r["id"], f, f.contains("slack_px") ? f["slack_px"].get<double>() : -1});
+        names_of[record] = {r["id"].get<std::string>(), r.value("key", "")};
+      }
+  });
   std::stable_sort(conflicts.begin(), conflicts.end(),
                    [](const Conflict& a, const Conflict& b) { return a.slack > b.slack; });
 
@@ -282,20 +274,17 @@ void write_error_report(const std::string& dir_text, const std::string& image_di
     std::map<std::size_t, std::vector<const Conflict*>> by_record;
     for (const auto& c : conflicts) by_record[c.record].push_back(&c);
     std::set<std::string> taken;
-    std::ifstream in(dir / "flagged.jsonl");
-    for (std::string line; std::getline(in, line);) {
-      if (line.empty()) continue;
-      const ordered_json r = ordered_json::parse(line);
+    each_record(dir / "flagged.jsonl", [&](const ordered_json& r) {
       const auto it = by_record.find(r["record"].get<std::size_t>());
-      if (it == by_record.end()) continue;
+      if (it == by_record.end()) return;
       const SceneOrError parsed = read_scene(r["scene"].dump());
-      if (!std::holds_alternative<Scene>(parsed)) continue;
+      if (!std::holds_alternative<Scene>(parsed)) return;
       const Scene& scene = std::get<Scene>(parsed);
       const std::string name = file_name(scene.id, taken, it->first);
       write_atomically((dir / name).string(),
                        DiagramSvg(scene, picture_of(image_dir, names_of[it->first])).draw(it->second));
       svg_of[it->first] = name;
-    }
+    });
   }
 
   std::string jsonl;

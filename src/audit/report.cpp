@@ -1,5 +1,6 @@
 #include "audit/report.hpp"
 
+#include "audit/jsonl.hpp"
 #include "audit/report_page.hpp"  // generated from report_page.html
 
 #include <filesystem>
@@ -22,13 +23,6 @@ void write_script_safe(std::ostream& out, const std::string& json_text) {
     from = at + 2;
   }
   out.write(json_text.data() + from, static_cast<std::streamsize>(json_text.size() - from));
-}
-
-template <typename Fn>
-void each_line(const std::filesystem::path& path, Fn&& fn) {
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) fn(line);
 }
 
 }  // namespace

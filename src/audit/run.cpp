@@ -27,6 +27,7 @@
 
 #include "audit/error_report.hpp"
 #include "audit/fnv1a.hpp"
+#include "audit/jsonl.hpp"
 #include "audit/report.hpp"
 #include "batch/work_pool.hpp"
 
@@ -411,13 +412,6 @@ double uniform_p_value(const std::map<std::string, std::size_t>& counts, std::si
   return boost::math::gamma_q((options - 1) / 2.0, x / 2);
 }
 
-template <typename Fn>
-void each_line(const fs::path& path, Fn&& fn) {
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) fn(ordered_json::parse(line));
-}
-
 }  // namespace
 
 void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
@@ -430,7 +424,7 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
   std::map<std::string, std::vector<std::string>> by_hash;
   std::map<std::size_t, std::string> difficulty_of_record;
   std::size_t records = 0, errors = 0, questions = 0;
-  each_line(dir / "scenes.jsonl", [&](const ordered_json& r) {
+  each_record(dir / "scenes.jsonl", [&](const ordered_json& r) {
     ++records;
     if (r.contains("error")) {
       ++errors;
@@ -444,7 +438,7 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
       ++by_difficulty[difficulty]["scenes"];
     }
   });
-  each_line(dir / "verdicts.jsonl", [&](const ordered_json& v) {
+  each_record(dir / "verdicts.jsonl", [&](const ordered_json& v) {
     ++questions;
     const std::string verdict = v["verdict"], kind = v["kind"], annotated = v["annotated"];
     ++by_verdict[verdict];

@@ -245,6 +245,15 @@ SceneOrError scene_of(const StreamItem& item, const Limits& limits) {
   return read_scene(item.raw.text, limits);
 }
 
+std::vector<std::filesystem::path> picture_candidates(const std::filesystem::path& dir,
+                                                      const std::vector<std::string>& names) {
+  std::vector<std::filesystem::path> paths;
+  for (const std::string& name : names)
+    if (!name.empty())
+      for (const char* pattern : {".png", ".jpg", ".jpeg", "/img_diagram.png"}) paths.push_back(dir / (name + pattern));
+  return paths;
+}
+
 namespace {
 
 // One record's way through a batch: read, worked on (anywhere), finished and written (in order).

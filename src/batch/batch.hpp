@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <geotruth/import.hpp>
 #include <geotruth/input.hpp>
@@ -103,6 +104,12 @@ using SceneHandler = std::function<ordered_json(const Scene& scene, const RawRec
 /// `text` for a one-line diagnostic: control characters (a key with a newline or NUL, say) written
 /// as JSON escapes (\n, \u0000), so one diagnostic is always one line.
 std::string printable(std::string_view text);
+
+/// Where a dataset's picture of a scene may be, in the order to try, inside the directory `dir`:
+/// <name>.png, .jpg, .jpeg or <name>/img_diagram.png (Geometry3K's layout), for each non-empty
+/// name (the scene's id, then its source key).
+std::vector<std::filesystem::path> picture_candidates(const std::filesystem::path& dir,
+                                                      const std::vector<std::string>& names);
 
 BatchStats run_batch(const std::vector<std::string>& inputs, SourceFormat format, const Limits& limits,
                      const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics);

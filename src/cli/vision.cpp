@@ -76,18 +76,13 @@ std::vector<std::uint8_t> read_bytes(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// The user's image for a scene: the file itself, or in a directory <id>.png/.jpg/.jpeg or
-// <id>/img_diagram.png (Geometry3K's layout).
+// The user's image for a scene: the file itself, or one of picture_candidates in a directory.
 fs::path image_for(const std::string& image_option, const Scene& scene, const RawRecord& record) {
   const fs::path base(image_option);
   if (!fs::is_directory(base)) return base;
-  std::vector<fs::path> tried;
-  for (const std::string& name : {scene.id, record.key})
-    for (const char* pattern : {".png", ".jpg", ".jpeg", "/img_diagram.png"}) {
-      if (name.empty()) continue;
-      tried.push_back(base / (name + pattern));
-      if (fs::exists(tried.back())) return tried.back();
-    }
+  const std::vector<fs::path> tried = picture_candidates(base, {scene.id, record.key});
+  for (const auto& path : tried)
+    if (fs::exists(path)) return path;
   std::string list;
   for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t.string();
   throw InputError{"", "no image for scene \"" + scene.id + "\" (looked for " + list + ")"};

@@ -57,6 +57,23 @@ check "gepbench audit exit code" 0 $?
 check "gepbench verdicts" 9 "$(wc -l <"$tmp/gep/verdicts.jsonl")"
 check "the rotated-ellipse span is wrong" 1 "$(grep -c '"question":"size-0".*"verdict":"wrong"' "$tmp/gep/verdicts.jsonl")"
 
+# A question's wording, template and options travel from the scene into its verdict record; the
+# summary counts unsupported questions per template (native items without one: per kind).
+cat >"$tmp/worded.jsonl" <<'SCENE'
+{"id":"w","points":[{"id":"A","at":[0,0]}],"questions":[{"id":"q1","ask":"count","of":"letters","options":["1","2"],"answer":"A","text":"How many letters?","template":"count letters"},{"id":"q2","ask":"divine","options":["x","y"],"answer":"B","text":"Which is it?","template":"mystery"},{"id":"q3","ask":"divine","answer":"x"}]}
+SCENE
+"$geotruth" audit "$tmp/worded.jsonl" -o "$tmp/worded" --no-progress >/dev/null 2>&1
+field_of() { /usr/bin/python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    v = json.loads(line)
+    if v["question"] == sys.argv[2]: print(json.dumps(v.get(sys.argv[3]), separators=(",", ":")))' "$@"; }
+check "verdict carries the dataset's text" '"How many letters?"' "$(field_of "$tmp/worded/verdicts.jsonl" q1 text)"
+check "verdict carries the options" '["1","2"]' "$(field_of "$tmp/worded/verdicts.jsonl" q1 options)"
+check "verdict carries the template" '"mystery"' "$(field_of "$tmp/worded/verdicts.jsonl" q2 template)"
+check "no text key when the dataset wrote none" 'null' "$(field_of "$tmp/worded/verdicts.jsonl" q3 text)"
+check "unsupported per template (else per kind)" '{"divine":1,"mystery":1}' \
+  "$(/usr/bin/python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["unsupported_by_template"], separators=(",", ":")))' "$tmp/worded/summary.json")"
+
 # generate: deterministic bytes, valid input for the other subcommands.
 "$geotruth" generate --family diagram -n 50 --seed 9 -o "$tmp/gen1.jsonl" 2>/dev/null
 check "generate exit code" 0 $?

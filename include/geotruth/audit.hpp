@@ -23,7 +23,10 @@ struct Reason {
 
 struct QuestionVerdict {
   std::string question;
-  std::string kind;  ///< "ask/of" or "ask/relation", e.g. "count/triangles", "which/left_of"
+  std::string kind;                  ///< "ask/of" or "ask/relation", e.g. "count/triangles", "which/left_of"
+  std::string text;                  ///< the question as the dataset wrote it, when it did
+  std::string template_name;         ///< the dataset's template, when the importer matched one
+  std::vector<std::string> options;  ///< as the dataset wrote them
   Verdict verdict = Verdict::ok;
   std::string truth;      ///< the right option's letter (or the value when there are no options)
   std::string annotated;  ///< the answer as annotated

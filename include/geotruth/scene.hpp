@@ -175,6 +175,8 @@ struct Question {
   std::vector<std::string> between;
   std::string anchor, relative_to, measure, criterion, value, touching, connected_to, relation, row, column;
   bool absent = false, connected_pair = false;
+  std::string text;           ///< the question as the dataset wrote it (empty for native items)
+  std::string template_name;  ///< the dataset's template it matched ("template" in JSON), for per-template counts
   std::string extra;
   friend bool operator==(const Question&, const Question&) = default;
 };

@@ -103,6 +103,9 @@ QuestionVerdict judge(const Question& q, const Truth& truth, const FrameBands& b
   QuestionVerdict v;
   v.question = q.id;
   v.kind = question_kind(q);
+  v.text = q.text;
+  v.template_name = q.template_name;
+  v.options = q.options;
   v.annotated = q.answer;
   auto finish = [&](Verdict verdict) {
     v.verdict = verdict;

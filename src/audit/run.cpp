@@ -185,14 +185,15 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Lim
   bool flagged = false;
   for (const auto& v : audit.verdicts) {
     flagged = flagged || v.verdict != Verdict::ok;
-    out.verdicts.push_back({{"record", item.ordinal},
-                            {"scene", scene.id},
-                            {"question", v.question},
-                            {"kind", v.kind},
-                            {"verdict", verdict_name(v.verdict)},
-                            {"truth", v.truth},
-                            {"annotated", v.annotated},
-                            {"reasons", reasons_json(v.reasons)}});
+    ordered_json line{{"record", item.ordinal}, {"scene", scene.id}, {"question", v.question}, {"kind", v.kind}};
+    if (!v.text.empty()) line["text"] = v.text;
+    if (!v.template_name.empty()) line["template"] = v.template_name;
+    if (!v.options.empty()) line["options"] = v.options;
+    line["verdict"] = verdict_name(v.verdict);
+    line["truth"] = v.truth;
+    line["annotated"] = v.annotated;
+    line["reasons"] = reasons_json(v.reasons);
+    out.verdicts.push_back(std::move(line));
   }
   ordered_json findings = ordered_json::array();
   for (const auto& f : audit.findings) {
@@ -429,7 +430,7 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
   const fs::path dir(dir_text);
   std::map<std::string, std::size_t> by_verdict{
       {"ok", 0}, {"wrong", 0}, {"ambiguous", 0}, {"invalid", 0}, {"unsupported", 0}};
-  std::map<std::string, std::size_t> by_reason, findings_by_kind;
+  std::map<std::string, std::size_t> by_reason, findings_by_kind, unsupported_by_template;
   std::map<std::string, std::map<std::string, std::size_t>> by_kind, letters_by_kind, letters_by_ask, by_difficulty;
   std::map<std::string, std::size_t> options_by_kind;
   std::map<std::string, std::vector<std::string>> by_hash;
@@ -454,6 +455,8 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
     const std::string verdict = v["verdict"], kind = v["kind"], annotated = v["annotated"];
     ++by_verdict[verdict];
     ++by_kind[kind][verdict];
+    // Unsupported questions by the dataset's template (or by kind for native items): what to map next.
+    if (verdict == "unsupported") ++unsupported_by_template[v.value("template", kind)];
     for (const auto& r : v["reasons"]) ++by_reason[r["kind"]];
     if (auto it = difficulty_of_record.find(v["record"]); it != difficulty_of_record.end())
       ++by_difficulty[it->second][verdict];
@@ -489,6 +492,7 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
                        {"by_verdict", by_verdict},
                        {"by_reason", by_reason},
                        {"by_kind", by_kind},
+                       {"unsupported_by_template", unsupported_by_template},
                        {"by_difficulty", by_difficulty},
                        {"findings", findings_by_kind},
                        {"answer_position_bias", bias_of(letters_by_kind)},

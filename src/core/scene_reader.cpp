@@ -467,7 +467,8 @@ class SceneReader {
   void read_question(const Value& v, const std::string& ptr) {
     expect_object(v, ptr, "a question",
                   {"id", "ask", "of", "options", "answer", "between", "anchor", "relative_to", "measure", "criterion",
-                   "value", "touching", "connected_to", "relation", "row", "column", "absent", "connected_pair"});
+                   "value", "touching", "connected_to", "relation", "row", "column", "absent", "connected_pair", "text",
+                   "template"});
     Question q;
     q.id = read_string(required(v, ptr, "id", "the question's id"), at(ptr, "id"));
     q.ask = read_string(required(v, ptr, "ask", "what is asked: count, exists, location, ..."), at(ptr, "ask"));
@@ -497,6 +498,8 @@ class SceneReader {
     q.column = optional_string(v, ptr, "column");
     q.absent = optional_bool(v, ptr, "absent", false);
     q.connected_pair = optional_bool(v, ptr, "connected_pair", false);
+    q.text = optional_string(v, ptr, "text");
+    q.template_name = optional_string(v, ptr, "template");
     q.extra = extra_of(v);
     scene_.questions.push_back(std::move(q));
   }

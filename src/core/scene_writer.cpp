@@ -124,6 +124,8 @@ ordered_json question_json(const Question& q) {
   put_if(out, "column", q.column);
   if (q.absent) out["absent"] = true;
   if (q.connected_pair) out["connected_pair"] = true;
+  put_if(out, "text", q.text);
+  put_if(out, "template", q.template_name);
   put_extra(out, q.extra);
   return out;
 }

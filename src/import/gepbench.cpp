@@ -308,7 +308,7 @@ std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::stri
       q.answer = answer;
       for (std::size_t k = 0; k < q.options.size(); ++k)
         if (q.options[k] == answer) q.answer = std::string(1, static_cast<char>('A' + k));
-      q.extra = "{\"text\":" + nlohmann::json(text).dump() + "}";
+      q.text = text;
       if (q.ask == "unmapped") target.notes.push_back({"unmapped_question", "no template matches \"" + text + "\""});
       scene.questions.push_back(std::move(q));
     }

@@ -18,6 +18,13 @@ namespace geotruth {
 
 namespace fs = std::filesystem;
 
+std::string dataset_of(const Scene& scene) {
+  if (scene.extra.empty()) return "";
+  const auto extra = ordered_json::parse(scene.extra, nullptr, false);
+  if (extra.is_object() && extra.contains("dataset") && extra["dataset"].is_string()) return extra["dataset"];
+  return "";
+}
+
 namespace {
 
 // The dataset the inputs come from: the import format, or for native scenes the "dataset" their
@@ -30,11 +37,8 @@ std::string dataset_of(const std::vector<std::string>& inputs, const std::string
   StreamItem item;
   if (!stream.next(item)) return "";
   const SceneOrError scene = scene_of(item, limits);
-  if (const Scene* s = std::get_if<Scene>(&scene); s && !s->extra.empty()) {
-    const auto extra = ordered_json::parse(s->extra, nullptr, false);
-    if (extra.is_object() && extra.contains("dataset") && extra["dataset"].is_string()) return extra["dataset"];
-  }
-  return "";
+  const Scene* first = std::get_if<Scene>(&scene);
+  return first ? dataset_of(*first) : "";
 }
 
 // Standard input can be read once; `auto` reads the data twice, so stdin is copied to a

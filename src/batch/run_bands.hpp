@@ -24,6 +24,10 @@ struct RunBands {
   std::optional<BandEvidence> evidence;
 };
 
+/// The dataset a native scene was imported from: the "dataset" its importer wrote under "extra",
+/// else "".
+std::string dataset_of(const Scene& scene);
+
 /// The band in force for a run over `inputs` in the source format named `from`: eps_num/eps_vis
 /// when given; else `auto` (the default for hand-annotated datasets) reads the inputs once for
 /// the residuals of their declared facts; else the dataset's documented default. Says which on

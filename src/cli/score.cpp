@@ -18,19 +18,16 @@ int score(ScoreCommand command, const BandOptions& band_options) {
   }
   score::Scorer scorer;
   RecordStream stream(command.in.inputs, command.in.format(), command.in.limits);
-  StreamItem item;
-  std::size_t records = 0, errors = 0;
-  while (stream.next(item)) {
-    ++records;
-    if (const auto error = scorer.add(item, run.bands, command.in.limits); error && ++errors <= 20)
-      std::cerr << printable(item.raw.file) << ':' << item.raw.line << ": "
-                << printable(error->pointer.empty() ? "/" : error->pointer) << ": " << printable(error->message)
-                << '\n';
-  }
+  const ordered_json read = score::add_records(
+      scorer, [&](StreamItem& item) { return stream.next(item); }, run.bands, command.in.limits);
+  for (const auto& e : read["unreadable"])
+    std::cerr << printable(e["file"].get<std::string>()) << ':' << e["line"] << ": "
+              << printable(e["error"]["pointer"].get<std::string>()) << ": "
+              << printable(e["error"]["message"].get<std::string>()) << '\n';
   ordered_json scores = scorer.score(models);
   scores["bands"] = bands_json(run.bands);
-  scores["records"] = records;
-  scores["errors"] = errors;
+  scores.update(read);
+  const std::size_t records = read["records"], errors = read["errors"];
   if (!command.json.empty()) write_atomically(command.json, scores.dump(2) + "\n");
   if (!command.html.empty()) write_atomically(command.html, score::page(scores));
   std::cout << score::table(scores);

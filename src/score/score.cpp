@@ -185,6 +185,19 @@ std::optional<InputError> Scorer::add(const StreamItem& item, const Bands& bands
   return std::nullopt;
 }
 
+ordered_json add_records(Scorer& scorer, const std::function<bool(StreamItem&)>& next, const Bands& bands,
+                         const Limits& limits) {
+  std::size_t records = 0, errors = 0;
+  ordered_json unreadable = ordered_json::array();
+  StreamItem item;
+  while (next(item)) {
+    ++records;
+    if (const auto error = scorer.add(item, bands, limits); error && ++errors <= kListed)
+      unreadable.push_back(error_record(item.raw, *error));
+  }
+  return {{"records", records}, {"errors", errors}, {"unreadable", unreadable}};
+}
+
 std::optional<std::size_t> Scorer::find(const ordered_json& row, std::string& key) const {
   const std::string id = text_of(row.value("question_id", ordered_json()));
   std::string scene = text_of(row.value("scene", ordered_json()));

@@ -3,6 +3,7 @@
 // (docs/score.md). Computed once here for `geotruth score` and `geotruth.score`.
 #pragma once
 
+#include <functional>
 #include <geotruth/audit.hpp>
 #include <map>
 #include <set>
@@ -58,6 +59,11 @@ class Scorer {
   std::map<std::string, std::size_t> by_key_;                 ///< "<scene>/<question>" → item
   std::map<std::string, std::vector<std::size_t>> by_scene_;  ///< scene id or key → its items
 };
+
+/// Reads, audits and adds to `scorer` every record `next` gives (until it returns false): returns
+/// {"records", "errors", "unreadable": [error records ({line, file, error}), the first 20]}.
+ordered_json add_records(Scorer& scorer, const std::function<bool(StreamItem&)>& next, const Bands& bands,
+                         const Limits& limits);
 
 /// The scores as a table (for a terminal): per model, all / clean / corrected for every aspect,
 /// kind and difficulty, how many items each rests on; then the rank changes.

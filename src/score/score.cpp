@@ -109,6 +109,19 @@ ordered_json rank_changes(const ordered_json& models) {
 
 }  // namespace
 
+Model::Row parse_row(const std::string& text, std::size_t line) {
+  Model::Row row{line, ordered_json::parse(text, nullptr, false), ""};
+  if (!row.value.is_object())
+    row.error = "not a JSON object";
+  else if (!row.value.contains("response") || !row.value["response"].is_string())
+    row.error = "no \"response\" text";
+  if (!row.error.empty()) {
+    row.error = "line " + std::to_string(line) + ": " + row.error;
+    row.value = nullptr;
+  }
+  return row;
+}
+
 Model read_model(const std::string& path, const Limits& limits) {
   Model model;
   model.file = path;
@@ -133,17 +146,11 @@ Model read_model(const std::string& path, const Limits& limits) {
     const std::string where = files.size() > 1 ? fs::path(file).filename().string() + ":" : "";
     RawRecord record;
     while (reader.next(record)) {
-      Model::Row row{record.line, ordered_json::parse(record.text, nullptr, false), ""};
-      if (record.dropped_bytes)
-        row.error = "longer than " + std::to_string(limits.max_line_bytes) + " bytes";
-      else if (!row.value.is_object())
-        row.error = "not a JSON object";
-      else if (!row.value.contains("response") || !row.value["response"].is_string())
-        row.error = "no \"response\" text";
-      if (!row.error.empty()) {
-        row.error = where + "line " + std::to_string(record.line) + ": " + row.error;
-        row.value = nullptr;
-      }
+      Model::Row row = record.dropped_bytes ? Model::Row{record.line, nullptr,
+                                                         "line " + std::to_string(record.line) + ": longer than " +
+                                                             std::to_string(limits.max_line_bytes) + " bytes"}
+                                            : parse_row(record.text, record.line);
+      if (!row.error.empty()) row.error = where + row.error;
       model.rows.push_back(std::move(row));
     }
   }

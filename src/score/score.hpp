@@ -26,6 +26,9 @@ struct Model {
   std::vector<Row> rows;
 };
 
+/// One model-output row from its JSON text: an object with a "response" text, else the reason.
+Model::Row parse_row(const std::string& text, std::size_t line);
+
 /// Reads a model-output JSONL file (one row per line). The name is the file's stem.
 Model read_model(const std::string& path, const Limits& limits = {});
 

@@ -347,7 +347,7 @@ std::vector<std::pair<std::string, const ordered_json*>> rows_of(const ordered_j
 
 std::string change_text(const ordered_json& change) {
   const std::string view = change["view"];
-  return change["scope"].get<std::string>() + ", " + view + ": " + change["models"][1].get<std::string>() + " " +
+  return change["scope"].get<std::string>() + ", " + (view == "clean" ? "audited ok" : view) + ": " + change["models"][1].get<std::string>() + " " +
          percent(change[view][1]) + " above " + change["models"][0].get<std::string>() + " " +
          percent(change[view][0]) + " (all items: " + percent(change["all"][0]) + " vs " + percent(change["all"][1]) +
          ")";
@@ -388,12 +388,11 @@ std::string verdict_line(const ordered_json& scores) {
 
 std::string responses_line(const ordered_json& model) {
   const ordered_json& r = model["responses"];
-  std::string line = std::to_string(r["rows"].get<std::size_t>()) + " rows, " +
-                     std::to_string(r["matched"].get<std::size_t>()) + " matched, " +
-                     std::to_string(r["missing"].get<std::size_t>()) + " questions without a response (wrong), " +
-                     std::to_string(r["unanswered"].get<std::size_t>()) + " responses without an answer";
+  auto n = [&](const char* key) { return std::to_string(r[key].get<std::size_t>()); };
+  std::string line = n("rows") + " rows, " + n("matched") + " matched to questions; questions without a response " +
+                     "(counted wrong): " + n("missing") + "; responses without an answer: " + n("unanswered");
   for (const char* what : {"unmatched", "duplicates", "unreadable"})
-    if (r[what].get<std::size_t>()) line += ", " + std::to_string(r[what].get<std::size_t>()) + " " + what;
+    if (r[what].get<std::size_t>()) line += "; " + std::string(what) + " rows: " + n(what);
   return line;
 }
 

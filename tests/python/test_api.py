@@ -130,15 +130,13 @@ def test_render_gives_the_bytes_geotruth_render_writes(cli, tmp_path):
 
 
 def test_the_gil_is_released_while_cpp_works():
-    # A 40 × 40 grid of lines: counting its triangles takes a while in C++; another Python thread
-    # keeps running meanwhile.
-    lines = [{"through": [f"H{i}a", f"H{i}b"]} for i in range(40)] + \
-            [{"through": [f"V{i}a", f"V{i}b"]} for i in range(40)]
-    points = [{"id": f"H{i}a", "at": [0, 10 + 15 * i]} for i in range(40)] + \
-             [{"id": f"H{i}b", "at": [640, 12 + 15 * i]} for i in range(40)] + \
-             [{"id": f"V{i}a", "at": [10 + 15 * i, 0]} for i in range(40)] + \
-             [{"id": f"V{i}b", "at": [13 + 15 * i, 640]} for i in range(40)]
-    scene = {"id": "grid", "points": points, "lines": lines}
+    # 120 lines across the frame in general position: counting the triangles their crossings form
+    # takes a while in C++; another Python thread keeps running meanwhile.
+    points, lines = [], []
+    for i in range(120):
+        points += [{"id": f"P{i}", "at": [0, (37 * i) % 631 + 3]}, {"id": f"Q{i}", "at": [640, (101 * i + 200) % 617 + 5]}]
+        lines.append({"through": [f"P{i}", f"Q{i}"]})
+    scene = {"id": "fan", "points": points, "lines": lines}
     ticks = []
     stop = threading.Event()
 

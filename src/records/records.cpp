@@ -19,9 +19,9 @@ ordered_json record_head(const Scene& scene, const RawRecord& record) {
   return out;
 }
 
-ordered_json with_place(const Scene& scene, const RawRecord& record, const ordered_json& body) {
+ordered_json with_place(const Scene& scene, const RawRecord& record, ordered_json body) {
   ordered_json out = record_head(scene, record);
-  out.update(body);
+  for (auto& [key, value] : body.items()) out[key] = std::move(value);  // moved: records can be large
   return out;
 }
 

@@ -35,7 +35,7 @@ std::optional<IncidenceMode> incidence_mode_named(std::string_view name);
 ordered_json record_head(const Scene& scene, const RawRecord& record);
 
 /// `body` (an analyze or count record) after the input's place (record_head).
-ordered_json with_place(const Scene& scene, const RawRecord& record, const ordered_json& body);
+ordered_json with_place(const Scene& scene, const RawRecord& record, ordered_json body);
 
 /// A record's findings split by severity, as count and analyze print them: "conflicts" (clear at
 /// the band), "doubtful" (in the ambiguous band), "notes" (information), each a list of

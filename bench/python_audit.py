@@ -5,9 +5,12 @@ Usage: PYTHONPATH=build/python python3 bench/python_audit.py GEOTRUTH_BINARY SCE
 
 For each thread count, the median of 3 runs of: the command auditing the file into a directory
 (verdicts, scenes, summary, report); geotruth.audit(path) consumed to the end; and
-geotruth.audit(dicts) over the scenes already loaded with json.loads (loading timed apart)."""
+geotruth.audit(dicts) over the scenes already loaded with json.loads (loading timed apart).
+Wall time, and CPU time (user + system, of the command's process or of this one): on a machine
+shared with other work, CPU time is the steadier measure of the work each way costs."""
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -20,13 +23,21 @@ binary, path, *thread_counts = sys.argv[1:]
 thread_counts = [int(t) for t in thread_counts] or [2, 1]
 
 
+def cpu_seconds():
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def median_seconds(run, repeat=3):
-    times = []
+    """Median wall and CPU seconds of `repeat` runs."""
+    walls, cpus = [], []
     for _ in range(repeat):
-        begin = time.perf_counter()
+        begin, cpu = time.perf_counter(), cpu_seconds()
         run()
-        times.append(time.perf_counter() - begin)
-    return statistics.median(times)
+        walls.append(time.perf_counter() - begin)
+        cpus.append(cpu_seconds() - cpu)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 begin = time.perf_counter()
@@ -53,7 +64,7 @@ with tempfile.TemporaryDirectory() as work:
         cli = median_seconds(command)
         py_path = median_seconds(from_path)
         py_dicts = median_seconds(from_dicts)
-        for name, seconds in (("geotruth audit", cli), ("geotruth.audit(path)", py_path),
-                              ("geotruth.audit(dicts)", py_dicts)):
-            print(f"{threads} thread(s)  {name:22} {seconds:6.2f} s  {len(scenes) / seconds:8.0f} scenes/s"
-                  f"  {seconds / cli:5.2f}× the command's time")
+        for name, (wall, cpu) in (("geotruth audit", cli), ("geotruth.audit(path)", py_path),
+                                  ("geotruth.audit(dicts)", py_dicts)):
+            print(f"{threads} thread(s)  {name:22} {wall:6.2f} s wall ({len(scenes) / wall:5.0f} scenes/s,"
+                  f" {wall / cli[0]:4.2f}× the command's)  {cpu:6.2f} s CPU ({cpu / cli[1]:4.2f}×)")

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 
 #include "audit/run.hpp"
 #include "batch/run_bands.hpp"
@@ -47,6 +48,14 @@ struct RecordError {
   throw RecordError{error, file, line};
 }
 
+// Object keys as Python strings, made once: records repeat the same few keys.
+PyObject* key_of(const std::string& key) {
+  static auto* keys = new std::unordered_map<std::string, py::object>();  // GIL held; never freed
+  auto it = keys->find(key);
+  if (it == keys->end()) it = keys->emplace(key, py::str(key)).first;
+  return it->second.ptr();
+}
+
 py::object to_python(const ordered_json& j) {
   switch (j.type()) {
     case ordered_json::value_t::null:
@@ -68,7 +77,8 @@ py::object to_python(const ordered_json& j) {
     }
     case ordered_json::value_t::object: {
       py::dict out;
-      for (const auto& [key, value] : j.items()) out[py::str(key)] = to_python(value);
+      for (const auto& [key, value] : j.items())
+        if (PyDict_SetItem(out.ptr(), key_of(key), to_python(value).ptr()) != 0) throw py::error_already_set();
       return out;
     }
     default:
@@ -200,7 +210,9 @@ BandChoice band_choice(const py::object& bands) {
   return choice;
 }
 
-std::optional<Bands> resolve_for_files(const BandChoice& choice, Source& source, std::string& log) {
+// The band over files as the command line resolves it; over Python records, the caller's or none
+// yet (the first scene's dataset default, once it is read).
+std::optional<Bands> resolve_for_files(const BandChoice& choice, Source& source) {
   if (choice.fixed) return choice.fixed;
   if (!source.files()) {
     if (choice.mode == "auto")
@@ -210,14 +222,9 @@ std::optional<Bands> resolve_for_files(const BandChoice& choice, Source& source,
   BandRequest request;
   request.mode = choice.mode;
   std::vector<std::string> inputs = source.paths();
-  std::ostringstream out;
-  RunBands run;
-  {
-    py::gil_scoped_release released;
-    run = resolve_bands(request, inputs, source.format(), source.limits(), out);
-  }
-  log = out.str();
-  return run.bands;
+  std::ostringstream log;  // the command's "bands: …" line; Python reads the band itself
+  py::gil_scoped_release released;
+  return resolve_bands(request, inputs, source.format(), source.limits(), log).bands;
 }
 
 // A fixed set of threads running jobs in the order given; joined (after the queued jobs) when
@@ -284,6 +291,9 @@ class AuditIterator {
     py::gil_scoped_release released;
     workers_.reset();  // finishes the records in flight before their slots go
   }
+
+  /// The band in force: None until the first record decides it (Python records, none given).
+  const std::optional<Bands>& bands() const { return bands_; }
 
   py::object next() {
     while (ready_.empty()) {
@@ -498,15 +508,15 @@ image's longer side (0: the frame's units are pixels; frames under 64 units are 
 
   py::class_<AuditIterator>(m, "_AuditIterator")
       .def("__iter__", [](AuditIterator& self) -> AuditIterator& { return self; })
-      .def("__next__", &AuditIterator::next);
+      .def("__next__", &AuditIterator::next)
+      .def_property_readonly("bands", &AuditIterator::bands, "the band in force (None before the first record)");
   m.def(
       "audit",
       [](const std::vector<std::string>& paths, const py::object& texts, const std::string& format,
          const py::object& bands, int threads, const std::string& errors, bool scenes, const py::dict& limit_options) {
         if (errors != "raise" && errors != "yield") throw py::value_error("errors must be \"raise\" or \"yield\"");
         auto source = source_of(paths, texts, format, limits_from(limit_options));
-        std::string log;
-        std::optional<Bands> run = resolve_for_files(band_choice(bands), *source, log);
+        std::optional<Bands> run = resolve_for_files(band_choice(bands), *source);
         return std::make_unique<AuditIterator>(std::move(source), std::move(run), threads, errors == "yield", scenes);
       },
       py::arg("paths"), py::arg("texts"), py::arg("format"), py::arg("bands"), py::arg("threads"), py::arg("errors"),
@@ -584,8 +594,7 @@ image's longer side (0: the frame's units are pixels; frames under 64 units are 
           models.push_back(std::move(model));
         }
         auto source = source_of(paths, texts, format, limits);
-        std::string log;
-        const std::optional<Bands> run = resolve_for_files(band_choice(bands), *source, log);
+        const std::optional<Bands> run = resolve_for_files(band_choice(bands), *source);
         Bands used = run.value_or(Bands{});
         bool decided = run.has_value();
         score::Scorer scorer;

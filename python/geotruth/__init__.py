@@ -97,12 +97,17 @@ def _text(scene: Scene) -> str | bytes:
     raise TypeError(f"a scene is a dict or its JSON text, not a {type(scene).__name__}")
 
 
-def _paths(records: Any) -> list[str] | None:
-    """File paths when `records` names files (a str, an os.PathLike, or a list of os.PathLike)."""
+def _paths(records: Any, format: str) -> list[str] | None:
+    """File paths when `records` names files: a str or os.PathLike, a list of os.PathLike, or for
+    another format than "native" (whose records cannot be Python scenes) a list of str."""
     if isinstance(records, (str, os.PathLike)):
         return [os.fspath(records)]
-    if isinstance(records, (list, tuple)) and records and all(isinstance(r, os.PathLike) for r in records):
-        return [os.fspath(r) for r in records]
+    if isinstance(records, (list, tuple)) and records:
+        names = (os.PathLike,) if format == "native" else (str, os.PathLike)
+        if all(isinstance(r, names) for r in records):
+            return [os.fspath(r) for r in records]
+    if format != "native":
+        raise TypeError(f'format "{format}" reads files: give a path or a list of paths')
     return None
 
 
@@ -164,9 +169,9 @@ def audit(
 ) -> Iterator[dict]:
     """Audit a dataset: yields the verdict records of ``verdicts.jsonl``, in input order.
 
-    ``records``: a file path (str or os.PathLike; or a list of pathlib.Path) read as ``format``
-    ("native" JSONL, "geometry3k", "pgdp", "linelist", "gepbench"), or any iterable of scenes
-    (dicts or JSON texts), consumed as the audit goes. Each verdict is ``{"record", "scene",
+    ``records``: a file path (str or os.PathLike; or a list of pathlib.Path, or of str for the
+    other formats) read as ``format`` ("native" JSONL, "geometry3k", "pgdp", "linelist",
+    "gepbench"), or any iterable of scenes (dicts or JSON texts), consumed as the audit goes. Each verdict is ``{"record", "scene",
     "question", "kind", "text"?, "template"?, "options"?, "verdict", "truth", "annotated",
     "reasons"}``. Records are audited on ``threads`` threads (0: all cores) ahead of the caller.
 
@@ -175,9 +180,10 @@ def audit(
     ``errors``: "raise" raises ``geotruth.Error`` at an unreadable record (iterating on continues
     with the next), "yield" yields its error record ``{"record", "line", "file", "error"}``.
     ``scenes``: also yield each scene's record of ``scenes.jsonl`` (its findings) after its
-    verdicts.
+    verdicts. The iterator's ``bands`` attribute is the band in force (once the first record is
+    read).
     """
-    paths = _paths(records)
+    paths = _paths(records, format)
     texts = None if paths else (_text(r) for r in records)
     return _geotruth.audit(paths or [], texts, format, _bands_option(bands), threads, errors, scenes, limits)
 
@@ -254,7 +260,7 @@ def score(
         ]
     else:
         models = [("", os.fspath(p)) for p in responses]
-    paths = _paths(data)
+    paths = _paths(data, format)
     texts = None if paths else (_text(r) for r in data)
     return _geotruth.score(paths or [], texts, format, _bands_option(bands), models, limits)
 

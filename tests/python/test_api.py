@@ -55,8 +55,12 @@ def test_audit_of_an_imported_dataset_chooses_the_band_as_the_cli_does(cli, tmp_
     annotations = FIXTURES / "geometry3k" / "diagram_logic_forms_sample.json"
     cli("audit", "--from", "geometry3k", annotations, "-o", tmp_path / "out")
     expected = jsonl(tmp_path / "out" / "scenes.jsonl")
-    got = [r for r in geotruth.audit(annotations, format="geometry3k", scenes=True) if "findings" in r]
-    assert got == expected  # the auto band of the whole file decides the findings
+    audit = geotruth.audit(str(annotations), format="geometry3k", scenes=True)
+    assert [r for r in audit if "findings" in r] == expected  # the auto band of the whole file decides
+    written = json.loads((tmp_path / "out" / "bands.json").read_text())
+    assert audit.bands.source == written["source"] == "auto"
+    keys = ("eps_num_px", "eps_vis_px", "source", "reason")
+    assert {k: audit.bands.to_dict()[k] for k in keys} == {k: written[k] for k in keys}
 
 
 def test_a_bad_scene_raises_error_with_pointer_and_message():
@@ -114,6 +118,14 @@ def test_import_records_yields_what_geotruth_import_writes(cli):
     assert list(geotruth.import_records("gepbench", files)) == jsonl(cli("import", "--from", "gepbench", *files))
     with pytest.raises(ValueError, match="unknown format"):
         geotruth.import_records("nope", files)
+
+
+def test_audit_reads_other_formats_from_paths_given_as_text(cli, tmp_path):
+    files = [str(FIXTURES / "gepbench" / name) for name in ("rules.json", "location.jsonl", "size.jsonl")]
+    cli("audit", "--from", "gepbench", *files, "-o", tmp_path / "out")
+    assert list(geotruth.audit(files, format="gepbench")) == jsonl(tmp_path / "out" / "verdicts.jsonl")
+    with pytest.raises(TypeError, match="reads files"):
+        geotruth.audit(iter([{}]), format="gepbench")
 
 
 def test_render_gives_the_bytes_geotruth_render_writes(cli, tmp_path):

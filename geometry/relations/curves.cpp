@@ -1,5 +1,5 @@
 // Pair families of centred curves: concentric shapes, tangent circles and ellipses, and a circle
-// or ellipse circumscribed about or inscribed in a polygon.
+// or ellipse circumscribed about, inscribed in or tangent to an edge of a polygon.
 #include "geometry/predicates.hpp"
 #include "geometry/relations/engine.hpp"
 
@@ -141,6 +141,44 @@ ShapeRelation touches_sides(const RelationDecider& decide, K kind, const View& p
   return RelationDecider::worst(kind, parts);
 }
 
+// The curve touches an edge of the polygon from outside, at a point inside the edge (not at a
+// vertex): the nearest such tangency over the edges. A curve inscribed in the polygon touches its
+// edges from inside and a circumscribed one meets its vertices: neither is this relation. The
+// contact of a circle is the foot of the perpendicular (exact); an ellipse's is found in double,
+// as for a straight line (a secondary check).
+ShapeRelation touches_an_edge(const RelationDecider& decide, const View& curve, const View& polygon) {
+  const std::size_t n = polygon.vertices.size();
+  Rational twice_area = 0;
+  for (std::size_t i = 0; i < n; ++i) twice_area += cross(polygon.vertices[i], polygon.vertices[(i + 1) % n]);
+  const int turn = sgn(twice_area);
+  std::vector<ShapeRelation> edges;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Pt a = vertex(polygon, i), b = vertex(polygon, i + 1);
+    const Vec2 u = minus(b.exact, a.exact);
+    if (norm2(u) == 0) continue;
+    const int side = orientation(a.exact, b.exact, *curve.centre);
+    if (side == 0 || side == turn) continue;  // the centre on the polygon's side: touching from inside
+    bool inside_edge;
+    if (curve.kind == ViewKind::circle) {
+      const Rational t = dot(minus(*curve.centre, a.exact), u);
+      inside_edge = t > 0 && t < norm2(u);
+    } else {  // the ellipse's point with normal n, on the edge's side
+      const D2 ud = minus(b.d, a.d), nd{-ud.y, ud.x};
+      const double nx = dot(nd, curve.e1d), ny = dot(nd, curve.e2d);
+      const double norm = std::hypot(curve.ra_d * nx, curve.rb_d * ny),
+                   sign = dot(nd, minus(curve.centre_d, a.d)) > 0 ? -1 : 1;
+      const double lx = sign * curve.ra_d * curve.ra_d * nx / norm, ly = sign * curve.rb_d * curve.rb_d * ny / norm;
+      const D2 contact{curve.centre_d.x + lx * curve.e1d.x + ly * curve.e2d.x,
+                       curve.centre_d.y + lx * curve.e1d.y + ly * curve.e2d.y};
+      const double t = dot(minus(contact, a.d), ud) / dot(ud, ud);
+      inside_edge = t > 0 && t < 1;
+    }
+    if (inside_edge) edges.push_back(line_tangent(decide, K::tangent, a, b, curve));
+  }
+  if (edges.empty()) return RelationDecider::impossible(K::tangent);
+  return RelationDecider::best(K::tangent, edges);
+}
+
 }  // namespace
 
 void relate_centres(const RelationDecider& decide, const View& a, const View& b, bool directional_only,
@@ -173,7 +211,10 @@ void relate_round_round(const RelationDecider& decide, const View& a, const View
   }
 }
 
-void relate_round_polygon(const RelationDecider& decide, const View& a, const View& b, bool, RelationCheck& out) {
+void relate_round_polygon(const RelationDecider& decide, const View& a, const View& b, bool directional_only,
+                          RelationCheck& out) {
+  if (!directional_only)
+    out.relations.push_back(a.round() ? touches_an_edge(decide, a, b) : touches_an_edge(decide, b, a));
   if (a.round()) {  // a about b, or a in b
     out.relations.push_back(through_vertices(decide, K::circumscribed, a, b));
     out.relations.push_back(touches_sides(decide, K::inscribed, b, a));

@@ -39,12 +39,28 @@ const Shape* the_shape(const Scene& s, const std::string& name, Truth& fail) {
   return nullptr;
 }
 
+// Two vertices of a polygon within ε_num of each other: a repeated vertex (the shape is drawn with
+// fewer corners than its type says). Returns the squared distance of the closest such pair.
+std::optional<Rational> repeated_vertex(const Shape& shape, const FrameBands& bands) {
+  const auto* polygon = std::get_if<PolygonShape>(&shape.geometry);
+  if (!polygon) return std::nullopt;
+  std::optional<Rational> closest;
+  for (std::size_t i = 0; i < polygon->points.size(); ++i)
+    for (std::size_t j = i + 1; j < polygon->points.size(); ++j) {
+      const Rational dx = polygon->points[i].x - polygon->points[j].x, dy = polygon->points[i].y - polygon->points[j].y;
+      const Rational d2 = dx * dx + dy * dy;
+      if (bands.decide_squared(d2) == Decision::holds && (!closest || d2 < *closest)) closest = d2;
+    }
+  return closest;
+}
+
 class ShapeQuestions {
  public:
   ShapeQuestions(const Scene& s, const Bands& bands)
       : s_(s), frame_bands_(bands, s.frame), px_(frame_bands_.px_per_unit()) {}
 
   std::optional<Truth> evaluate(const Question& q) {
+    if (auto degenerate = names_degenerate(q)) return no_truth(*degenerate);
     if (q.ask == "count") return count(q);
     if (q.ask == "exists") return exists(q);
     if (q.ask == "location") return location(q);
@@ -378,6 +394,21 @@ class ShapeQuestions {
     return t;
   }
 
+  // A question about a shape with a repeated vertex has no truth (the shape's finding names it).
+  std::optional<std::string> names_degenerate(const Question& q) const {
+    std::vector<std::string> types{q.of, q.relative_to, q.anchor};
+    types.insert(types.end(), q.between.begin(), q.between.end());
+    if (q.ask == "exists" || q.ask == "reference")
+      for (const auto& option : q.options) types.push_back(type_of_phrase(option));
+    for (const auto& type : types)
+      if (!type.empty())
+        for (const Shape* shape : of_type(s_, type))
+          if (repeated_vertex(*shape, frame_bands_))
+            return shape->id + " (" + type +
+                   ") has a repeated vertex: it is drawn with fewer corners than its type says";
+    return std::nullopt;
+  }
+
   const Scene& s_;
   std::vector<gepbench::EngineShape> engine_;  // built on first use
   FrameBands frame_bands_;
@@ -462,8 +493,13 @@ std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands) {
         rel.name() + std::string(rel.holds() ? " holds" : " nearly holds (ambiguous)") + " but is not declared",
         rel.slack_px, rel.decision));
   }
+  const FrameBands frame_bands(bands, scene.frame);
   for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
     const Shape& s = scene.shapes[i];
+    if (auto d2 = repeated_vertex(s, frame_bands))
+      out.push_back(make_finding(FindingKind::degenerate_shape, {s.id},
+                                 shape_type(s) + " " + s.id + " has a repeated vertex: its questions are invalid",
+                                 frame_bands.squared_to_px(*d2)));
     // A deviation within the ambiguous band is the input's rounding, not a wrong label.
     if (auto label = relations.label_check(i); label && label->decision == Decision::fails)
       out.push_back(make_finding(FindingKind::label_mismatch, {s.id}, "declared " + s.kind + " but it is not one",

@@ -1,5 +1,6 @@
 #include "geometry/conics.hpp"
 
+#include <cmath>
 #include <vector>
 
 namespace geotruth::geometry {
@@ -174,6 +175,71 @@ int closed_curve_roots(const Poly& f, const End& end) {
   return roots_between(f, std::nullopt, end) + (4 - degree(f));
 }
 
+// The distinct real roots of p (not zero), each as a rational within 2⁻¹⁰⁰ of it: the
+// square-free part's sign changes, isolated by bisection with Sturm counts inside a root bound.
+std::vector<Rational> real_roots(const Poly& p) {
+  Poly f = p;
+  const Poly g = gcd(p, derivative(p));
+  if (degree(g) > 0) {  // divide out repeated factors: f = p / g
+    Poly q;
+    Poly r = p;
+    q.assign(p.size() - g.size() + 1, Rational(0));
+    while (!r.empty() && degree(r) >= degree(g)) {
+      const Rational factor = r.back() / g.back();
+      const std::size_t shift = r.size() - g.size();
+      q[shift] = factor;
+      for (std::size_t i = 0; i < g.size(); ++i) r[i + shift] -= factor * g[i];
+      r.pop_back();
+      trim(r);
+    }
+    trim(q);
+    f = q;
+  }
+  std::vector<Rational> out;
+  if (degree(f) < 1) return out;
+  Rational bound = 1;  // Cauchy: every root is below 1 + max |aᵢ / aₙ|
+  for (std::size_t i = 0; i + 1 < f.size(); ++i) bound = std::max(bound, Rational(abs(f[i] / f.back())));
+  bound += 1;
+  const Rational width(1, mpz_class(1) << 100);
+  std::vector<std::pair<Rational, Rational>> pending{{-bound, bound}};
+  while (!pending.empty()) {
+    auto [lo, hi] = pending.back();
+    pending.pop_back();
+    if (value_at(f, lo) == 0) {
+      out.push_back(lo);
+      lo += width / 4;
+    }
+    if (value_at(f, hi) == 0) {
+      out.push_back(hi);
+      hi -= width / 4;
+    }
+    if (!(lo < hi)) continue;
+    const int n = distinct_roots_between(f, lo, hi);
+    if (n == 0) continue;
+    if (n == 1) {  // one simple root: bisect on the sign change
+      int s_lo = sgn(value_at(f, lo));
+      while (hi - lo > width) {
+        const Rational mid = (lo + hi) / 2;
+        const int s_mid = sgn(value_at(f, mid));
+        if (s_mid == 0) {
+          lo = hi = mid;
+          break;
+        }
+        if (s_mid == s_lo)
+          lo = mid;
+        else
+          hi = mid;
+      }
+      out.push_back((lo + hi) / 2);
+      continue;
+    }
+    const Rational mid = (lo + hi) / 2;
+    pending.push_back({lo, mid});
+    pending.push_back({mid, hi});
+  }
+  return out;
+}
+
 }  // namespace
 
 bool ellipse_has_point(const ExactEllipse& e, const Vec2& p) {
@@ -228,6 +294,42 @@ int arc_segment_crossings(const ExactArc& arc, const Vec2& p, const Vec2& q) {
   const Interval &x = std::min(*after_start, *before_end), &y = std::max(*after_start, *before_end);
   if (y.first <= x.second) return count(Interval{x.first, std::max(x.second, y.second)});
   return count(x) + count(y);
+}
+
+std::pair<LevelExtreme, LevelExtreme> level_extremes(const ExactEllipse& on, const ExactEllipse& of) {
+  // q along `on` is G/H with G = b²·along² + a²·across² over a²b², H = W² (W = 1 + s²).
+  const Curve curve = ellipse_curve(on);
+  const Poly u = add(curve.x, times(curve.w, -of.centre.x)), v = add(curve.y, times(curve.w, -of.centre.y));
+  const Poly along = add(times(u, of.e1.x), times(v, of.e1.y)), across = add(times(u, of.e2.x), times(v, of.e2.y));
+  const Rational a2 = of.a * of.a, b2 = of.b * of.b;
+  const Poly G = times(add(times(times(along, along), b2), times(times(across, across), a2)), Rational(1) / (a2 * b2));
+  const Poly H = times(curve.w, curve.w);
+  const Poly critical = add(times(derivative(G), H), times(times(G, derivative(H)), Rational(-1)));
+  auto at = [&](double x, double y) {
+    const double dx = x - to_double(of.centre.x), dy = y - to_double(of.centre.y);
+    const double p = dx * to_double(of.e1.x) + dy * to_double(of.e1.y),
+                 q = dx * to_double(of.e2.x) + dy * to_double(of.e2.y);
+    LevelExtreme e;
+    e.level = p * p / to_double(a2) + q * q / to_double(b2);
+    e.x = x, e.y = y;
+    // At `of`'s centre every direction is radial: the gap is then at least the shorter semi-axis.
+    e.radial_gap =
+        e.level > 0 ? std::hypot(dx, dy) * std::abs(1 - 1 / std::sqrt(e.level)) : to_double(std::min(of.a, of.b));
+    return e;
+  };
+  auto point_at = [&](const Rational& s) {  // exact, then one conversion
+    const Rational w = value_at(curve.w, s);
+    return at(to_double(value_at(curve.x, s) / w), to_double(value_at(curve.y, s) / w));
+  };
+  // s = ∞ (c − a·e1) is on the curve but outside the parametrization's finite range: a candidate.
+  LevelExtreme low = at(to_double(on.centre.x - on.a * on.e1.x), to_double(on.centre.y - on.a * on.e1.y)), high = low;
+  if (!critical.empty())
+    for (const Rational& s : real_roots(critical)) {
+      const LevelExtreme e = point_at(s);
+      if (e.level < low.level) low = e;
+      if (e.level > high.level) high = e;
+    }
+  return {low, high};
 }
 
 }  // namespace geotruth::geometry

@@ -68,6 +68,32 @@ void circle_ellipse_tangent(const RelationDecider& decide, const View& circle, c
   out.relations.push_back(RelationDecider::best(K::tangent, {external, internal}));
 }
 
+// Tangency of two ellipses, from the extremes of each one's level function along the other
+// (conics.hpp level_extremes: exact critical points, no sampling). External: the least level of
+// one along the other is 1 and neither centre lies inside the other; internal: the greatest level
+// of one along the other is 1 (that one inside). The slack is the radial gap at that extreme.
+void ellipse_ellipse_tangent(const RelationDecider& decide, const View& a, const View& b, RelationCheck& out) {
+  {  // Filter: centres farther apart than both major semi-axes and the band cannot touch.
+    const double rough = distance(a.centre_d, b.centre_d) - std::max(a.ra_d, a.rb_d) - std::max(b.ra_d, b.rb_d);
+    if (decide.clearly_fails(rough)) {
+      for (const K kind : {K::external_tangent, K::internal_tangent, K::tangent})
+        out.relations.push_back(decide.far(kind, rough));
+      return;
+    }
+  }
+  const auto [b_on_a_low, b_on_a_high] = level_extremes(conic_of(a), conic_of(b));
+  const auto [a_on_b_low, a_on_b_high] = level_extremes(conic_of(b), conic_of(a));
+  const bool apart = !ellipse_has_point(conic_of(b), *a.centre) && !ellipse_has_point(conic_of(a), *b.centre);
+  const ShapeRelation external =
+      apart ? decide.by_estimate(K::external_tangent, std::min(b_on_a_low.radial_gap, a_on_b_low.radial_gap))
+            : RelationDecider::impossible(K::external_tangent);
+  const ShapeRelation internal =
+      decide.by_estimate(K::internal_tangent, std::min(b_on_a_high.radial_gap, a_on_b_high.radial_gap));
+  out.relations.push_back(external);
+  out.relations.push_back(internal);
+  out.relations.push_back(RelationDecider::best(K::tangent, {external, internal}));
+}
+
 // The curve passes through every vertex of the polygon (every tip of a star).
 ShapeRelation through_vertices(const RelationDecider& decide, K kind, const View& curve, const View& polygon) {
   const std::size_t n = polygon.vertices.size(), stride = polygon.tip_stride;
@@ -207,7 +233,7 @@ void relate_round_round(const RelationDecider& decide, const View& a, const View
   } else if (a.kind == ViewKind::circle || b.kind == ViewKind::circle) {
     circle_ellipse_tangent(decide, a.kind == ViewKind::circle ? a : b, a.kind == ViewKind::circle ? b : a, out);
   } else {
-    out.undecided.push_back(K::tangent);  // two ellipses
+    ellipse_ellipse_tangent(decide, a, b, out);
   }
 }
 

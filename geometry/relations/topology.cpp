@@ -107,6 +107,25 @@ bool within_sweep(const View& sector, const Vec2& p) {
   return sector.sweep_deg <= 180 ? after_start && before_end : after_start || before_end;
 }
 
+// Where two sectors' arcs meet: the crossings of their circles (exact, CGAL's circular kernel)
+// that lie on both arcs. The points come out as doubles: one within `slop` of an arc's end ray
+// is at the arc's end, where the radius meets it too, and counts (the arcs touch there).
+int arc_arc_crossings(const View& a, const View& b, double slop) {
+  auto on_arc = [&](const View& sector, double x, double y) {
+    const D2 d{x - sector.centre_d.x, y - sector.centre_d.y}, from = approx(sector.arc_from),
+                                                              to = approx(sector.arc_to);
+    const double after_start = cross(from, d), before_end = cross(d, to);
+    if (sector.sweep_deg == 360) return true;
+    return sector.sweep_deg <= 180 ? after_start >= -slop && before_end >= -slop
+                                   : after_start >= -slop || before_end >= -slop;
+  };
+  if (*a.centre == *b.centre && a.ra == b.ra) return 0;  // one circle: the shared radii meet instead
+  int count = 0;
+  for (const auto& x : circle_circle_points(*a.centre, a.ra * a.ra, *b.centre, b.ra * b.ra))
+    if (on_arc(a, x.x, x.y) && on_arc(b, x.x, x.y)) count += x.multiplicity;
+  return count;
+}
+
 // True when p lies in the closed region the shape bounds.
 bool region_has(const View& v, const Vec2& p) {
   switch (v.kind) {
@@ -131,15 +150,13 @@ Vec2 boundary_point(const View& v) {
 
 // Crossings, containment and disjointness of polygons, circles, ellipses, sectors and straight
 // pieces, exact: CGAL segment intersections and circular kernel, and the conic crossing counts
-// of conics.hpp (a tangency counts as two crossings). Stars, spirals and two sectors: undecided.
+// of conics.hpp (a tangency counts as two crossings). Spirals: undecided.
 }  // namespace
 
 void relate_topology(const RelationDecider&, const View& a, const View& b, bool directional_only, RelationCheck& out) {
   if (directional_only) return;  // decided once per unordered pair
   auto undecided = [&] { out.undecided.insert(out.undecided.end(), {K::intersecting, K::contained, K::disjoint}); };
-  if (a.kind == ViewKind::other || b.kind == ViewKind::other ||
-      (a.kind == ViewKind::sector && b.kind == ViewKind::sector))
-    return undecided();
+  if (a.kind == ViewKind::other || b.kind == ViewKind::other) return undecided();
   // The straight parts: a drawn line, a polygon's edges, a sector's radii.
   auto pieces = [](const View& v) {
     std::vector<std::pair<Pt, Pt>> out;
@@ -248,6 +265,8 @@ void relate_topology(const RelationDecider&, const View& a, const View& b, bool 
       meet = 0;
       for (const auto& x : circle_circle_points(*a.centre, a.ra * a.ra, *b.centre, b.ra * b.ra))
         *meet += x.multiplicity;
+    } else if (a.kind == ViewKind::sector && b.kind == ViewKind::sector) {
+      meet = arc_arc_crossings(a, b, slop);
     } else if (a.kind == ViewKind::sector || b.kind == ViewKind::sector) {
       const View &arc = a.kind == ViewKind::sector ? a : b, &conic = a.kind == ViewKind::sector ? b : a;
       meet = arc_ellipse_crossings({*arc.centre, arc.ra, arc.arc_from, arc.arc_to}, conic_of(conic));

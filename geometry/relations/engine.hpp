@@ -165,6 +165,7 @@ void relate_straight_curve(const RelationDecider&, const View&, const View&, boo
 void relate_round_round(const RelationDecider&, const View&, const View&, bool, RelationCheck&);        // curves.cpp
 void relate_round_polygon(const RelationDecider&, const View&, const View&, bool, RelationCheck&);      // curves.cpp
 void relate_polygon_polygon(const RelationDecider&, const View&, const View&, bool, RelationCheck&);    // polygons.cpp
+void relate_sector_edges(const RelationDecider&, const View&, const View&, bool, RelationCheck&);       // polygons.cpp
 void relate_topology(const RelationDecider&, const View&, const View&, bool, RelationCheck&);           // topology.cpp
 
 /// Tangency of the line through p and q to a circle or ellipse: |distance to centre − support| on

@@ -77,7 +77,9 @@ struct View {
   D2 ad{}, bd{}, centre_d{}, e1d{1, 0}, e2d{0, 1}, drawn_from{}, drawn_to{}, arc_start_d{}, arc_end_d{};
   double ra_d = 0, rb_d = 0;
   std::vector<D2> vertices_d;
-  double size = 1;  // 1 + the largest |coordinate| of the vertices
+  double size = 1;         // 1 + the largest |coordinate| of the vertices
+  std::vector<D2> trace;   // spiral: a polyline of points on the curve (doubles) …
+  double trace_error = 0;  // … within this distance of every point of the curve (certified bound)
 
   bool round() const { return kind == ViewKind::circle || kind == ViewKind::ellipse; }
   /// A circle, ellipse or sector: a curve with a centre that the conic code handles.

@@ -27,15 +27,24 @@ Rational python_round2(double x) {  // round half to even on the double's exact 
   mpz_fdiv_q(floor_part.get_mpz_t(), scaled.get_num_mpz_t(), scaled.get_den_mpz_t());
   const Rational fraction = scaled - Rational(floor_part);
   if (fraction > Rational(1, 2) || (fraction == Rational(1, 2) && floor_part % 2 != 0)) floor_part += 1;
-  return Rational(floor_part, 100);
+  Rational out(floor_part, 100);
+  out.canonicalize();
+  return out;
 }
 
 Rational numpy_round2(double x) {
-  return Rational(static_cast<long>(std::nearbyint(x * 100)), 100);
+  Rational out(static_cast<long>(std::nearbyint(x * 100)), 100);
+  out.canonicalize();
+  return out;
 }
 
+// The double nearest to r, as Python reads the rule set's decimal text (GMP's conversion
+// truncates toward zero instead).
 double d(const Rational& r) {
-  return to_double(r);
+  const double truncated = r.get_d();
+  if (Rational(truncated) == r) return truncated;
+  const double other = std::nextafter(truncated, r > Rational(truncated) ? kInf : -kInf);
+  return abs(Rational(other) - r) < abs(Rational(truncated) - r) ? other : truncated;
 }
 double radians(const Rational& degrees) {
   return d(degrees) * kPi / 180;
@@ -256,7 +265,7 @@ RuleResult relative_direction(const std::string& direction, const Vec2& anchor, 
   const Rational d2 = para * para, p2 = perp * perp;
   // The engine's projection is on a vector of length 1, or 2 on the diagonals (√2·u): the 0.04
   // threshold is then 0.04 / 2 along the diagonal, i.e. para·√2 ≥ 0.04 with |u| = √2.
-  const Rational threshold(4, 100);
+  const Rational threshold(1, 25);  // 0.04
   const bool far_enough = diagonal ? para >= 0 && 2 * d2 >= threshold * threshold : para >= threshold;
   const bool ahead = para > 0;
   const Rational cos2 = d2 + p2 == 0 ? Rational(1) : (d2 - p2) / (d2 + p2);
@@ -291,7 +300,7 @@ bool is_region(const std::string& region) {
 
 RuleResult region_by_box(const std::string& region, const Box& b) {
   const Region part = regions().at(region);
-  const Rational grow(2, 10);
+  const Rational grow(1, 5);
   const Region outer{part.x0 - grow, part.y0 - grow, part.x1 + grow, part.y1 + grow};
   const Rational pad(1, 10000);
   const Box box{b.x0 - pad, b.y0 - pad, b.x1 + pad, b.y1 + pad};
@@ -299,7 +308,7 @@ RuleResult region_by_box(const std::string& region, const Box& b) {
     const auto [fx, fy] = shares(r, box);
     return fx * fy;
   };
-  const Rational whole(9999, 10000), most(8, 10), half(1, 2);
+  const Rational whole(9999, 10000), most(4, 5), half(1, 2);
   const Rational in_outer = inside(outer), in_part = inside(part);
   RuleResult r;
   if (in_outer >= whole && in_part >= most) {

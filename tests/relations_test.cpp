@@ -479,3 +479,27 @@ TEST(EngineDefects, PolygonWithARepeatedVertex) {
   EXPECT_EQ(audit.verdicts.at(0).verdict, Verdict::invalid);
   EXPECT_EQ(audit.verdicts.at(1).verdict, Verdict::ok);
 }
+
+TEST(Relations, CurveTangentToASectorsArc) {
+  // The sector about (0.3, 0.5), r 0.2, from 0° to 120°. A circle r 0.1 centred 0.3 away along
+  // (0.6, 0.8) touches its arc at 53.13°; the same circle along (0.8, −0.6) touches the arc's
+  // circle at −36.87°, off the arc: no tangency. An ellipse 0.1 tall resting on the arc's top.
+  const std::string sector =
+      R"({"id":"s","type":"sector","center":[0.3,0.5],"radius":0.2,"start_angle":0,"end_angle":120},)";
+  EXPECT_TRUE(relation(unit_scene(sector + R"({"id":"c","type":"circle","center":[0.48,0.74],"radius":0.1})"),
+                       "external_tangent")
+                  .holds());
+  EXPECT_FALSE(
+      relation(unit_scene(sector + R"({"id":"c","type":"circle","center":[0.54,0.32],"radius":0.1})"), "tangent")
+          .holds());
+  const Scene near = unit_scene(sector + R"({"id":"c","type":"circle","center":[0.48,0.745],"radius":0.1})");
+  EXPECT_TRUE(relation(near, "tangent").ambiguous());  // 0.004 farther out: 2.56 px
+  EXPECT_TRUE(
+      relation(unit_scene(sector + R"({"id":"e","type":"ellipse","center":[0.3,0.8],"axes":[0.15,0.1],"rotation":0})"),
+               "tangent")
+          .holds());
+  // A small circle inside the arc's circle, touching the arc from inside.
+  EXPECT_TRUE(relation(unit_scene(sector + R"({"id":"c","type":"circle","center":[0.36,0.58],"radius":0.1})"),
+                       "internal_tangent")
+                  .holds());
+}

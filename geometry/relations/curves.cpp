@@ -251,3 +251,62 @@ void relate_round_polygon(const RelationDecider& decide, const View& a, const Vi
 }
 
 }  // namespace geotruth::geometry::relations
+
+namespace geotruth::geometry::relations {
+
+// A circle or an ellipse tangent to a sector's arc: tangent to the arc's circle (exactly for a
+// circle: |d − (r + R)| and |d − |r − R||; for an ellipse through level_extremes) with the contact
+// on the arc. The contact's direction from the sector's centre is known exactly for a circle (along
+// the line of centres) and in double for an ellipse; it is checked against the arc's end rays
+// with ε_num to spare.
+void relate_round_sector(const RelationDecider& decide, const View& a, const View& b, bool directional_only,
+                         RelationCheck& out) {
+  if (directional_only) return;
+  const View& curve = a.kind == ViewKind::sector ? b : a;
+  const View& sector = a.kind == ViewKind::sector ? a : b;
+  {  // Filter: the curve clearly away from the arc's whole circle.
+    const double d = distance(curve.centre_d, sector.centre_d), reach = std::max(curve.ra_d, curve.rb_d);
+    const double rough = std::max({d - reach - sector.ra_d, sector.ra_d - d - reach, 0.0});
+    if (decide.clearly_fails(rough)) {
+      for (const K kind : {K::external_tangent, K::internal_tangent, K::tangent})
+        out.relations.push_back(decide.far(kind, rough));
+      return;
+    }
+  }
+  // Whether the contact, in the given direction from the sector's centre, lies on the arc.
+  auto on_arc_towards = [&](double dx, double dy) {
+    const double length = std::hypot(dx, dy);
+    if (length == 0) return false;
+    const double r = sector.ra_d / length;
+    return on_arc(decide, sector, {sector.centre->x + Rational(dx * r), sector.centre->y + Rational(dy * r)});
+  };
+  const D2 towards = minus(curve.centre_d, sector.centre_d);  // from the sector's centre to the curve's
+  ShapeRelation external = RelationDecider::impossible(K::external_tangent);
+  ShapeRelation internal = RelationDecider::impossible(K::internal_tangent);
+  if (curve.kind == ViewKind::circle) {
+    const Rational d2 = norm2(minus(*curve.centre, *sector.centre));
+    if (on_arc_towards(towards.x, towards.y))
+      external = decide.by_root_gap(K::external_tangent, d2, (curve.ra + sector.ra) * (curve.ra + sector.ra));
+    const bool curve_inside = curve.ra < sector.ra;  // touching from inside the arc's circle, or around it
+    if (on_arc_towards(curve_inside ? towards.x : -towards.x, curve_inside ? towards.y : -towards.y))
+      internal = decide.by_root_gap(K::internal_tangent, d2, (curve.ra - sector.ra) * (curve.ra - sector.ra));
+  } else {
+    const ExactEllipse circle{*sector.centre, sector.ra, sector.ra};
+    const auto [near, far] = level_extremes(conic_of(curve), circle);  // the arc's circle along the ellipse
+    const LevelExtreme inner_far = level_extremes(circle, conic_of(curve)).second;  // the ellipse along the circle
+    const bool apart = !ellipse_has_point(conic_of(curve), *sector.centre) && !ellipse_has_point(circle, *curve.centre);
+    if (apart && on_arc_towards(near.x - sector.centre_d.x, near.y - sector.centre_d.y))
+      external = decide.by_estimate(K::external_tangent, near.radial_gap);
+    std::vector<ShapeRelation> inside;
+    if (on_arc_towards(far.x - sector.centre_d.x, far.y - sector.centre_d.y))  // the ellipse inside the circle
+      inside.push_back(decide.by_estimate(K::internal_tangent, far.radial_gap));
+    if (on_arc_towards(inner_far.x - sector.centre_d.x, inner_far.y - sector.centre_d.y))  // the circle inside
+      inside.push_back(decide.by_estimate(K::internal_tangent, inner_far.radial_gap));
+    if (!inside.empty()) internal = RelationDecider::best(K::internal_tangent, inside);
+  }
+  out.relations.push_back(external);
+  out.relations.push_back(internal);
+  out.relations.push_back(RelationDecider::best(K::tangent, {external, internal}));
+}
+
+}  // namespace geotruth::geometry::relations

@@ -166,6 +166,7 @@ void relate_straight_polygon(const RelationDecider&, const View&, const View&, b
 void relate_straight_curve(const RelationDecider&, const View&, const View&, bool, RelationCheck&);     // straight.cpp
 void relate_round_round(const RelationDecider&, const View&, const View&, bool, RelationCheck&);        // curves.cpp
 void relate_round_polygon(const RelationDecider&, const View&, const View&, bool, RelationCheck&);      // curves.cpp
+void relate_round_sector(const RelationDecider&, const View&, const View&, bool, RelationCheck&);       // curves.cpp
 void relate_polygon_polygon(const RelationDecider&, const View&, const View&, bool, RelationCheck&);    // polygons.cpp
 void relate_sector_edges(const RelationDecider&, const View&, const View&, bool, RelationCheck&);       // polygons.cpp
 void relate_topology(const RelationDecider&, const View&, const View&, bool, RelationCheck&);           // topology.cpp
@@ -174,6 +175,10 @@ void relate_topology(const RelationDecider&, const View&, const View&, bool, Rel
 /// the line's normal n, where the support of the ellipse is √(A²(n·e1)² + B²(n·e2)²)/|n|
 /// (straight.cpp). Says nothing about where the contact lies.
 ShapeRelation line_tangent(const RelationDecider& decide, RelationKind kind, Pt p, Pt q, const View& curve);
+
+/// Whether the direction of `point` from the sector's centre lies on its arc, allowing ε_num at
+/// the arc's ends (straight.cpp).
+bool on_arc(const RelationDecider& decide, const View& sector, const Vec2& point);
 
 // Checks of one shape (polygons.cpp).
 std::optional<ShapeRelation> label_of(const RelationDecider& decider, const View& v, const std::string& kind);

@@ -51,6 +51,8 @@ bool reaches_contact(const RelationDecider& decide, const View& s, const View& c
   return squared_distance_to_segment(contact, s.a, s.b) <= decide.bands().eps_num_squared();
 }
 
+}  // namespace
+
 // Whether the direction of `point` from the sector's centre lies on its arc, allowing eps at the
 // arc's ends (cross products against unit directions are distances from the end rays).
 bool on_arc(const RelationDecider& decide, const View& sector, const Vec2& point) {
@@ -59,8 +61,6 @@ bool on_arc(const RelationDecider& decide, const View& sector, const Vec2& point
   const bool after_start = cross(sector.arc_from, d) >= -eps, before_end = cross(d, sector.arc_to) >= -eps;
   return sector.sweep_deg <= 180 ? after_start && before_end : after_start || before_end;
 }
-
-}  // namespace
 
 void relate_straight_straight(const RelationDecider& decide, const View& a, const View& b, bool directional_only,
                               RelationCheck& out) {

@@ -84,7 +84,7 @@ struct EngineNumbers {
   bool box_numpy = false;
 };
 
-EngineNumbers engine_numbers(const Shape& shape) {
+EngineNumbers engine_numbers(const Shape& shape, bool boxes) {
   EngineNumbers e;
   std::visit(
       [&](const auto& g) {
@@ -113,9 +113,10 @@ EngineNumbers engine_numbers(const Shape& shape) {
         } else if constexpr (std::is_same_v<T, EllipseShape>) {  // 1000 samples of the curve
           e.cx = d(g.center.x), e.cy = d(g.center.y);
           const double major = d(g.axes[0] * 2), minor = d(g.axes[1] * 2), rot = radians(g.rotation_deg);
-          for (double t : linspace(0, 2 * kPi, 1000))
-            e.box.add(e.cx + 0.5 * major * std::cos(t) * std::cos(rot) - 0.5 * minor * std::sin(t) * std::sin(rot),
-                      e.cy + 0.5 * major * std::cos(t) * std::sin(rot) + 0.5 * minor * std::sin(t) * std::cos(rot));
+          if (boxes)
+            for (double t : linspace(0, 2 * kPi, 1000))
+              e.box.add(e.cx + 0.5 * major * std::cos(t) * std::cos(rot) - 0.5 * minor * std::sin(t) * std::sin(rot),
+                        e.cy + 0.5 * major * std::cos(t) * std::sin(rot) + 0.5 * minor * std::sin(t) * std::cos(rot));
         } else if constexpr (std::is_same_v<T, SectorShape>) {
           const double start = python_mod(radians(g.start_deg), 2 * kPi), end = python_mod(radians(g.end_deg), 2 * kPi);
           const double span = end <= start ? end + 2 * kPi - start : end - start, r = d(g.radius);
@@ -125,15 +126,16 @@ EngineNumbers engine_numbers(const Shape& shape) {
           e.centre_numpy = true;
           e.box.add(c0, c1);
           const int n = std::max(50, static_cast<int>(span / (2 * kPi) * 200));
-          for (double t : linspace(start, end <= start ? start + span : end, n))
+          for (double t : linspace(start, end <= start ? start + span : end, boxes ? n : 2))
             e.box.add(c0 + r * std::cos(t), c1 + r * std::sin(t));
         } else if constexpr (std::is_same_v<T, StarShape>) {
           e.cx = d(g.center.x), e.cy = d(g.center.y);
-          for (const auto& [x, y] : star_vertices(g)) e.box.add(x, y);
+          if (boxes)
+            for (const auto& [x, y] : star_vertices(g)) e.box.add(x, y);
           e.box_numpy = true;
         } else if constexpr (std::is_same_v<T, SpiralShape>) {
           e.cx = d(g.center.x), e.cy = d(g.center.y);
-          for (double t : linspace(0, d(g.max_theta), 1000)) {
+          for (double t : linspace(0, d(g.max_theta), boxes ? 1000 : 2)) {
             const double r = spiral_radius(g, t);
             e.box.add(e.cx + r * std::cos(t), e.cy + r * std::sin(t));
           }
@@ -235,17 +237,17 @@ const char* rule_class_name(RuleClass c) {
   return c == RuleClass::holds ? "holds" : c == RuleClass::fails ? "fails" : "gray";
 }
 
-std::vector<EngineShape> engine_shapes(const Scene& scene) {
+std::vector<EngineShape> engine_shapes(const Scene& scene, bool boxes) {
   std::vector<EngineShape> out;
   for (const auto& shape : scene.shapes) {
-    const EngineNumbers e = engine_numbers(shape);
+    const EngineNumbers e = engine_numbers(shape, boxes);
     const geometry::ShapeMeasures m = geometry::measure_shape(shape);
     EngineShape s;
     s.shape = &shape;
     s.type = shape_type(shape);
     s.centre =
         e.centre_numpy ? Vec2{numpy_round2(e.cx), numpy_round2(e.cy)} : Vec2{python_round2(e.cx), python_round2(e.cy)};
-    s.box = rounded(e.box, e.box_numpy);
+    if (boxes) s.box = rounded(e.box, e.box_numpy);
     s.true_centre = true_centre(m);
     s.true_box = {Rational(m.x0), Rational(m.y0), Rational(m.x1), Rational(m.y1)};
     out.push_back(std::move(s));

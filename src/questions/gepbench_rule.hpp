@@ -30,8 +30,9 @@ struct EngineShape {
   Box true_box;      ///< the drawn shape's extent
 };
 
-/// The engine's view of every shape of a scene, in order.
-std::vector<EngineShape> engine_shapes(const Scene& scene);
+/// The engine's view of every shape of a scene, in order. Its boxes sample curves at up to 1,000
+/// points, as the engine does: without `boxes` they are left rough (centres only are needed).
+std::vector<EngineShape> engine_shapes(const Scene& scene, bool boxes = true);
 
 /// How a rule classifies one shape.
 enum class RuleClass { holds, fails, gray };

@@ -60,6 +60,7 @@ class ShapeQuestions {
       : s_(s), frame_bands_(bands, s.frame), px_(frame_bands_.px_per_unit()) {}
 
   std::optional<Truth> evaluate(const Question& q) {
+    needs_boxes_ = q.criterion == "region";
     if (auto degenerate = names_degenerate(q)) return no_truth(*degenerate);
     if (q.ask == "count") return count(q);
     if (q.ask == "exists") return exists(q);
@@ -130,8 +131,9 @@ class ShapeQuestions {
     return t;
   }
 
+  // The engine's view, built on first use: boxes only for the box rule (they sample curves).
   const std::vector<gepbench::EngineShape>& engine_shapes() {
-    if (engine_.empty()) engine_ = gepbench::engine_shapes(s_);
+    if (engine_.empty()) engine_ = gepbench::engine_shapes(s_, needs_boxes_);
     return engine_;
   }
   const gepbench::EngineShape& engine_of(const Shape* shape) {
@@ -411,6 +413,7 @@ class ShapeQuestions {
 
   const Scene& s_;
   std::vector<gepbench::EngineShape> engine_;  // built on first use
+  bool needs_boxes_ = false;
   FrameBands frame_bands_;
   double px_;
 };

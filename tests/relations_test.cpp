@@ -503,3 +503,17 @@ TEST(Relations, CurveTangentToASectorsArc) {
                        "internal_tangent")
                   .holds());
 }
+
+TEST(Relations, AxisOptionsAreRelationNames) {
+  // "major axis" names a relation, not a shape: its final s is not a plural. The engine's reverse
+  // question ("the ellipse to the line") answers "circumscribed".
+  Scene s = unit_scene(R"({"id":"e","type":"ellipse","center":[0.5,0.5],"axes":[0.3,0.1],"rotation":0},)"
+                       R"({"id":"l","type":"segment","points":[[0.2,0.5],[0.8,0.5]]})");
+  s.questions.push_back(
+      {"n", "relation", "", {"minor axis", "major axis", "inscribed", "none of the above"}, "B", {"l", "e"}});
+  s.questions.push_back(
+      {"m", "relation", "", {"diameter", "circumscribed", "tangent", "none of the above"}, "B", {"e", "l"}});
+  const auto audit = audit_scene(s);
+  EXPECT_EQ(audit.verdicts.at(0).verdict, Verdict::ok);
+  EXPECT_EQ(audit.verdicts.at(1).verdict, Verdict::ok);
+}

@@ -10,6 +10,7 @@
 #include <geotruth/shape_types.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -371,9 +372,10 @@ class ShapeQuestions {
     Truth t;
     std::string undecided, none_option;
     for (const auto& option : q.options) {
-      std::string name = type_of_phrase(option);  // lower-cased words
-      for (auto& c : name)
-        if (c == ' ') c = '_';
+      // A relation's name as the options write it ("major axis" → major_axis; not a shape's
+      // phrase, whose plural s type_of_phrase would take off "axis").
+      std::string name = option;
+      for (auto& c : name) c = c == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       if (name == "none_of_the_above") {
         none_option = option;
         continue;

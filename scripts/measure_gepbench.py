@@ -282,8 +282,12 @@ def main():
         p_verdicts, p_findings = audit(geotruth, planted_rules, planted_vqa, work)
     hits = collections.Counter()
     kinds = collections.Counter()
+    planted_verdicts = collections.Counter()
     for d in defects:
         kinds[d["kind"]] += 1
+        if d["kind"].startswith("wrong_answer"):
+            v = p_verdicts.get((d["scene"], d["question"]))
+            planted_verdicts[v["verdict"] if v else "missing"] += 1
         if flagged(d, p_verdicts, p_findings):
             hits[d["kind"]] += 1
         else:
@@ -292,6 +296,10 @@ def main():
           f"({100 * sum(hits.values()) / max(len(defects), 1):.1f}%)")
     for k in sorted(kinds):
         print(f"  {k:40} {hits[k]}/{kinds[k]}")
+    print("  planted wrong answers judged: " + ", ".join(f"{k} {n}" for k, n in sorted(planted_verdicts.items())))
+    natural = collections.Counter(f["kind"] for fs in findings.values() for f in fs if f["severity"] == "conflict")
+    print("findings (conflicts) on the data as the engine wrote it: " +
+          ", ".join(f"{k} {n}" for k, n in sorted(natural.items())))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -452,8 +453,13 @@ std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands) {
   std::vector<Finding> out;
   std::map<std::string, const Shape*> by_id;
   for (const auto& s : scene.shapes) by_id[s.id] = &s;
+  // The same fact read the other way round: "b inscribed in a" is "a circumscribed about b", and
+  // the engine's reverse of a diagonal, diameter or axis is the shape circumscribed about it.
   auto reverse = [](const std::string& r) {
-    return r == "circumscribed" ? std::string("inscribed") : r == "inscribed" ? std::string("circumscribed") : r;
+    if (r == "circumscribed") return std::string("inscribed");
+    if (r == "inscribed" || r == "diagonal" || r == "diameter" || r == "major_axis" || r == "minor_axis")
+      return std::string("circumscribed");
+    return r;
   };
   auto is_tangent = [](const std::string& r) { return r.find("tangent") != std::string::npos; };
   // One relation matrix serves both the declared facts and the undeclared ones.
@@ -479,9 +485,18 @@ std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands) {
           {r.between[0], r.between[1]}, r.type + (rel->ambiguous() ? " is too close to call" : " does not hold"),
           rel->slack_px));
   }
+  // Declared concentric shapes share one centre, pairs chained through others too.
+  std::map<std::string, std::string> centre_group;
+  std::function<std::string(const std::string&)> group = [&](const std::string& id) {
+    auto it = centre_group.find(id);
+    return it == centre_group.end() || it->second == id ? id : it->second = group(it->second);
+  };
+  for (const auto& r : scene.relations)
+    if (r.type == "concentric") centre_group[group(r.between[0])] = group(r.between[1]);
   // A tangency declared as internal, external or plain covers all three names.
   auto is_declared = [&](const std::string& a, const std::string& b, const std::string& r) {
     if (declared.count({a, b, r})) return true;
+    if (r == "concentric" && group(a) == group(b)) return true;
     if (is_tangent(r))
       for (const char* t : {"tangent", "internal_tangent", "external_tangent"})
         if (declared.count({a, b, t})) return true;

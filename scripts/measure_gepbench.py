@@ -203,9 +203,6 @@ def plant(rules, vqa, rng):
     return rules, vqa, defects
 
 
-TEMPLATES = None
-
-
 def template_of(text):
     """The template name geotruth gives a question, for choosing what to plant (a few patterns)."""
     t = text

@@ -10,39 +10,9 @@ namespace {
 
 using K = RelationKind;
 
-// Nearest and farthest distances from p to an ellipse's curve, in double: 720 samples of the
-// angle, then golden-section refinement around the best ones (error far below 1e-9 units).
-std::pair<double, double> ellipse_distance_range(const View& e, const Vec2& p) {
-  const Vec2 d = minus(p, *e.centre);
-  const double x = to_double(dot(d, e.e1)), y = to_double(dot(d, e.e2)), a = to_double(e.ra), b = to_double(e.rb);
-  auto f = [&](double t) { return std::hypot(a * std::cos(t) - x, b * std::sin(t) - y); };
-  constexpr int kSamples = 720;
-  const double step = 2 * M_PI / kSamples;
-  int nearest_k = 0, farthest_k = 0;
-  double nearest_v = 1e300, farthest_v = -1;
-  for (int k = 0; k < kSamples; ++k) {  // one pass finds both extremes
-    const double v = f(k * step);
-    if (v < nearest_v) nearest_v = v, nearest_k = k;
-    if (v > farthest_v) farthest_v = v, farthest_k = k;
-  }
-  auto refine = [&](bool nearest) {
-    const int best = nearest ? nearest_k : farthest_k;
-    double lo = (best - 1) * step, hi = (best + 1) * step;
-    for (int it = 0; it < 60; ++it) {
-      const double m1 = lo + (hi - lo) * 0.381966, m2 = hi - (hi - lo) * 0.381966;
-      if ((f(m1) < f(m2)) == nearest)
-        hi = m2;
-      else
-        lo = m1;
-    }
-    return f((lo + hi) / 2);
-  };
-  return {refine(true), refine(false)};
-}
-
 // Tangency of a circle and an ellipse: the circle's radius equals the nearest distance from its
 // centre to the ellipse (outside: external; inside: internal) or the farthest (the ellipse
-// inside the circle: internal).
+// inside the circle: internal), found at the exact critical points of conics.hpp level_extremes.
 void circle_ellipse_tangent(const RelationDecider& decide, const View& circle, const View& ellipse,
                             RelationCheck& out) {
   {  // Filter: every distance from the circle's centre to the ellipse lies in [d − A, d + A].
@@ -54,14 +24,15 @@ void circle_ellipse_tangent(const RelationDecider& decide, const View& circle, c
       return;
     }
   }
-  const auto [nearest, farthest] = ellipse_distance_range(ellipse, *circle.centre);
+  // The circle's level function along the ellipse is |x − c|²/r²: its extremes are the ellipse's
+  // nearest and farthest points from the circle's centre, the radial gaps | |x − c| − r |.
+  const auto [nearest, farthest] = level_extremes(conic_of(ellipse), conic_of(circle));
   const Vec2 d = minus(*circle.centre, *ellipse.centre);
   const Rational x = dot(d, ellipse.e1), y = dot(d, ellipse.e2);
   const bool outside = x * x / (ellipse.ra * ellipse.ra) + y * y / (ellipse.rb * ellipse.rb) > 1;
-  const double r = to_double(circle.ra);
-  const ShapeRelation external = outside ? decide.by_estimate(K::external_tangent, std::abs(nearest - r))
+  const ShapeRelation external = outside ? decide.by_estimate(K::external_tangent, nearest.radial_gap)
                                          : RelationDecider::impossible(K::external_tangent);
-  const double internal_gap = std::min(outside ? 1e300 : std::abs(nearest - r), std::abs(farthest - r));
+  const double internal_gap = std::min(outside ? 1e300 : nearest.radial_gap, farthest.radial_gap);
   const ShapeRelation internal = decide.by_estimate(K::internal_tangent, internal_gap);
   out.relations.push_back(external);
   out.relations.push_back(internal);

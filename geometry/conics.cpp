@@ -175,67 +175,136 @@ int closed_curve_roots(const Poly& f, const End& end) {
   return roots_between(f, std::nullopt, end) + (4 - degree(f));
 }
 
-// The distinct real roots of p (not zero), each as a rational within 2⁻¹⁰⁰ of it: the
-// square-free part's sign changes, isolated by bisection with Sturm counts inside a root bound.
-std::vector<Rational> real_roots(const Poly& p) {
-  Poly f = p;
-  const Poly g = gcd(p, derivative(p));
-  if (degree(g) > 0) {  // divide out repeated factors: f = p / g
-    Poly q;
-    Poly r = p;
-    q.assign(p.size() - g.size() + 1, Rational(0));
-    while (!r.empty() && degree(r) >= degree(g)) {
-      const Rational factor = r.back() / g.back();
-      const std::size_t shift = r.size() - g.size();
-      q[shift] = factor;
-      for (std::size_t i = 0; i < g.size(); ++i) r[i + shift] -= factor * g[i];
-      r.pop_back();
-      trim(r);
-    }
-    trim(q);
-    f = q;
+// p divided by q, exactly (q divides p).
+Poly exact_quotient(Poly p, const Poly& q) {
+  Poly out(p.size() - q.size() + 1, Rational(0));
+  while (!p.empty() && degree(p) >= degree(q)) {
+    const Rational factor = p.back() / q.back();
+    const std::size_t shift = p.size() - q.size();
+    out[shift] = factor;
+    for (std::size_t i = 0; i < q.size(); ++i) p[i + shift] -= factor * q[i];
+    p.pop_back();
+    trim(p);
   }
+  trim(out);
+  return out;
+}
+
+// A polynomial with integer coefficients (a positive multiple of a rational one): its sign at a
+// dyadic point m / 2^k is the sign of Σ aᵢ mⁱ 2^(k(n−i)), by Horner's rule in integers (no gcd).
+using IntPoly = std::vector<mpz_class>;
+IntPoly integer_multiple(const Poly& p) {
+  mpz_class scale = 1;
+  for (const auto& c : p) mpz_lcm(scale.get_mpz_t(), scale.get_mpz_t(), c.get_den_mpz_t());
+  IntPoly out;
+  for (const auto& c : p) out.push_back(c.get_num() * (scale / c.get_den()));
+  return out;
+}
+int sign_at_dyadic(const IntPoly& p, const mpz_class& m, unsigned k) {
+  if (p.empty()) return 0;
+  mpz_class v = p.back(), term;
+  for (std::size_t i = p.size() - 1; i-- > 0;) {
+    mpz_mul_2exp(term.get_mpz_t(), p[i].get_mpz_t(), k * static_cast<unsigned>(p.size() - 1 - i));
+    v = v * m + term;
+  }
+  return sgn(v);
+}
+
+// A positive multiple of a mod b over the integers, primitive (pseudo-division: each step scales
+// a by b's leading coefficient; the sign is put back when that scaling was negative).
+IntPoly pseudo_remainder(IntPoly a, const IntPoly& b) {
+  const mpz_class& lead = b.back();
+  int steps = 0;
+  while (!a.empty() && a.size() >= b.size()) {
+    const mpz_class factor = a.back();
+    const std::size_t shift = a.size() - b.size();
+    for (auto& c : a) c *= lead;
+    for (std::size_t i = 0; i < b.size(); ++i) a[i + shift] -= factor * b[i];
+    a.pop_back();
+    while (!a.empty() && a.back() == 0) a.pop_back();
+    ++steps;
+  }
+  if (lead < 0 && steps % 2 == 1)
+    for (auto& c : a) c = -c;
+  mpz_class content = 0;
+  for (const auto& c : a) mpz_gcd(content.get_mpz_t(), content.get_mpz_t(), c.get_mpz_t());
+  if (content > 1)
+    for (auto& c : a) mpz_divexact(c.get_mpz_t(), c.get_mpz_t(), content.get_mpz_t());
+  return a;
+}
+
+IntPoly integer_derivative(const IntPoly& p) {
+  IntPoly out;
+  for (std::size_t i = 1; i < p.size(); ++i) out.push_back(p[i] * static_cast<unsigned long>(i));
+  return out;
+}
+
+// Sturm's sequence of p over the integers, each member a positive multiple of the classical one.
+std::vector<IntPoly> sturm_sequence(const IntPoly& p) {
+  std::vector<IntPoly> chain{p, integer_derivative(p)};
+  while (!chain.back().empty()) {
+    IntPoly next = pseudo_remainder(chain[chain.size() - 2], chain.back());
+    for (auto& c : next) c = -c;
+    chain.push_back(std::move(next));
+  }
+  chain.pop_back();
+  return chain;
+}
+
+Poly as_rational(const IntPoly& p) {
+  Poly out;
+  for (const auto& c : p) out.push_back(Rational(c));
+  return out;
+}
+
+// The distinct real roots of p (not zero), each as a dyadic rational within 2⁻⁸⁰ of it: the
+// Sturm sequence of p's square-free part, evaluated exactly at dyadic points m / 2⁸⁰ in integers,
+// counts the roots in each interval (a, b]; intervals are halved until each holds one root and
+// is one step wide. Every point lies inside the Cauchy bound 1 + max |aᵢ / aₙ|.
+std::vector<Rational> real_roots(const Poly& p) {
+  std::vector<IntPoly> sturm = sturm_sequence(integer_multiple(p));
+  if (sturm.back().size() > 1)  // p has repeated roots: the sequence of p / gcd(p, p′)
+    sturm = sturm_sequence(integer_multiple(exact_quotient(p, as_rational(sturm.back()))));
   std::vector<Rational> out;
-  if (degree(f) < 1) return out;
-  Rational bound = 1;  // Cauchy: every root is below 1 + max |aᵢ / aₙ|
-  for (std::size_t i = 0; i + 1 < f.size(); ++i) bound = std::max(bound, Rational(abs(f[i] / f.back())));
-  bound += 1;
-  const Rational width(1, mpz_class(1) << 100);
-  std::vector<std::pair<Rational, Rational>> pending{{-bound, bound}};
+  const IntPoly& f = sturm.front();
+  if (f.size() < 2) return out;
+  constexpr unsigned kBits = 80;
+  auto changes = [&](const mpz_class& m) {  // zeros dropped: the count just right of m
+    int count = 0, last = 0;
+    for (const auto& q : sturm) {
+      const int s = sign_at_dyadic(q, m, kBits);
+      if (s == 0) continue;
+      if (last != 0 && s != last) ++count;
+      last = s;
+    }
+    return count;
+  };
+  mpz_class bound = 1;  // ⌈max |aᵢ / aₙ|⌉
+  for (std::size_t i = 0; i + 1 < f.size(); ++i) {
+    mpz_class q;
+    mpz_cdiv_q(q.get_mpz_t(), mpz_class(abs(f[i])).get_mpz_t(), mpz_class(abs(f.back())).get_mpz_t());
+    bound = std::max(bound, q);
+  }
+  const mpz_class edge = (bound + 2) << kBits;
+  struct Interval {
+    mpz_class lo, hi;
+    int v_lo, v_hi;
+  };
+  std::vector<Interval> pending{{-edge, edge, changes(-edge), changes(edge)}};
   while (!pending.empty()) {
-    auto [lo, hi] = pending.back();
+    const Interval i = pending.back();
     pending.pop_back();
-    if (value_at(f, lo) == 0) {
-      out.push_back(lo);
-      lo += width / 4;
-    }
-    if (value_at(f, hi) == 0) {
-      out.push_back(hi);
-      hi -= width / 4;
-    }
-    if (!(lo < hi)) continue;
-    const int n = distinct_roots_between(f, lo, hi);
-    if (n == 0) continue;
-    if (n == 1) {  // one simple root: bisect on the sign change
-      int s_lo = sgn(value_at(f, lo));
-      while (hi - lo > width) {
-        const Rational mid = (lo + hi) / 2;
-        const int s_mid = sgn(value_at(f, mid));
-        if (s_mid == 0) {
-          lo = hi = mid;
-          break;
-        }
-        if (s_mid == s_lo)
-          lo = mid;
-        else
-          hi = mid;
-      }
-      out.push_back((lo + hi) / 2);
+    if (i.v_lo - i.v_hi <= 0) continue;
+    if (i.hi - i.lo <= 1) {  // one step wide: its root is within 2⁻⁸⁰ of its right end
+      Rational root(i.hi, mpz_class(1) << kBits);
+      root.canonicalize();
+      out.push_back(root);
       continue;
     }
-    const Rational mid = (lo + hi) / 2;
-    pending.push_back({lo, mid});
-    pending.push_back({mid, hi});
+    const mpz_class mid = (i.lo + i.hi) / 2;
+    const int v_mid = changes(mid);
+    pending.push_back({i.lo, mid, i.v_lo, v_mid});
+    pending.push_back({mid, i.hi, v_mid, i.v_hi});
   }
   return out;
 }

@@ -52,7 +52,7 @@ std::optional<int> arc_ellipse_crossings(const ExactArc& arc, const ExactEllipse
 /// distance from that point to `of`'s curve along the ray from `of`'s centre,
 /// |x − c|·|1 − 1/√q|. The critical points are the real roots of a polynomial of degree ≤ 7 with
 /// rational coefficients (the derivative of q along `on`'s rational parametrization), isolated by
-/// Sturm sequences and bisected over the rationals to width 2⁻¹⁰⁰ before one conversion to double:
+/// Sturm sequences and bisected over dyadic rationals to width 2⁻⁸⁰ before one conversion to double:
 /// the value is exact to a double's rounding, not sampled.
 struct LevelExtreme {
   double level = 0;

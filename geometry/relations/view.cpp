@@ -80,8 +80,9 @@ void trace_spiral(const SpiralShape& g, View& v) {
   const double r2_max = 2 * eps * omega + eps * omega * omega * T, bend = r_max + 2 * r1_max + r2_max;
   const int steps = std::clamp(static_cast<int>(std::ceil(T / std::sqrt(8e-5 / std::max(bend, 1e-12)))), 1, 4000);
   const double h = T / steps, cx = to_double(g.center.x), cy = to_double(g.center.y);
-  for (int k = 0; k <= steps; ++k) {
-    const double t = h * k, r = spiral_radius(g, t);
+  const double phi = to_double(g.sin_phi), signed_eps = to_double(g.sin_eps), signed_omega = to_double(g.sin_omega);
+  for (int k = 0; k <= steps; ++k) {  // spiral_radius, with the parameters converted once
+    const double t = h * k, r = a + (b + signed_eps * std::sin(signed_omega * t + phi)) * t;
     v.trace.push_back({cx + r * std::cos(t), cy + r * std::sin(t)});
   }
   v.trace_error = bend * h * h / 8 + 1e-12 * (1 + std::abs(cx) + std::abs(cy) + r_max);  // + the doubles' rounding

@@ -1,5 +1,6 @@
 #include "geometry/conics.hpp"
 
+#include <cmath>
 #include <vector>
 
 namespace geotruth::geometry {
@@ -174,6 +175,140 @@ int closed_curve_roots(const Poly& f, const End& end) {
   return roots_between(f, std::nullopt, end) + (4 - degree(f));
 }
 
+// p divided by q, exactly (q divides p).
+Poly exact_quotient(Poly p, const Poly& q) {
+  Poly out(p.size() - q.size() + 1, Rational(0));
+  while (!p.empty() && degree(p) >= degree(q)) {
+    const Rational factor = p.back() / q.back();
+    const std::size_t shift = p.size() - q.size();
+    out[shift] = factor;
+    for (std::size_t i = 0; i < q.size(); ++i) p[i + shift] -= factor * q[i];
+    p.pop_back();
+    trim(p);
+  }
+  trim(out);
+  return out;
+}
+
+// A polynomial with integer coefficients (a positive multiple of a rational one): its sign at a
+// dyadic point m / 2^k is the sign of Σ aᵢ mⁱ 2^(k(n−i)), by Horner's rule in integers (no gcd).
+using IntPoly = std::vector<mpz_class>;
+IntPoly integer_multiple(const Poly& p) {
+  mpz_class scale = 1;
+  for (const auto& c : p) mpz_lcm(scale.get_mpz_t(), scale.get_mpz_t(), c.get_den_mpz_t());
+  IntPoly out;
+  for (const auto& c : p) out.push_back(c.get_num() * (scale / c.get_den()));
+  return out;
+}
+int sign_at_dyadic(const IntPoly& p, const mpz_class& m, unsigned k) {
+  if (p.empty()) return 0;
+  mpz_class v = p.back(), term;
+  for (std::size_t i = p.size() - 1; i-- > 0;) {
+    mpz_mul_2exp(term.get_mpz_t(), p[i].get_mpz_t(), k * static_cast<unsigned>(p.size() - 1 - i));
+    v = v * m + term;
+  }
+  return sgn(v);
+}
+
+// A positive multiple of a mod b over the integers, primitive (pseudo-division: each step scales
+// a by b's leading coefficient; the sign is put back when that scaling was negative).
+IntPoly pseudo_remainder(IntPoly a, const IntPoly& b) {
+  const mpz_class& lead = b.back();
+  int steps = 0;
+  while (!a.empty() && a.size() >= b.size()) {
+    const mpz_class factor = a.back();
+    const std::size_t shift = a.size() - b.size();
+    for (auto& c : a) c *= lead;
+    for (std::size_t i = 0; i < b.size(); ++i) a[i + shift] -= factor * b[i];
+    a.pop_back();
+    while (!a.empty() && a.back() == 0) a.pop_back();
+    ++steps;
+  }
+  if (lead < 0 && steps % 2 == 1)
+    for (auto& c : a) c = -c;
+  mpz_class content = 0;
+  for (const auto& c : a) mpz_gcd(content.get_mpz_t(), content.get_mpz_t(), c.get_mpz_t());
+  if (content > 1)
+    for (auto& c : a) mpz_divexact(c.get_mpz_t(), c.get_mpz_t(), content.get_mpz_t());
+  return a;
+}
+
+IntPoly integer_derivative(const IntPoly& p) {
+  IntPoly out;
+  for (std::size_t i = 1; i < p.size(); ++i) out.push_back(p[i] * static_cast<unsigned long>(i));
+  return out;
+}
+
+// Sturm's sequence of p over the integers, each member a positive multiple of the classical one.
+std::vector<IntPoly> sturm_sequence(const IntPoly& p) {
+  std::vector<IntPoly> chain{p, integer_derivative(p)};
+  while (!chain.back().empty()) {
+    IntPoly next = pseudo_remainder(chain[chain.size() - 2], chain.back());
+    for (auto& c : next) c = -c;
+    chain.push_back(std::move(next));
+  }
+  chain.pop_back();
+  return chain;
+}
+
+Poly as_rational(const IntPoly& p) {
+  Poly out;
+  for (const auto& c : p) out.push_back(Rational(c));
+  return out;
+}
+
+// The distinct real roots of p (not zero), each as a dyadic rational within 2⁻⁸⁰ of it: the
+// Sturm sequence of p's square-free part, evaluated exactly at dyadic points m / 2⁸⁰ in integers,
+// counts the roots in each interval (a, b]; intervals are halved until each holds one root and
+// is one step wide. Every point lies inside the Cauchy bound 1 + max |aᵢ / aₙ|.
+std::vector<Rational> real_roots(const Poly& p) {
+  std::vector<IntPoly> sturm = sturm_sequence(integer_multiple(p));
+  if (sturm.back().size() > 1)  // p has repeated roots: the sequence of p / gcd(p, p′)
+    sturm = sturm_sequence(integer_multiple(exact_quotient(p, as_rational(sturm.back()))));
+  std::vector<Rational> out;
+  const IntPoly& f = sturm.front();
+  if (f.size() < 2) return out;
+  constexpr unsigned kBits = 80;
+  auto changes = [&](const mpz_class& m) {  // zeros dropped: the count just right of m
+    int count = 0, last = 0;
+    for (const auto& q : sturm) {
+      const int s = sign_at_dyadic(q, m, kBits);
+      if (s == 0) continue;
+      if (last != 0 && s != last) ++count;
+      last = s;
+    }
+    return count;
+  };
+  mpz_class bound = 1;  // ⌈max |aᵢ / aₙ|⌉
+  for (std::size_t i = 0; i + 1 < f.size(); ++i) {
+    mpz_class q;
+    mpz_cdiv_q(q.get_mpz_t(), mpz_class(abs(f[i])).get_mpz_t(), mpz_class(abs(f.back())).get_mpz_t());
+    bound = std::max(bound, q);
+  }
+  const mpz_class edge = (bound + 2) << kBits;
+  struct Interval {
+    mpz_class lo, hi;
+    int v_lo, v_hi;
+  };
+  std::vector<Interval> pending{{-edge, edge, changes(-edge), changes(edge)}};
+  while (!pending.empty()) {
+    const Interval i = pending.back();
+    pending.pop_back();
+    if (i.v_lo - i.v_hi <= 0) continue;
+    if (i.hi - i.lo <= 1) {  // one step wide: its root is within 2⁻⁸⁰ of its right end
+      Rational root(i.hi, mpz_class(1) << kBits);
+      root.canonicalize();
+      out.push_back(root);
+      continue;
+    }
+    const mpz_class mid = (i.lo + i.hi) / 2;
+    const int v_mid = changes(mid);
+    pending.push_back({i.lo, mid, i.v_lo, v_mid});
+    pending.push_back({mid, i.hi, v_mid, i.v_hi});
+  }
+  return out;
+}
+
 }  // namespace
 
 bool ellipse_has_point(const ExactEllipse& e, const Vec2& p) {
@@ -228,6 +363,42 @@ int arc_segment_crossings(const ExactArc& arc, const Vec2& p, const Vec2& q) {
   const Interval &x = std::min(*after_start, *before_end), &y = std::max(*after_start, *before_end);
   if (y.first <= x.second) return count(Interval{x.first, std::max(x.second, y.second)});
   return count(x) + count(y);
+}
+
+std::pair<LevelExtreme, LevelExtreme> level_extremes(const ExactEllipse& on, const ExactEllipse& of) {
+  // q along `on` is G/H with G = b²·along² + a²·across² over a²b², H = W² (W = 1 + s²).
+  const Curve curve = ellipse_curve(on);
+  const Poly u = add(curve.x, times(curve.w, -of.centre.x)), v = add(curve.y, times(curve.w, -of.centre.y));
+  const Poly along = add(times(u, of.e1.x), times(v, of.e1.y)), across = add(times(u, of.e2.x), times(v, of.e2.y));
+  const Rational a2 = of.a * of.a, b2 = of.b * of.b;
+  const Poly G = times(add(times(times(along, along), b2), times(times(across, across), a2)), Rational(1) / (a2 * b2));
+  const Poly H = times(curve.w, curve.w);
+  const Poly critical = add(times(derivative(G), H), times(times(G, derivative(H)), Rational(-1)));
+  auto at = [&](double x, double y) {
+    const double dx = x - to_double(of.centre.x), dy = y - to_double(of.centre.y);
+    const double p = dx * to_double(of.e1.x) + dy * to_double(of.e1.y),
+                 q = dx * to_double(of.e2.x) + dy * to_double(of.e2.y);
+    LevelExtreme e;
+    e.level = p * p / to_double(a2) + q * q / to_double(b2);
+    e.x = x, e.y = y;
+    // At `of`'s centre every direction is radial: the gap is then at least the shorter semi-axis.
+    e.radial_gap =
+        e.level > 0 ? std::hypot(dx, dy) * std::abs(1 - 1 / std::sqrt(e.level)) : to_double(std::min(of.a, of.b));
+    return e;
+  };
+  auto point_at = [&](const Rational& s) {  // exact, then one conversion
+    const Rational w = value_at(curve.w, s);
+    return at(to_double(value_at(curve.x, s) / w), to_double(value_at(curve.y, s) / w));
+  };
+  // s = ∞ (c − a·e1) is on the curve but outside the parametrization's finite range: a candidate.
+  LevelExtreme low = at(to_double(on.centre.x - on.a * on.e1.x), to_double(on.centre.y - on.a * on.e1.y)), high = low;
+  if (!critical.empty())
+    for (const Rational& s : real_roots(critical)) {
+      const LevelExtreme e = point_at(s);
+      if (e.level < low.level) low = e;
+      if (e.level > high.level) high = e;
+    }
+  return {low, high};
 }
 
 }  // namespace geotruth::geometry

@@ -47,6 +47,20 @@ std::optional<int> ellipse_ellipse_crossings(const ExactEllipse& a, const ExactE
 /// arc lies on the ellipse.
 std::optional<int> arc_ellipse_crossings(const ExactArc& arc, const ExactEllipse& e);
 
+/// The least or greatest value of `of`'s level function q(x) = ((x − c)·e1/a)² + ((x − c)·e2/b)²
+/// (1 on its curve) along the curve of `on`, where it is reached, and the radial gap there: the
+/// distance from that point to `of`'s curve along the ray from `of`'s centre,
+/// |x − c|·|1 − 1/√q|. The critical points are the real roots of a polynomial of degree ≤ 7 with
+/// rational coefficients (the derivative of q along `on`'s rational parametrization), isolated by
+/// Sturm sequences and bisected over dyadic rationals to width 2⁻⁸⁰ before one conversion to double:
+/// the value is exact to a double's rounding, not sampled.
+struct LevelExtreme {
+  double level = 0;
+  double x = 0, y = 0;  ///< the point of `on`
+  double radial_gap = 0;
+};
+std::pair<LevelExtreme, LevelExtreme> level_extremes(const ExactEllipse& on, const ExactEllipse& of);
+
 /// Where the arc meets the closed segment [p, q], with multiplicity. Precondition: p ≠ q.
 int arc_segment_crossings(const ExactArc& arc, const Vec2& p, const Vec2& q);
 

@@ -65,11 +65,15 @@ ShapeMeasures measure_shape(const Shape& shape) {
           m.x0 = cx - hx, m.x1 = cx + hx, m.y0 = cy - hy, m.y1 = cy + hy;
           m.area = kPi * a * b;
         } else if constexpr (std::is_same_v<T, SectorShape>) {
-          m.exact_centroid = g.center;
           const double r = to_double(g.radius), cx = to_double(g.center.x), cy = to_double(g.center.y);
           double t0 = to_double(reduce_degrees(g.start_deg)),
                  t1 = t0 + to_double(reduce_degrees(g.end_deg - g.start_deg));
-          const double sweep = std::fmod(std::fmod(t1 - t0, 360) + 360, 360);
+          double sweep = std::fmod(std::fmod(t1 - t0, 360) + 360, 360);
+          if (sweep == 0) sweep = 360;  // validate() rejects a zero sweep: equal ends are the full disc
+          // The area centroid: 2r·sin(α/2) / (3·α/2) from the centre along the bisector (α the sweep).
+          const double half = sweep * kPi / 360, bisector = (t0 + sweep / 2) * kPi / 180;
+          const double reach = 2 * r * std::sin(half) / (3 * half);
+          m.cx = cx + reach * std::cos(bisector), m.cy = cy + reach * std::sin(bisector);
           std::vector<std::pair<double, double>> pts = {{cx, cy}};
           for (double k = 0; k <= 1.0; k += 1.0 / 720) {  // arc samples every quarter degree
             const double t = (t0 + sweep * k) * kPi / 180;

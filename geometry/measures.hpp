@@ -1,6 +1,6 @@
 // What position and size questions measure of a shape, by the GePBench engine's definitions:
-// the centroid (a polygon's by area, a straight piece's by its two points, a curved shape's by its
-// centre), the extent of the drawn shape (its true bounding box), and the area.
+// the centroid (a polygon's by area, a straight piece's by its two points, a sector's by its area,
+// another curved shape's by its centre), the extent of the drawn shape (its true bounding box), and the area.
 #pragma once
 
 #include <geotruth/scene.hpp>
@@ -16,7 +16,8 @@ Vec2 polygon_centroid(const std::vector<Vec2>& points);
 /// Area of a simple polygon (shoelace), exact.
 Rational polygon_area(const std::vector<Vec2>& points);
 
-/// A shape's measures. Polygons' centroids and areas are exact (`exact_centroid`); curved shapes'
+/// A shape's measures. Polygons' centroids and areas are exact (`exact_centroid`, absent for a
+/// sector, whose area centroid is transcendental); curved shapes'
 /// are transcendental and given in double, as are all extents: they are reported with the slack
 /// they leave, never decided on here.
 struct ShapeMeasures {

@@ -50,7 +50,16 @@ const PairFamily kFamilies[] = {
     {[](const View& a, const View& b) { return a.round() && b.round(); }, relate_round_round},
     {[](const View& a, const View& b) { return (a.round() && polygon(b)) || (polygon(a) && b.round()); },
      relate_round_polygon},
+    {[](const View& a, const View& b) {
+       return (a.round() && b.kind == ViewKind::sector) || (a.kind == ViewKind::sector && b.round());
+     },
+     relate_round_sector},
     {[](const View& a, const View& b) { return polygon(a) && polygon(b); }, relate_polygon_polygon},
+    {[](const View& a, const View& b) {  // a sector's radius along a side or a radius of the other
+       const bool sa = a.kind == ViewKind::sector, sb = b.kind == ViewKind::sector;
+       return (sa && (sb || polygon(b))) || (polygon(a) && sb);
+     },
+     relate_sector_edges},
     {[](const View&, const View&) { return true; }, relate_topology},
 };
 

@@ -52,7 +52,7 @@ TEST(Audit, PlantedDatasetGivesExactlyThePlantedVerdicts) {
       {"several-correct", {"invalid", "several_correct_options"}},
       {"no-correct-option", {"invalid", "no_correct_option"}},
       {"cyclic-food-web", {"invalid", "no_truth"}},
-      {"unsupported-relation", {"unsupported", "unsupported"}},
+      {"unsupported-reference", {"unsupported", "unsupported"}},
       {"missing-answer", {"invalid", "missing_answer"}},
   };
   EXPECT_EQ(got, planted);

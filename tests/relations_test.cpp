@@ -375,3 +375,145 @@ TEST(Relations, StarsAreTheirPolygons) {
   EXPECT_FALSE(relation(around, "circumscribed", 2, 0).holds());  // 0.003 off the tips: 1.92 px
   EXPECT_TRUE(relation(around, "circumscribed", 2, 0).ambiguous());
 }
+
+TEST(Relations, TwoEllipsesTangentExactly) {
+  // Axis-aligned: a (centre 0.3, semi-axes 0.2 × 0.1) and b (centre 0.6, 0.1 × 0.05) touch at
+  // (0.5, 0.5) from outside. Moved right by δ, both radial gaps at the nearest points are δ along
+  // the axis: 0.01 → 6.4 px (clear), 0.002 → 1.28 px (too close to call).
+  for (const auto& [bx, decision, px] : {std::tuple{"0.6", Decision::holds, 0.0},
+                                         {"0.602", Decision::ambiguous, 1.28},
+                                         {"0.61", Decision::fails, 6.4}}) {
+    const Scene s = unit_scene(R"({"id":"a","type":"ellipse","center":[0.3,0.5],"axes":[0.2,0.1],"rotation":0},)"
+                               R"({"id":"b","type":"ellipse","center":[)" +
+                               std::string(bx) + R"(,0.5],"axes":[0.1,0.05],"rotation":0})");
+    const auto external = relation(s, "external_tangent");
+    EXPECT_EQ(external.decision, decision) << bx;
+    EXPECT_NEAR(*external.slack_px, px, 1e-6) << bx;
+    EXPECT_EQ(relation(s, "tangent").decision, decision) << bx;
+  }
+  // b inside a, touching it at a's right end (0.8, 0.5): b's curvature radius there (0.05) is
+  // below a's (0.1333), so b stays inside.
+  const Scene inside = unit_scene(R"({"id":"a","type":"ellipse","center":[0.5,0.5],"axes":[0.3,0.2],"rotation":0},)"
+                                  R"({"id":"b","type":"ellipse","center":[0.6,0.5],"axes":[0.2,0.1],"rotation":0})");
+  EXPECT_TRUE(relation(inside, "internal_tangent").holds());
+  EXPECT_FALSE(relation(inside, "external_tangent").holds());
+  // The same pair turned by the exact rotation of a 3-4-5 triangle stays tangent.
+  const Scene turned =
+      unit_scene(R"({"id":"a","type":"ellipse","center":[0.5,0.5],"axes":[0.3,0.2],"rotation":36.86989764584402},)"
+                 R"({"id":"b","type":"ellipse","center":[0.58,0.56],"axes":[0.2,0.1],"rotation":36.86989764584402})");
+  EXPECT_TRUE(relation(turned, "internal_tangent").holds());
+}
+
+TEST(Relations, CurveTangentToAPolygonEdge) {
+  // The square [0.4, 0.6]²: a circle r 0.1 centred 0.1 above its top edge's middle touches it
+  // there from outside; 0.003 higher it misses by 1.92 px; centred at (0.7, 0.7) its nearest point
+  // of the square is the corner (0.6, 0.6): not an edge tangency. The inscribed circle touches
+  // every edge from inside: inscribed, not tangent. An ellipse 0.15 tall standing on the edge.
+  const std::string square = R"({"id":"q","type":"polygon","points":[[0.4,0.4],[0.6,0.4],[0.6,0.6],[0.4,0.6]]},)";
+  const Scene on = unit_scene(square + R"({"id":"c","type":"circle","center":[0.5,0.7],"radius":0.1})");
+  EXPECT_TRUE(relation(on, "tangent").holds());
+  const Scene above = unit_scene(square + R"({"id":"c","type":"circle","center":[0.5,0.703],"radius":0.1})");
+  EXPECT_TRUE(relation(above, "tangent").ambiguous());
+  EXPECT_NEAR(*relation(above, "tangent").slack_px, 1.92, 1e-9);
+  const Scene corner = unit_scene(square + R"({"id":"c","type":"circle","center":[0.7,0.7],"radius":0.1})");
+  EXPECT_FALSE(relation(corner, "tangent").holds());
+  const Scene inscribed = unit_scene(square + R"({"id":"c","type":"circle","center":[0.5,0.5],"radius":0.1})");
+  EXPECT_FALSE(relation(inscribed, "tangent").holds());
+  EXPECT_TRUE(relation(inscribed, "inscribed", 1, 0).holds());
+  const Scene ellipse =
+      unit_scene(square + R"({"id":"e","type":"ellipse","center":[0.5,0.75],"axes":[0.1,0.15],"rotation":0})");
+  EXPECT_TRUE(relation(ellipse, "tangent").holds());
+  // An annotation calling the touching pair "none of the above" is wrong, and the tangency is an
+  // undeclared relation of the scene.
+  Scene asked = on;
+  asked.questions.push_back(
+      {"n", "relation", "", {"tangent", "parallel", "diagonal", "none of the above"}, "D", {"q", "c"}});
+  EXPECT_EQ(audit_scene(asked).verdicts.at(0).verdict, Verdict::wrong);
+  EXPECT_TRUE(has(finding_kinds(on), "undeclared_relation:tangent holds"));
+}
+
+TEST(Relations, SectorsAgainstSectorsAndPolygons) {
+  // Two half discs r 0.2 centred 0.2 apart: their arcs cross once, at (0.5, 0.5 + √0.03). A
+  // quarter disc inside the first; one far away. A square on the first's radius: a shared edge.
+  const Scene s =
+      unit_scene(R"({"id":"a","type":"sector","center":[0.4,0.4],"radius":0.2,"start_angle":0,"end_angle":180},)"
+                 R"({"id":"b","type":"sector","center":[0.6,0.45],"radius":0.2,"start_angle":0,"end_angle":180},)"
+                 R"({"id":"c","type":"sector","center":[0.4,0.45],"radius":0.05,"start_angle":0,"end_angle":90},)"
+                 R"({"id":"d","type":"sector","center":[0.1,0.9],"radius":0.05,"start_angle":0,"end_angle":90},)"
+                 R"({"id":"e","type":"polygon","points":[[0.4,0.4],[0.6,0.4],[0.6,0.2],[0.4,0.2]]})");
+  EXPECT_TRUE(relation(s, "intersecting", 0, 1).holds());
+  EXPECT_TRUE(relation(s, "contained", 2, 0).holds());
+  EXPECT_TRUE(relation(s, "disjoint", 0, 3).holds());
+  EXPECT_TRUE(relation(s, "shared_edge", 0, 4).holds());
+  EXPECT_FALSE(relation(s, "shared_edge", 1, 4).holds());
+}
+
+TEST(Relations, SpiralsByCertifiedIntervals) {
+  // r = 0.02·θ for θ ∈ [0, 12] about (0.5, 0.5): it reaches r = 0.1 once (θ = 5), never r = 0.3;
+  // it crosses the segment from (0.55, 0.5) to (0.8, 0.5) where θ = 2π (r = 0.1257) only. The
+  // uncertainty of the trace is the relations' slack, far below a pixel.
+  const Scene s = unit_scene(
+      R"({"id":"s","type":"spiral","center":[0.5,0.5],"initial_radius":0,"growth_rate":0.02,"max_theta":12},)"
+      R"({"id":"c","type":"circle","center":[0.5,0.5],"radius":0.1},)"
+      R"({"id":"big","type":"circle","center":[0.5,0.5],"radius":0.3},)"
+      R"({"id":"l","type":"segment","points":[[0.55,0.5],[0.8,0.5]]},)"
+      R"({"id":"far","type":"polygon","points":[[0.05,0.05],[0.15,0.05],[0.1,0.15]]},)"
+      R"({"id":"t","type":"spiral","center":[0.52,0.5],"initial_radius":0,"growth_rate":0.02,"max_theta":12})");
+  EXPECT_EQ(relation(s, "intersecting", 0, 1).crossings, 1);
+  EXPECT_TRUE(relation(s, "contained", 0, 2).holds());
+  EXPECT_EQ(relation(s, "intersecting", 0, 3).crossings, 1);
+  EXPECT_TRUE(relation(s, "disjoint", 0, 4).holds());
+  EXPECT_TRUE(relation(s, "intersecting", 0, 5).holds());  // two interleaved spirals
+  EXPECT_LT(*relation(s, "intersecting", 0, 1).slack_px, 0.05);
+}
+
+TEST(EngineDefects, PolygonWithARepeatedVertex) {
+  // A "quadrilateral" whose last vertex repeats its first is drawn as a triangle: a finding on it,
+  // its questions invalid, the rest of the scene audited.
+  Scene s = unit_scene(R"({"id":"q","type":"polygon","points":[[0.1,0.1],[0.3,0.1],[0.2,0.3],[0.1,0.1]]},)" +
+                       std::string(kCircle));
+  s.questions.push_back({"n", "count", "quadrilateral", {"0", "1", "2", "3"}, "B"});
+  s.questions.push_back({"m", "count", "circle", {"0", "1", "2", "3"}, "B"});
+  const auto audit = audit_scene(s);
+  EXPECT_TRUE(has(finding_kinds(s), "degenerate_shape:quadrilateral q has a repeated vertex"));
+  EXPECT_EQ(audit.verdicts.at(0).verdict, Verdict::invalid);
+  EXPECT_EQ(audit.verdicts.at(1).verdict, Verdict::ok);
+}
+
+TEST(Relations, CurveTangentToASectorsArc) {
+  // The sector about (0.3, 0.5), r 0.2, from 0° to 120°. A circle r 0.1 centred 0.3 away along
+  // (0.6, 0.8) touches its arc at 53.13°; the same circle along (0.8, −0.6) touches the arc's
+  // circle at −36.87°, off the arc: no tangency. An ellipse 0.1 tall resting on the arc's top.
+  const std::string sector =
+      R"({"id":"s","type":"sector","center":[0.3,0.5],"radius":0.2,"start_angle":0,"end_angle":120},)";
+  EXPECT_TRUE(relation(unit_scene(sector + R"({"id":"c","type":"circle","center":[0.48,0.74],"radius":0.1})"),
+                       "external_tangent")
+                  .holds());
+  EXPECT_FALSE(
+      relation(unit_scene(sector + R"({"id":"c","type":"circle","center":[0.54,0.32],"radius":0.1})"), "tangent")
+          .holds());
+  const Scene near = unit_scene(sector + R"({"id":"c","type":"circle","center":[0.48,0.745],"radius":0.1})");
+  EXPECT_TRUE(relation(near, "tangent").ambiguous());  // 0.004 farther out: 2.56 px
+  EXPECT_TRUE(
+      relation(unit_scene(sector + R"({"id":"e","type":"ellipse","center":[0.3,0.8],"axes":[0.15,0.1],"rotation":0})"),
+               "tangent")
+          .holds());
+  // A small circle inside the arc's circle, touching the arc from inside.
+  EXPECT_TRUE(relation(unit_scene(sector + R"({"id":"c","type":"circle","center":[0.36,0.58],"radius":0.1})"),
+                       "internal_tangent")
+                  .holds());
+}
+
+TEST(Relations, AxisOptionsAreRelationNames) {
+  // "major axis" names a relation, not a shape: its final s is not a plural. The engine's reverse
+  // question ("the ellipse to the line") answers "circumscribed".
+  Scene s = unit_scene(R"({"id":"e","type":"ellipse","center":[0.5,0.5],"axes":[0.3,0.1],"rotation":0},)"
+                       R"({"id":"l","type":"segment","points":[[0.2,0.5],[0.8,0.5]]})");
+  s.questions.push_back(
+      {"n", "relation", "", {"minor axis", "major axis", "inscribed", "none of the above"}, "B", {"l", "e"}});
+  s.questions.push_back(
+      {"m", "relation", "", {"diameter", "circumscribed", "tangent", "none of the above"}, "B", {"e", "l"}});
+  const auto audit = audit_scene(s);
+  EXPECT_EQ(audit.verdicts.at(0).verdict, Verdict::ok);
+  EXPECT_EQ(audit.verdicts.at(1).verdict, Verdict::ok);
+}

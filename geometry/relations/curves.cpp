@@ -1,5 +1,5 @@
 // Pair families of centred curves: concentric shapes, tangent circles and ellipses, and a circle
-// or ellipse circumscribed about or inscribed in a polygon.
+// or ellipse circumscribed about, inscribed in or tangent to an edge of a polygon.
 #include "geometry/predicates.hpp"
 #include "geometry/relations/engine.hpp"
 
@@ -10,39 +10,9 @@ namespace {
 
 using K = RelationKind;
 
-// Nearest and farthest distances from p to an ellipse's curve, in double: 720 samples of the
-// angle, then golden-section refinement around the best ones (error far below 1e-9 units).
-std::pair<double, double> ellipse_distance_range(const View& e, const Vec2& p) {
-  const Vec2 d = minus(p, *e.centre);
-  const double x = to_double(dot(d, e.e1)), y = to_double(dot(d, e.e2)), a = to_double(e.ra), b = to_double(e.rb);
-  auto f = [&](double t) { return std::hypot(a * std::cos(t) - x, b * std::sin(t) - y); };
-  constexpr int kSamples = 720;
-  const double step = 2 * M_PI / kSamples;
-  int nearest_k = 0, farthest_k = 0;
-  double nearest_v = 1e300, farthest_v = -1;
-  for (int k = 0; k < kSamples; ++k) {  // one pass finds both extremes
-    const double v = f(k * step);
-    if (v < nearest_v) nearest_v = v, nearest_k = k;
-    if (v > farthest_v) farthest_v = v, farthest_k = k;
-  }
-  auto refine = [&](bool nearest) {
-    const int best = nearest ? nearest_k : farthest_k;
-    double lo = (best - 1) * step, hi = (best + 1) * step;
-    for (int it = 0; it < 60; ++it) {
-      const double m1 = lo + (hi - lo) * 0.381966, m2 = hi - (hi - lo) * 0.381966;
-      if ((f(m1) < f(m2)) == nearest)
-        hi = m2;
-      else
-        lo = m1;
-    }
-    return f((lo + hi) / 2);
-  };
-  return {refine(true), refine(false)};
-}
-
 // Tangency of a circle and an ellipse: the circle's radius equals the nearest distance from its
 // centre to the ellipse (outside: external; inside: internal) or the farthest (the ellipse
-// inside the circle: internal).
+// inside the circle: internal), found at the exact critical points of conics.hpp level_extremes.
 void circle_ellipse_tangent(const RelationDecider& decide, const View& circle, const View& ellipse,
                             RelationCheck& out) {
   {  // Filter: every distance from the circle's centre to the ellipse lies in [d − A, d + A].
@@ -54,15 +24,42 @@ void circle_ellipse_tangent(const RelationDecider& decide, const View& circle, c
       return;
     }
   }
-  const auto [nearest, farthest] = ellipse_distance_range(ellipse, *circle.centre);
+  // The circle's level function along the ellipse is |x − c|²/r²: its extremes are the ellipse's
+  // nearest and farthest points from the circle's centre, the radial gaps | |x − c| − r |.
+  const auto [nearest, farthest] = level_extremes(conic_of(ellipse), conic_of(circle));
   const Vec2 d = minus(*circle.centre, *ellipse.centre);
   const Rational x = dot(d, ellipse.e1), y = dot(d, ellipse.e2);
   const bool outside = x * x / (ellipse.ra * ellipse.ra) + y * y / (ellipse.rb * ellipse.rb) > 1;
-  const double r = to_double(circle.ra);
-  const ShapeRelation external = outside ? decide.by_estimate(K::external_tangent, std::abs(nearest - r))
+  const ShapeRelation external = outside ? decide.by_estimate(K::external_tangent, nearest.radial_gap)
                                          : RelationDecider::impossible(K::external_tangent);
-  const double internal_gap = std::min(outside ? 1e300 : std::abs(nearest - r), std::abs(farthest - r));
+  const double internal_gap = std::min(outside ? 1e300 : nearest.radial_gap, farthest.radial_gap);
   const ShapeRelation internal = decide.by_estimate(K::internal_tangent, internal_gap);
+  out.relations.push_back(external);
+  out.relations.push_back(internal);
+  out.relations.push_back(RelationDecider::best(K::tangent, {external, internal}));
+}
+
+// Tangency of two ellipses, from the extremes of each one's level function along the other
+// (conics.hpp level_extremes: exact critical points, no sampling). External: the least level of
+// one along the other is 1 and neither centre lies inside the other; internal: the greatest level
+// of one along the other is 1 (that one inside). The slack is the radial gap at that extreme.
+void ellipse_ellipse_tangent(const RelationDecider& decide, const View& a, const View& b, RelationCheck& out) {
+  {  // Filter: centres farther apart than both major semi-axes and the band cannot touch.
+    const double rough = distance(a.centre_d, b.centre_d) - std::max(a.ra_d, a.rb_d) - std::max(b.ra_d, b.rb_d);
+    if (decide.clearly_fails(rough)) {
+      for (const K kind : {K::external_tangent, K::internal_tangent, K::tangent})
+        out.relations.push_back(decide.far(kind, rough));
+      return;
+    }
+  }
+  const auto [b_on_a_low, b_on_a_high] = level_extremes(conic_of(a), conic_of(b));
+  const auto [a_on_b_low, a_on_b_high] = level_extremes(conic_of(b), conic_of(a));
+  const bool apart = !ellipse_has_point(conic_of(b), *a.centre) && !ellipse_has_point(conic_of(a), *b.centre);
+  const ShapeRelation external =
+      apart ? decide.by_estimate(K::external_tangent, std::min(b_on_a_low.radial_gap, a_on_b_low.radial_gap))
+            : RelationDecider::impossible(K::external_tangent);
+  const ShapeRelation internal =
+      decide.by_estimate(K::internal_tangent, std::min(b_on_a_high.radial_gap, a_on_b_high.radial_gap));
   out.relations.push_back(external);
   out.relations.push_back(internal);
   out.relations.push_back(RelationDecider::best(K::tangent, {external, internal}));
@@ -141,6 +138,44 @@ ShapeRelation touches_sides(const RelationDecider& decide, K kind, const View& p
   return RelationDecider::worst(kind, parts);
 }
 
+// The curve touches an edge of the polygon from outside, at a point inside the edge (not at a
+// vertex): the nearest such tangency over the edges. A curve inscribed in the polygon touches its
+// edges from inside and a circumscribed one meets its vertices: neither is this relation. The
+// contact of a circle is the foot of the perpendicular (exact); an ellipse's is found in double,
+// as for a straight line (a secondary check).
+ShapeRelation touches_an_edge(const RelationDecider& decide, const View& curve, const View& polygon) {
+  const std::size_t n = polygon.vertices.size();
+  Rational twice_area = 0;
+  for (std::size_t i = 0; i < n; ++i) twice_area += cross(polygon.vertices[i], polygon.vertices[(i + 1) % n]);
+  const int turn = sgn(twice_area);
+  std::vector<ShapeRelation> edges;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Pt a = vertex(polygon, i), b = vertex(polygon, i + 1);
+    const Vec2 u = minus(b.exact, a.exact);
+    if (norm2(u) == 0) continue;
+    const int side = orientation(a.exact, b.exact, *curve.centre);
+    if (side == 0 || side == turn) continue;  // the centre on the polygon's side: touching from inside
+    bool inside_edge;
+    if (curve.kind == ViewKind::circle) {
+      const Rational t = dot(minus(*curve.centre, a.exact), u);
+      inside_edge = t > 0 && t < norm2(u);
+    } else {  // the ellipse's point with normal n, on the edge's side
+      const D2 ud = minus(b.d, a.d), nd{-ud.y, ud.x};
+      const double nx = dot(nd, curve.e1d), ny = dot(nd, curve.e2d);
+      const double norm = std::hypot(curve.ra_d * nx, curve.rb_d * ny),
+                   sign = dot(nd, minus(curve.centre_d, a.d)) > 0 ? -1 : 1;
+      const double lx = sign * curve.ra_d * curve.ra_d * nx / norm, ly = sign * curve.rb_d * curve.rb_d * ny / norm;
+      const D2 contact{curve.centre_d.x + lx * curve.e1d.x + ly * curve.e2d.x,
+                       curve.centre_d.y + lx * curve.e1d.y + ly * curve.e2d.y};
+      const double t = dot(minus(contact, a.d), ud) / dot(ud, ud);
+      inside_edge = t > 0 && t < 1;
+    }
+    if (inside_edge) edges.push_back(line_tangent(decide, K::tangent, a, b, curve));
+  }
+  if (edges.empty()) return RelationDecider::impossible(K::tangent);
+  return RelationDecider::best(K::tangent, edges);
+}
+
 }  // namespace
 
 void relate_centres(const RelationDecider& decide, const View& a, const View& b, bool directional_only,
@@ -169,11 +204,14 @@ void relate_round_round(const RelationDecider& decide, const View& a, const View
   } else if (a.kind == ViewKind::circle || b.kind == ViewKind::circle) {
     circle_ellipse_tangent(decide, a.kind == ViewKind::circle ? a : b, a.kind == ViewKind::circle ? b : a, out);
   } else {
-    out.undecided.push_back(K::tangent);  // two ellipses
+    ellipse_ellipse_tangent(decide, a, b, out);
   }
 }
 
-void relate_round_polygon(const RelationDecider& decide, const View& a, const View& b, bool, RelationCheck& out) {
+void relate_round_polygon(const RelationDecider& decide, const View& a, const View& b, bool directional_only,
+                          RelationCheck& out) {
+  if (!directional_only)
+    out.relations.push_back(a.round() ? touches_an_edge(decide, a, b) : touches_an_edge(decide, b, a));
   if (a.round()) {  // a about b, or a in b
     out.relations.push_back(through_vertices(decide, K::circumscribed, a, b));
     out.relations.push_back(touches_sides(decide, K::inscribed, b, a));
@@ -181,6 +219,65 @@ void relate_round_polygon(const RelationDecider& decide, const View& a, const Vi
     out.relations.push_back(touches_sides(decide, K::circumscribed, a, b));
     out.relations.push_back(through_vertices(decide, K::inscribed, b, a));
   }
+}
+
+}  // namespace geotruth::geometry::relations
+
+namespace geotruth::geometry::relations {
+
+// A circle or an ellipse tangent to a sector's arc: tangent to the arc's circle (exactly for a
+// circle: |d − (r + R)| and |d − |r − R||; for an ellipse through level_extremes) with the contact
+// on the arc. The contact's direction from the sector's centre is known exactly for a circle (along
+// the line of centres) and in double for an ellipse; it is checked against the arc's end rays
+// with ε_num to spare.
+void relate_round_sector(const RelationDecider& decide, const View& a, const View& b, bool directional_only,
+                         RelationCheck& out) {
+  if (directional_only) return;
+  const View& curve = a.kind == ViewKind::sector ? b : a;
+  const View& sector = a.kind == ViewKind::sector ? a : b;
+  {  // Filter: the curve clearly away from the arc's whole circle.
+    const double d = distance(curve.centre_d, sector.centre_d), reach = std::max(curve.ra_d, curve.rb_d);
+    const double rough = std::max({d - reach - sector.ra_d, sector.ra_d - d - reach, 0.0});
+    if (decide.clearly_fails(rough)) {
+      for (const K kind : {K::external_tangent, K::internal_tangent, K::tangent})
+        out.relations.push_back(decide.far(kind, rough));
+      return;
+    }
+  }
+  // Whether the contact, in the given direction from the sector's centre, lies on the arc.
+  auto on_arc_towards = [&](double dx, double dy) {
+    const double length = std::hypot(dx, dy);
+    if (length == 0) return false;
+    const double r = sector.ra_d / length;
+    return on_arc(decide, sector, {sector.centre->x + Rational(dx * r), sector.centre->y + Rational(dy * r)});
+  };
+  const D2 towards = minus(curve.centre_d, sector.centre_d);  // from the sector's centre to the curve's
+  ShapeRelation external = RelationDecider::impossible(K::external_tangent);
+  ShapeRelation internal = RelationDecider::impossible(K::internal_tangent);
+  if (curve.kind == ViewKind::circle) {
+    const Rational d2 = norm2(minus(*curve.centre, *sector.centre));
+    if (on_arc_towards(towards.x, towards.y))
+      external = decide.by_root_gap(K::external_tangent, d2, (curve.ra + sector.ra) * (curve.ra + sector.ra));
+    const bool curve_inside = curve.ra < sector.ra;  // touching from inside the arc's circle, or around it
+    if (on_arc_towards(curve_inside ? towards.x : -towards.x, curve_inside ? towards.y : -towards.y))
+      internal = decide.by_root_gap(K::internal_tangent, d2, (curve.ra - sector.ra) * (curve.ra - sector.ra));
+  } else {
+    const ExactEllipse circle{*sector.centre, sector.ra, sector.ra};
+    const auto [near, far] = level_extremes(conic_of(curve), circle);  // the arc's circle along the ellipse
+    const LevelExtreme inner_far = level_extremes(circle, conic_of(curve)).second;  // the ellipse along the circle
+    const bool apart = !ellipse_has_point(conic_of(curve), *sector.centre) && !ellipse_has_point(circle, *curve.centre);
+    if (apart && on_arc_towards(near.x - sector.centre_d.x, near.y - sector.centre_d.y))
+      external = decide.by_estimate(K::external_tangent, near.radial_gap);
+    std::vector<ShapeRelation> inside;
+    if (on_arc_towards(far.x - sector.centre_d.x, far.y - sector.centre_d.y))  // the ellipse inside the circle
+      inside.push_back(decide.by_estimate(K::internal_tangent, far.radial_gap));
+    if (on_arc_towards(inner_far.x - sector.centre_d.x, inner_far.y - sector.centre_d.y))  // the circle inside
+      inside.push_back(decide.by_estimate(K::internal_tangent, inner_far.radial_gap));
+    if (!inside.empty()) internal = RelationDecider::best(K::internal_tangent, inside);
+  }
+  out.relations.push_back(external);
+  out.relations.push_back(internal);
+  out.relations.push_back(RelationDecider::best(K::tangent, {external, internal}));
 }
 
 }  // namespace geotruth::geometry::relations

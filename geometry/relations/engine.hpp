@@ -77,7 +77,9 @@ struct View {
   D2 ad{}, bd{}, centre_d{}, e1d{1, 0}, e2d{0, 1}, drawn_from{}, drawn_to{}, arc_start_d{}, arc_end_d{};
   double ra_d = 0, rb_d = 0;
   std::vector<D2> vertices_d;
-  double size = 1;  // 1 + the largest |coordinate| of the vertices
+  double size = 1;         // 1 + the largest |coordinate| of the vertices
+  std::vector<D2> trace;   // spiral: a polyline of points on the curve (doubles) …
+  double trace_error = 0;  // … within this distance of every point of the curve (certified bound)
 
   bool round() const { return kind == ViewKind::circle || kind == ViewKind::ellipse; }
   /// A circle, ellipse or sector: a curve with a centre that the conic code handles.
@@ -164,13 +166,19 @@ void relate_straight_polygon(const RelationDecider&, const View&, const View&, b
 void relate_straight_curve(const RelationDecider&, const View&, const View&, bool, RelationCheck&);     // straight.cpp
 void relate_round_round(const RelationDecider&, const View&, const View&, bool, RelationCheck&);        // curves.cpp
 void relate_round_polygon(const RelationDecider&, const View&, const View&, bool, RelationCheck&);      // curves.cpp
+void relate_round_sector(const RelationDecider&, const View&, const View&, bool, RelationCheck&);       // curves.cpp
 void relate_polygon_polygon(const RelationDecider&, const View&, const View&, bool, RelationCheck&);    // polygons.cpp
+void relate_sector_edges(const RelationDecider&, const View&, const View&, bool, RelationCheck&);       // polygons.cpp
 void relate_topology(const RelationDecider&, const View&, const View&, bool, RelationCheck&);           // topology.cpp
 
 /// Tangency of the line through p and q to a circle or ellipse: |distance to centre − support| on
 /// the line's normal n, where the support of the ellipse is √(A²(n·e1)² + B²(n·e2)²)/|n|
 /// (straight.cpp). Says nothing about where the contact lies.
 ShapeRelation line_tangent(const RelationDecider& decide, RelationKind kind, Pt p, Pt q, const View& curve);
+
+/// Whether the direction of `point` from the sector's centre lies on its arc, allowing ε_num at
+/// the arc's ends (straight.cpp).
+bool on_arc(const RelationDecider& decide, const View& sector, const Vec2& point);
 
 // Checks of one shape (polygons.cpp).
 std::optional<ShapeRelation> label_of(const RelationDecider& decider, const View& v, const std::string& kind);

@@ -135,6 +135,27 @@ void relate_polygon_polygon(const RelationDecider& decide, const View& a, const 
   out.relations.push_back(RelationDecider::best(K::shared_edge, shared));
 }
 
+// A sector's straight edges are its two radii (one for a full disc); a polygon's are its sides.
+std::vector<std::pair<Pt, Pt>> straight_edges(const View& v) {
+  std::vector<std::pair<Pt, Pt>> out;
+  if (v.kind == ViewKind::sector) {
+    out.emplace_back(Pt{*v.centre, v.centre_d}, Pt{v.arc_start, v.arc_start_d});
+    if (v.sweep_deg != 360) out.emplace_back(Pt{*v.centre, v.centre_d}, Pt{v.arc_end, v.arc_end_d});
+  } else {
+    for (std::size_t i = 0; i < v.vertices.size(); ++i) out.emplace_back(vertex(v, i), vertex(v, i + 1));
+  }
+  return out;
+}
+
+void relate_sector_edges(const RelationDecider& decide, const View& a, const View& b, bool directional_only,
+                         RelationCheck& out) {
+  if (directional_only) return;
+  std::vector<ShapeRelation> shared;
+  for (const auto& [p, q] : straight_edges(a))
+    for (const auto& [r, s] : straight_edges(b)) shared.push_back(decide.endpoints_match(K::shared_edge, p, q, r, s));
+  out.relations.push_back(RelationDecider::best(K::shared_edge, shared));
+}
+
 std::optional<ShapeRelation> label_of(const RelationDecider& decide, const View& v, const std::string& kind) {
   if (kind == "circle") {
     if (!v.round()) return std::nullopt;

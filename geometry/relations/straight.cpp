@@ -51,6 +51,8 @@ bool reaches_contact(const RelationDecider& decide, const View& s, const View& c
   return squared_distance_to_segment(contact, s.a, s.b) <= decide.bands().eps_num_squared();
 }
 
+}  // namespace
+
 // Whether the direction of `point` from the sector's centre lies on its arc, allowing eps at the
 // arc's ends (cross products against unit directions are distances from the end rays).
 bool on_arc(const RelationDecider& decide, const View& sector, const Vec2& point) {
@@ -59,8 +61,6 @@ bool on_arc(const RelationDecider& decide, const View& sector, const Vec2& point
   const bool after_start = cross(sector.arc_from, d) >= -eps, before_end = cross(d, sector.arc_to) >= -eps;
   return sector.sweep_deg <= 180 ? after_start && before_end : after_start || before_end;
 }
-
-}  // namespace
 
 void relate_straight_straight(const RelationDecider& decide, const View& a, const View& b, bool directional_only,
                               RelationCheck& out) {
@@ -81,7 +81,18 @@ void relate_straight_polygon(const RelationDecider& decide, const View& a, const
       edges.push_back(decide.direction(K::parallel, l1, l2, vertex(poly, i), vertex(poly, i + 1), true));
     out.relations.push_back(RelationDecider::best(K::parallel, edges));
   }
-  if (a.kind != ViewKind::straight) return;
+  if (a.kind != ViewKind::straight) {  // the engine's reverse of "diagonal": the polygon about the segment
+    if (line.extent == Extent::segment) {
+      std::vector<ShapeRelation> chords;
+      const std::size_t n = poly.vertices.size();
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 2; j < n; ++j)
+          if (!(i == 0 && j + 1 == n))
+            chords.push_back(decide.endpoints_match(K::circumscribed, vertex(poly, i), vertex(poly, j), l1, l2));
+      if (!chords.empty()) out.relations.push_back(RelationDecider::best(K::circumscribed, chords));
+    }
+    return;
+  }
   // "the line is a diagonal of the polygon"
   std::vector<ShapeRelation> diagonals;
   const std::size_t n = poly.vertices.size();
@@ -110,7 +121,19 @@ void relate_straight_curve(const RelationDecider& decide, const View& a, const V
     }
     out.relations.push_back(tangent);
   }
-  if (a.kind != ViewKind::straight) return;
+  if (a.kind != ViewKind::straight) {  // the engine's reverse of a diameter or axis: the curve about a chord
+    if (line.extent == Extent::segment && curve.round()) {
+      const double rough =
+          std::max(RelationDecider::curve_gap(line.ad, curve), RelationDecider::curve_gap(line.bd, curve));
+      out.relations.push_back(
+          decide.clearly_fails(rough)
+              ? decide.far(K::circumscribed, rough)
+              : RelationDecider::worst(K::circumscribed,
+                                       {decide.point_on(K::circumscribed, {line.a, line.ad}, curve),
+                                        decide.point_on(K::circumscribed, {line.b, line.bd}, curve)}));
+    }
+    return;
+  }
   const Pt a1{a.a, a.ad}, a2{a.b, a.bd};
   if (curve.kind == ViewKind::circle) {  // a diameter: through the centre, both ends on the circle
     const double rough = std::max(RelationDecider::curve_gap(a.ad, curve), RelationDecider::curve_gap(a.bd, curve));

@@ -107,6 +107,25 @@ bool within_sweep(const View& sector, const Vec2& p) {
   return sector.sweep_deg <= 180 ? after_start && before_end : after_start || before_end;
 }
 
+// Where two sectors' arcs meet: the crossings of their circles (exact, CGAL's circular kernel)
+// that lie on both arcs. The points come out as doubles: one within `slop` of an arc's end ray
+// is at the arc's end, where the radius meets it too, and counts (the arcs touch there).
+int arc_arc_crossings(const View& a, const View& b, double slop) {
+  auto on_arc = [&](const View& sector, double x, double y) {
+    const D2 d{x - sector.centre_d.x, y - sector.centre_d.y}, from = approx(sector.arc_from),
+                                                              to = approx(sector.arc_to);
+    const double after_start = cross(from, d), before_end = cross(d, to);
+    if (sector.sweep_deg == 360) return true;
+    return sector.sweep_deg <= 180 ? after_start >= -slop && before_end >= -slop
+                                   : after_start >= -slop || before_end >= -slop;
+  };
+  if (*a.centre == *b.centre && a.ra == b.ra) return 0;  // one circle: the shared radii meet instead
+  int count = 0;
+  for (const auto& x : circle_circle_points(*a.centre, a.ra * a.ra, *b.centre, b.ra * b.ra))
+    if (on_arc(a, x.x, x.y) && on_arc(b, x.x, x.y)) count += x.multiplicity;
+  return count;
+}
+
 // True when p lies in the closed region the shape bounds.
 bool region_has(const View& v, const Vec2& p) {
   switch (v.kind) {
@@ -129,17 +148,128 @@ Vec2 boundary_point(const View& v) {
   return {v.centre->x + v.ra * v.e1.x, v.centre->y + v.ra * v.e1.y};
 }
 
+// ---- Shapes with a spiral: a certified interval method -----------------------------------
+// Every shape is traced by polylines within a certified distance of its curve (a polygon or a
+// straight piece exactly; a circle, ellipse or arc by chords of at most 1e-5 frame units' error;
+// a spiral by its View's trace). Two polyline segments whose ends lie on opposite sides of each
+// other's line by more than the two errors cross once, for sure; a pair nearer than the errors
+// that does not is uncertain. With no uncertain pair the crossing count is certain; otherwise
+// the relations are ambiguous, their slack the uncertainty (never a yes/no).
+struct Traced {
+  std::vector<std::vector<D2>> lines;
+  double error = 0;
+};
+
+void add_curve_trace(Traced& t, const D2& centre, double ra, double rb, const D2& e1, const D2& e2, double from,
+                     double sweep, std::vector<D2> prefix = {}, std::vector<D2> suffix = {}) {
+  const double bend = std::max(ra, rb), h0 = std::sqrt(8e-5 / std::max(bend, 1e-12));
+  const int steps = std::clamp(static_cast<int>(std::ceil(sweep / h0)), 8, 4000);
+  const double h = sweep / steps;
+  std::vector<D2> line = std::move(prefix);
+  for (int k = 0; k <= steps; ++k) {
+    const double t = from + h * k, x = ra * std::cos(t), y = rb * std::sin(t);
+    line.push_back({centre.x + x * e1.x + y * e2.x, centre.y + x * e1.y + y * e2.y});
+  }
+  line.insert(line.end(), suffix.begin(), suffix.end());
+  t.lines.push_back(std::move(line));
+  t.error = std::max(t.error, bend * h * h / 8 + 1e-12 * (1 + std::abs(centre.x) + std::abs(centre.y) + bend));
+}
+
+Traced trace_of(const View& v) {
+  Traced t;
+  switch (v.kind) {
+    case ViewKind::polygon: {
+      auto line = v.vertices_d;
+      line.push_back(v.vertices_d.front());
+      t.lines.push_back(std::move(line));
+      break;
+    }
+    case ViewKind::straight:
+      if (v.drawn) t.lines.push_back({v.drawn_from, v.drawn_to});
+      break;
+    case ViewKind::circle:
+    case ViewKind::ellipse:
+      add_curve_trace(t, v.centre_d, v.ra_d, v.rb_d, v.e1d, v.e2d, 0, 2 * M_PI);
+      break;
+    case ViewKind::sector: {
+      const double from = std::atan2(v.arc_from.y.get_d(), v.arc_from.x.get_d());
+      add_curve_trace(t, v.centre_d, v.ra_d, v.ra_d, {1, 0}, {0, 1}, from, v.sweep_deg.get_d() * M_PI / 180,
+                      {v.centre_d}, {v.centre_d});
+      break;
+    }
+    case ViewKind::other:
+      t.lines.push_back(v.trace);
+      t.error = v.trace_error;
+      break;
+  }
+  return t;
+}
+
+void relate_traced(const RelationDecider& decide, const View& a, const View& b, RelationCheck& out) {
+  const Traced ta = trace_of(a), tb = trace_of(b);
+  const double tolerance = ta.error + tb.error;
+  int crossings = 0;
+  bool uncertain = false;
+  auto side = [](const D2& p, const D2& q, const D2& r) {  // signed distance of r from the line p→q
+    const D2 u = minus(q, p);
+    const double length = std::hypot(u.x, u.y);
+    return length > 0 ? cross(u, minus(r, p)) / length : 0.0;
+  };
+  for (const auto& la : ta.lines)
+    for (std::size_t i = 0; i + 1 < la.size(); ++i) {
+      const D2 &p = la[i], &q = la[i + 1];
+      for (const auto& lb : tb.lines)
+        for (std::size_t j = 0; j + 1 < lb.size(); ++j) {
+          const D2 &r = lb[j], &s = lb[j + 1];
+          if (std::max(p.x, q.x) + tolerance < std::min(r.x, s.x) ||
+              std::max(r.x, s.x) + tolerance < std::min(p.x, q.x) ||
+              std::max(p.y, q.y) + tolerance < std::min(r.y, s.y) ||
+              std::max(r.y, s.y) + tolerance < std::min(p.y, q.y))
+            continue;
+          const double d1 = side(p, q, r), d2 = side(p, q, s), d3 = side(r, s, p), d4 = side(r, s, q);
+          const bool clear = std::min({std::abs(d1), std::abs(d2), std::abs(d3), std::abs(d4)}) > tolerance;
+          if (clear && d1 * d2 < 0 && d3 * d4 < 0) {
+            ++crossings;
+          } else if ((d1 * d2 <= 0 && d3 * d4 <= 0) ||
+                     std::min({segment_distance(p, r, s), segment_distance(q, r, s), segment_distance(r, p, q),
+                               segment_distance(s, p, q)}) <= tolerance) {
+            uncertain = true;  // they meet or come within the traces' error, but not certainly across
+          }
+        }
+    }
+  const double slack_px = decide.bands().to_px(tolerance);
+  if (crossings == 0 && uncertain) {
+    for (const K kind : {K::intersecting, K::contained, K::disjoint})
+      out.relations.push_back({kind, Decision::ambiguous, slack_px, std::nullopt});
+    return;
+  }
+  // No uncertain pair: the count is certain. Without a crossing, a closed shape holds the other
+  // (a spiral bounds no region) when it holds one of its traced points.
+  const auto closed = [](const View& v) { return v.kind != ViewKind::straight && v.kind != ViewKind::other; };
+  const auto holds = [&](const View& outer, const Traced& inner) {
+    if (!closed(outer) || inner.lines.empty() || inner.lines.front().empty()) return false;
+    const D2 p = inner.lines.front().front();
+    return region_has(outer, {Rational(p.x), Rational(p.y)});
+  };
+  const bool inside = crossings == 0 && holds(b, ta), around = crossings == 0 && holds(a, tb);
+  auto result = [&](K kind, bool value, std::optional<int> count = std::nullopt) {
+    return ShapeRelation{kind, value ? Decision::holds : Decision::fails, slack_px, count};
+  };
+  out.relations.push_back(result(K::intersecting, crossings > 0, crossings));
+  out.relations.push_back(result(K::contained, inside));
+  out.relations.push_back(result(K::disjoint, crossings == 0 && !inside && !around));
+}
+
 // Crossings, containment and disjointness of polygons, circles, ellipses, sectors and straight
 // pieces, exact: CGAL segment intersections and circular kernel, and the conic crossing counts
-// of conics.hpp (a tangency counts as two crossings). Stars, spirals and two sectors: undecided.
+// of conics.hpp (a tangency counts as two crossings); shapes with a spiral by the certified
+// interval method above.
 }  // namespace
 
-void relate_topology(const RelationDecider&, const View& a, const View& b, bool directional_only, RelationCheck& out) {
+void relate_topology(const RelationDecider& decider, const View& a, const View& b, bool directional_only,
+                     RelationCheck& out) {
   if (directional_only) return;  // decided once per unordered pair
-  auto undecided = [&] { out.undecided.insert(out.undecided.end(), {K::intersecting, K::contained, K::disjoint}); };
-  if (a.kind == ViewKind::other || b.kind == ViewKind::other ||
-      (a.kind == ViewKind::sector && b.kind == ViewKind::sector))
-    return undecided();
+  if (a.kind == ViewKind::other || b.kind == ViewKind::other) return relate_traced(decider, a, b, out);
   // The straight parts: a drawn line, a polygon's edges, a sector's radii.
   auto pieces = [](const View& v) {
     std::vector<std::pair<Pt, Pt>> out;
@@ -248,6 +378,8 @@ void relate_topology(const RelationDecider&, const View& a, const View& b, bool 
       meet = 0;
       for (const auto& x : circle_circle_points(*a.centre, a.ra * a.ra, *b.centre, b.ra * b.ra))
         *meet += x.multiplicity;
+    } else if (a.kind == ViewKind::sector && b.kind == ViewKind::sector) {
+      meet = arc_arc_crossings(a, b, slop);
     } else if (a.kind == ViewKind::sector || b.kind == ViewKind::sector) {
       const View &arc = a.kind == ViewKind::sector ? a : b, &conic = a.kind == ViewKind::sector ? b : a;
       meet = arc_ellipse_crossings({*arc.centre, arc.ra, arc.arc_from, arc.arc_to}, conic_of(conic));

@@ -5,6 +5,7 @@
 #include <geotruth/shape_types.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace geotruth::geometry::relations {
 
@@ -68,6 +69,25 @@ bool is_simple(const View& v) {
   return true;
 }
 
+// A spiral is not algebraic: it is traced by a polyline of points on the curve, with a certified
+// bound on the distance between the two. P(θ) = c + r(θ)(cos θ, sin θ) has |P″| ≤ |r| + 2|r′| + |r″|,
+// each bounded over [0, T] from r = a + (b + ε sin(ωθ + φ))θ; a chord over a step h then stays
+// within |P″|·h²/8 of the arc it spans. Steps are chosen for 1e-5 frame units (at most 4,000).
+void trace_spiral(const SpiralShape& g, View& v) {
+  const double a = to_double(g.initial_radius), b = to_double(g.growth_rate), eps = std::abs(to_double(g.sin_eps));
+  const double omega = std::abs(to_double(g.sin_omega)), T = std::max(0.0, to_double(g.max_theta));
+  const double r_max = std::abs(a) + (std::abs(b) + eps) * T, r1_max = std::abs(b) + eps + eps * omega * T;
+  const double r2_max = 2 * eps * omega + eps * omega * omega * T, bend = r_max + 2 * r1_max + r2_max;
+  const int steps = std::clamp(static_cast<int>(std::ceil(T / std::sqrt(8e-5 / std::max(bend, 1e-12)))), 1, 4000);
+  const double h = T / steps, cx = to_double(g.center.x), cy = to_double(g.center.y);
+  const double phi = to_double(g.sin_phi), signed_eps = to_double(g.sin_eps), signed_omega = to_double(g.sin_omega);
+  for (int k = 0; k <= steps; ++k) {  // spiral_radius, with the parameters converted once
+    const double t = h * k, r = a + (b + signed_eps * std::sin(signed_omega * t + phi)) * t;
+    v.trace.push_back({cx + r * std::cos(t), cy + r * std::sin(t)});
+  }
+  v.trace_error = bend * h * h / 8 + 1e-12 * (1 + std::abs(cx) + std::abs(cy) + r_max);  // + the doubles' rounding
+}
+
 }  // namespace
 
 View view_of(const Shape& s, const Frame& frame) {
@@ -105,8 +125,9 @@ View view_of(const Shape& s, const Frame& frame) {
           v.kind = ViewKind::polygon;
           v.tip_stride = 2;  // a star's circumscribed circle passes through its tips, not its inner corners
           for (const auto& [x, y] : star_vertices(g)) v.vertices.push_back({Rational(x), Rational(y)});
-        } else {
+        } else if constexpr (std::is_same_v<T, SpiralShape>) {
           v.centre = g.center;
+          trace_spiral(g, v);
         }
       },
       s.geometry);

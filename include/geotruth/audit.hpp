@@ -14,7 +14,8 @@ const char* verdict_name(Verdict verdict);
 
 /// Why a verdict is what it is, in plain words. `kind` is one of: unsupported, no_truth,
 /// missing_answer, answer_out_of_range, duplicate_options, close_options, ambiguous_fact,
-/// no_correct_option, several_correct_options, wrong_answer.
+/// no_correct_option, several_correct_options, wrong_answer; and engine_note (information: where the
+/// dataset's generator rule and the picture differ, see Truth::notes).
 struct Reason {
   std::string kind;
   std::string detail;

@@ -31,6 +31,10 @@ struct Truth {
   std::string reason;  ///< why unsupported, or why no truth exists (e.g. a cyclic food web)
   std::vector<std::string> values;
   std::vector<Fact> facts;
+  /// Where the dataset's own generator rule and the picture part ways without changing the
+  /// verdict (GePBench: a half-image answer decided by boxes, a centroid moved by the engine's
+  /// rounding): each becomes an `engine_note` reason.
+  std::vector<std::string> notes;
   bool ambiguous() const;
 };
 

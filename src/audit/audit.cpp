@@ -137,7 +137,9 @@ QuestionVerdict judge(const Question& q, const Truth& truth, const FrameBands& b
                                " — too close to call at this resolution",
                            f.slack_px});
     }
-  if (!v.reasons.empty()) return finish(Verdict::ambiguous);
+  const std::size_t facts_end = v.reasons.size();
+  for (const auto& note : truth.notes) v.reasons.push_back({"engine_note", note});
+  if (facts_end > 0) return finish(Verdict::ambiguous);
   std::string value_text;
   for (const auto& value : truth.values) value_text += (value_text.empty() ? "" : ", ") + value;
   if (q.options.empty()) {

@@ -150,62 +150,118 @@ class ShapeConverter {
   Shape s_;
 };
 
-// Maps a question's text to a native question by the engine's templates; text that matches no
-// template stays as ask "unmapped" (evaluated as unsupported, never guessed).
+// The engine's question templates (data/vqa/rule.py), each with a short stable name and how it
+// fills a native question. Text that matches none keeps ask "unmapped" under the template
+// "unmatched" (evaluated as unsupported, never guessed).
+struct Template {
+  const char* name;
+  std::regex pattern;
+  void (*fill)(Question& q, const std::smatch& m);
+};
+
+const std::vector<Template>& templates() {
+  static const std::vector<Template> table = [] {
+    std::vector<Template> t;
+    auto add = [&](const char* name, const char* pattern, void (*fill)(Question&, const std::smatch&)) {
+      t.push_back({name, std::regex(pattern), fill});
+    };
+    add("counting", R"(How many (.+) are there in the image\?)", [](Question& q, const std::smatch& m) {
+      q.ask = "count";
+      q.of = type_of_phrase(m[1]);
+    });
+    add("existence_pair", R"(Is there an? (.+) and an? (.+) in the image\?)", [](Question& q, const std::smatch& m) {
+      q.ask = "exists";
+      q.between = {type_of_phrase(m[1]), type_of_phrase(m[2])};
+      q.value = std::string(m[1]) + "|" + std::string(m[2]);  // the phrases the options repeat
+    });
+    add("existence_choice", R"(Which of the following is (present|absent) in the image\?)",
+        [](Question& q, const std::smatch& m) {
+          q.ask = "exists";
+          q.absent = m[1] == "absent";
+        });
+    add("relative_position", R"(Considering the centroid, where is the (.+) located relative to the (.+)\?)",
+        [](Question& q, const std::smatch& m) {
+          q.ask = "location";
+          q.of = type_of_phrase(m[1]);
+          q.relative_to = type_of_phrase(m[2]);
+        });
+    add("absolute_position", R"(Considering the centroid, where is the (.+) located in the image\?)",
+        [](Question& q, const std::smatch& m) {
+          q.ask = "location";
+          q.of = type_of_phrase(m[1]);
+        });
+    add("size_span", R"(closest to the (horizontal span|vertical span) of the (.+)\?)",
+        [](Question& q, const std::smatch& m) {
+          q.ask = "size";
+          q.measure = m[1] == "horizontal span" ? "width" : "height";
+          q.of = type_of_phrase(m[2]);
+        });
+    add("size_area", R"(closest to the area of the (.+)\?)", [](Question& q, const std::smatch& m) {
+      q.ask = "size";
+      q.measure = "area";
+      q.of = type_of_phrase(m[1]);
+    });
+    add("half_image",
+        R"(Considering the centroid, which of the following is in the (left|right|upper|lower) half of the image\?)",
+        [](Question& q, const std::smatch& m) {
+          q.ask = "reference";
+          q.criterion = "region";
+          q.value = std::string(m[1]) + " half";
+        });
+    add("quarter_image",
+        R"(Considering the centroid, which of the following is in the (top|bottom) (left|right) quarter of the image\?)",
+        [](Question& q, const std::smatch& m) {
+          q.ask = "reference";
+          q.criterion = "region";
+          q.value = std::string(m[1]) + " " + std::string(m[2]) + " quarter";
+        });
+    add("relative_direction",
+        R"(Considering the centroid, which of the following is (directly to the (top|bottom|left|right)|to the (upper left|upper right|lower left|lower right)) of the (.+)\?)",
+        [](Question& q, const std::smatch& m) {
+          q.ask = "reference";
+          q.criterion = "direction";
+          q.value = m[2].matched ? std::string(m[2]) : std::string(m[3]);
+          q.anchor = type_of_phrase(m[4]);
+        });
+    add("more_frequent", R"(appears (more|less) frequently than (.+?)(\(s\))?\?)",
+        [](Question& q, const std::smatch& m) {
+          q.ask = "reference";
+          q.criterion = m[1] == "more" ? "more" : "fewer";
+          q.anchor = type_of_phrase(m[2]);
+        });
+    add("larger_area", R"(has a (larger|smaller) area than (.+?)( in the image)?\?)",
+        [](Question& q, const std::smatch& m) {
+          q.ask = "reference";
+          q.criterion = m[1];
+          q.anchor = type_of_phrase(m[2]);
+        });
+    add("larger_area", R"(shapes presented in the image is (larger|smaller) than (.+?) in the image\?)",
+        [](Question& q, const std::smatch& m) {
+          q.ask = "reference";
+          q.criterion = m[1];
+          q.anchor = type_of_phrase(m[2]);
+        });
+    add("relation", R"(What is the relationship of the (.+) to the (.+) in the image\?)",
+        [](Question& q, const std::smatch& m) {
+          q.ask = "relation";
+          q.between = {type_of_phrase(m[1]), type_of_phrase(m[2])};
+        });
+    return t;
+  }();
+  return table;
+}
+
 Question map_question(const std::string& text) {
   Question q;
   std::smatch m;
-  static const std::regex counting(R"(How many (.+) are there in the image\?)");
-  static const std::regex both(R"(Is there an? (.+) and an? (.+) in the image\?)");
-  static const std::regex present(R"(Which of the following is (present|absent) in the image\?)");
-  static const std::regex located(R"(Considering the centroid, where is the (.+) located in the image\?)");
-  static const std::regex relative(R"(Considering the centroid, where is the (.+) located relative to the (.+)\?)");
-  static const std::regex span(R"(closest to the (horizontal span|vertical span|area) of the (.+)\?)");
-  static const std::regex half(
-      R"(Considering the centroid, which of the following is in the (left|right|upper|lower) half of the image\?)");
-  static const std::regex frequency(R"(appears (more|less) frequently than (.+?)(\(s\))?\?)");
-  static const std::regex area(R"(has a (larger|smaller) area than (.+?)( in the image)?\?)");
-  static const std::regex shapes_area(R"(shapes presented in the image is (larger|smaller) than (.+?) in the image\?)");
-  static const std::regex relation(R"(What is the relationship of the (.+) to the (.+) in the image\?)");
-  if (std::regex_search(text, m, counting)) {
-    q.ask = "count";
-    q.of = type_of_phrase(m[1]);
-  } else if (std::regex_search(text, m, both)) {
-    q.ask = "exists";
-    q.between = {type_of_phrase(m[1]), type_of_phrase(m[2])};
-    q.value = std::string(m[1]) + "|" + std::string(m[2]);  // the phrases the options repeat
-  } else if (std::regex_search(text, m, present)) {
-    q.ask = "exists";
-    q.absent = m[1] == "absent";
-  } else if (std::regex_search(text, m, relative)) {
-    q.ask = "location";
-    q.of = type_of_phrase(m[1]);
-    q.relative_to = type_of_phrase(m[2]);
-  } else if (std::regex_search(text, m, located)) {
-    q.ask = "location";
-    q.of = type_of_phrase(m[1]);
-  } else if (std::regex_search(text, m, span)) {
-    q.ask = "size";
-    q.measure = m[1] == "horizontal span" ? "width" : m[1] == "vertical span" ? "height" : "area";
-    q.of = type_of_phrase(m[2]);
-  } else if (std::regex_search(text, m, half)) {
-    q.ask = "reference";
-    q.criterion = "region";
-    q.value = std::string(m[1]) + " half";
-  } else if (std::regex_search(text, m, frequency)) {
-    q.ask = "reference";
-    q.criterion = m[1] == "more" ? "more" : "fewer";
-    q.anchor = type_of_phrase(m[2]);
-  } else if (std::regex_search(text, m, area) || std::regex_search(text, m, shapes_area)) {
-    q.ask = "reference";
-    q.criterion = m[1];
-    q.anchor = type_of_phrase(m[2]);
-  } else if (std::regex_search(text, m, relation)) {
-    q.ask = "relation";
-    q.between = {type_of_phrase(m[1]), type_of_phrase(m[2])};
-  } else {
-    q.ask = "unmapped";
-  }
+  for (const auto& t : templates())
+    if (std::regex_search(text, m, t.pattern)) {
+      t.fill(q, m);
+      q.template_name = t.name;
+      return q;
+    }
+  q.ask = "unmapped";
+  q.template_name = "unmatched";
   return q;
 }
 

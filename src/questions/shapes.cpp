@@ -5,11 +5,14 @@
 
 #include "geometry/measures.hpp"
 #include "geometry/relations.hpp"
+#include "questions/gepbench_rule.hpp"
 
 #include <geotruth/shape_types.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -38,12 +41,29 @@ const Shape* the_shape(const Scene& s, const std::string& name, Truth& fail) {
   return nullptr;
 }
 
+// Two vertices of a polygon within ε_num of each other: a repeated vertex (the shape is drawn with
+// fewer corners than its type says). Returns the squared distance of the closest such pair.
+std::optional<Rational> repeated_vertex(const Shape& shape, const FrameBands& bands) {
+  const auto* polygon = std::get_if<PolygonShape>(&shape.geometry);
+  if (!polygon) return std::nullopt;
+  std::optional<Rational> closest;
+  for (std::size_t i = 0; i < polygon->points.size(); ++i)
+    for (std::size_t j = i + 1; j < polygon->points.size(); ++j) {
+      const Rational dx = polygon->points[i].x - polygon->points[j].x, dy = polygon->points[i].y - polygon->points[j].y;
+      const Rational d2 = dx * dx + dy * dy;
+      if (bands.decide_squared(d2) == Decision::holds && (!closest || d2 < *closest)) closest = d2;
+    }
+  return closest;
+}
+
 class ShapeQuestions {
  public:
   ShapeQuestions(const Scene& s, const Bands& bands)
       : s_(s), frame_bands_(bands, s.frame), px_(frame_bands_.px_per_unit()) {}
 
   std::optional<Truth> evaluate(const Question& q) {
+    needs_boxes_ = q.criterion == "region";
+    if (auto degenerate = names_degenerate(q)) return no_truth(*degenerate);
     if (q.ask == "count") return count(q);
     if (q.ask == "exists") return exists(q);
     if (q.ask == "location") return location(q);
@@ -78,31 +98,62 @@ class ShapeQuestions {
     return t;
   }
 
-  // "upper left" etc. of (x, y) against (rx, ry), y up; slack = the nearer of the two gaps.
-  Truth position(const geometry::ShapeMeasures& m, double rx, double ry, const std::string& what) {
-    Truth t;
-    const double slack = std::min(std::abs(m.cx - rx), std::abs(m.cy - ry)) * px_;
+  // "upper left" etc. of p against ref (y up when the frame says so).
+  std::string quadrant(const Vec2& p, const Vec2& ref) const {
     const bool up = s_.frame.y == YAxis::up;
-    t.values = {std::string((m.cy > ry) == up ? "upper " : "lower ") + (m.cx < rx ? "left" : "right")};
+    return std::string((p.y > ref.y) == up ? "upper " : "lower ") + (p.x < ref.x ? "left" : "right");
+  }
+  static double nearer_gap(const Vec2& p, const Vec2& ref) {
+    return std::min(to_double(abs(p.x - ref.x)), to_double(abs(p.y - ref.y)));
+  }
+
+  // The quadrant of a centroid against a reference point; slack = the nearer of the two gaps.
+  // An engine question (one with a template) is decided on the engine's centroids, rounded to
+  // 0.01 as the engine rounds them; the true centroids must agree, else it is too close to call.
+  Truth position(const gepbench::EngineShape& shape, const Vec2& engine_ref, const Vec2& true_ref, bool engine,
+                 const std::string& what) {
+    Truth t;
+    const std::string truth = quadrant(shape.true_centre, true_ref);
+    const std::string value = engine ? quadrant(shape.centre, engine_ref) : truth;
+    double slack = nearer_gap(shape.true_centre, true_ref);
+    if (engine) slack = std::min(slack, nearer_gap(shape.centre, engine_ref));
+    const bool split = value != truth;  // only within the rounding of a dividing line: too close to call
+    if (split)
+      t.notes.push_back("the engine's centroids, rounded to 0.01, put " + what + " " + value + " but the true ones " +
+                        truth);
+    t.values = {value};
+    const double slack_px = slack * px_;
     t.facts.push_back({"centroid_position",
                        {what},
                        "centroid's distance to the nearer dividing line",
-                       slack,
-                       frame_bands_.decide_px(slack) != Decision::fails});
+                       slack_px,
+                       split || frame_bands_.decide_px(slack_px) != Decision::fails});
     return t;
+  }
+
+  // The engine's view, built on first use: boxes only for the box rule (they sample curves).
+  const std::vector<gepbench::EngineShape>& engine_shapes() {
+    if (engine_.empty()) engine_ = gepbench::engine_shapes(s_, needs_boxes_);
+    return engine_;
+  }
+  const gepbench::EngineShape& engine_of(const Shape* shape) {
+    return engine_shapes().at(static_cast<std::size_t>(shape - s_.shapes.data()));
   }
 
   Truth location(const Question& q) {
     Truth fail;
     const Shape* shape = the_shape(s_, q.of, fail);
     if (!shape) return fail;
-    if (q.relative_to.empty())
-      return position(geometry::measure_shape(*shape), to_double(s_.frame.width) / 2, to_double(s_.frame.height) / 2,
-                      shape->id);
+    const bool engine = !q.template_name.empty();
+    const auto& x = engine_of(shape);
+    if (q.relative_to.empty()) {
+      const Vec2 middle{s_.frame.width / 2, s_.frame.height / 2};
+      return position(x, middle, middle, engine, shape->id);
+    }
     const Shape* other = the_shape(s_, q.relative_to, fail);
     if (!other) return fail;
-    const geometry::ShapeMeasures ref = geometry::measure_shape(*other);
-    return position(geometry::measure_shape(*shape), ref.cx, ref.cy, shape->id + " vs " + other->id);
+    const auto& ref = engine_of(other);
+    return position(x, ref.centre, ref.true_centre, engine, shape->id + " vs " + other->id);
   }
 
   // The option nearest to the true value; the slack is how much nearer it is than the next, in
@@ -153,29 +204,122 @@ class ShapeQuestions {
     return t;
   }
 
-  Truth reference(const Question& q) {
+  // The shapes an option names, with the engine's view of each.
+  std::vector<const gepbench::EngineShape*> named(const std::string& option) {
+    std::vector<const gepbench::EngineShape*> out;
+    for (const Shape* shape : of_type(s_, type_of_phrase(option))) out.push_back(&engine_of(shape));
+    return out;
+  }
+  static bool is_none_option(const std::string& option) { return type_of_phrase(option) == "none of the above"; }
+
+  // One option of a rule question, as the engine aggregates the shapes an option names: right
+  // when the rule holds for one of them and clearly fails for none, wrong when it fails for all
+  // (an absent shape is never right), too close to call otherwise. The rule is decided on the
+  // engine's numbers and again on the true ones; a gray class, a margin inside the visual band or
+  // a split between the two makes the option's fact ambiguous.
+  template <typename Rule>
+  void rule_option(Truth& t, const std::string& option, const std::string& kind, const std::string& against,
+                   Rule rule) {
+    const auto shapes = named(option);
+    if (shapes.empty()) return;
+    auto aggregate = [&](bool engine) {
+      bool any_holds = false, all_fail = true, any_fails = false;
+      double holds_margin = 1e300, fails_margin = 1e300;
+      for (const auto* shape : shapes) {
+        const gepbench::RuleResult r = rule(*shape, engine);
+        any_holds = any_holds || r.cls == gepbench::RuleClass::holds;
+        any_fails = any_fails || r.cls == gepbench::RuleClass::fails;
+        all_fail = all_fail && r.cls == gepbench::RuleClass::fails;
+        if (r.cls != gepbench::RuleClass::fails)
+          holds_margin = std::min(holds_margin, r.cls == gepbench::RuleClass::holds ? r.margin : r.to_fails);
+        fails_margin = std::min(fails_margin, r.margin);
+      }
+      if (any_holds && !any_fails) return gepbench::RuleResult{gepbench::RuleClass::holds, holds_margin, holds_margin};
+      if (all_fail) return gepbench::RuleResult{gepbench::RuleClass::fails, fails_margin, fails_margin};
+      return gepbench::RuleResult{gepbench::RuleClass::gray, 0, 0};
+    };
+    const gepbench::RuleResult by_engine = aggregate(true), by_truth = aggregate(false);
+    const bool split = by_engine.cls != by_truth.cls;
+    const double px = std::min(by_engine.margin, by_truth.margin) * px_;
+    const bool ambiguous =
+        split || by_engine.cls == gepbench::RuleClass::gray || frame_bands_.decide_px(px) != Decision::fails;
+    std::string ids;
+    for (const auto* shape : shapes) ids += (ids.empty() ? "" : ", ") + shape->shape->id;
+    std::string detail = std::string("engine rule ") + gepbench::rule_class_name(by_engine.cls);
+    if (split) detail += std::string(", on the true centroids and extents ") + gepbench::rule_class_name(by_truth.cls);
+    if (by_engine.cls == gepbench::RuleClass::gray)
+      detail += " (between the engine's thresholds: it does not ask this)";
+    t.facts.push_back({kind, {ids, against}, detail, px, ambiguous, option});
+    if (by_engine.cls == gepbench::RuleClass::holds) t.values.push_back(option);
+  }
+
+  // "Which of the following is to the left of the star?": the engine's relative-direction rule
+  // between the options' centroids and the anchor's (gepbench_rule.hpp).
+  Truth direction(const Question& q) {
+    if (!gepbench::is_direction(q.value)) return no_truth("unknown direction \"" + q.value + "\"");
+    const auto anchors = named(q.anchor);
+    if (anchors.empty()) return no_truth("no " + q.anchor + " in this scene");
+    for (const auto* a : anchors)
+      if (a->centre != anchors.front()->centre)
+        return no_truth("\"the " + q.anchor + "\" names " + std::to_string(anchors.size()) +
+                        " shapes at different places");
+    const auto& anchor = *anchors.front();
     Truth t;
-    if (q.criterion == "region") {
-      const double mx = to_double(s_.frame.width) / 2, my = to_double(s_.frame.height) / 2;
-      const bool up = s_.frame.y == YAxis::up;
-      for (const auto& option : q.options) {
-        for (const Shape* shape : of_type(s_, type_of_phrase(option))) {
-          const geometry::ShapeMeasures m = geometry::measure_shape(*shape);
-          const double gap = q.value == "left half" || q.value == "right half" ? m.cx - mx : m.cy - my;
-          const bool inside = q.value == "left half"    ? gap < 0
-                              : q.value == "right half" ? gap > 0
-                              : q.value == "upper half" ? (gap > 0) == up
-                                                        : (gap < 0) == up;
-          if (frame_bands_.decide_px(std::abs(gap) * px_) != Decision::fails)
-            t.facts.push_back({"centroid_half", {shape->id}, "centroid near the midline", std::abs(gap) * px_, true});
-          if (inside) {
-            t.values.push_back(option);
-            break;
-          }
+    std::string none;
+    for (const auto& option : q.options) {
+      if (is_none_option(option)) {
+        none = option;
+        continue;
+      }
+      rule_option(t, option, "relative_direction", anchor.shape->id, [&](const gepbench::EngineShape& x, bool engine) {
+        return engine ? gepbench::relative_direction(q.value, anchor.centre, x.centre)
+                      : gepbench::relative_direction(q.value, anchor.true_centre, x.true_centre);
+      });
+    }
+    if (t.values.empty() && !none.empty()) t.values.push_back(none);
+    return t;
+  }
+
+  // "Which of the following is in the upper half / top left quarter of the image?": the engine
+  // decides by bounding boxes (gepbench_rule.hpp), though the question says "considering the
+  // centroid"; where an option's centroid reads otherwise, a note says so.
+  Truth region(const Question& q) {
+    Truth t;
+    const Vec2 mid{s_.frame.width / 2, s_.frame.height / 2};
+    const bool by_box = !q.template_name.empty() && gepbench::is_region(q.value);
+    for (const auto& option : q.options) {
+      if (is_none_option(option)) continue;
+      if (by_box) {
+        rule_option(t, option, "region_by_box", q.value, [&](const gepbench::EngineShape& x, bool engine) {
+          return gepbench::region_by_box(q.value, engine ? x.box : x.true_box);
+        });
+        const bool right = std::find(t.values.begin(), t.values.end(), option) != t.values.end();
+        for (const auto* x : named(option))
+          if (right != gepbench::region_has_centre(q.value, x->true_centre, mid) &&
+              frame_bands_.decide_px(nearer_gap(x->true_centre, mid) * px_) == Decision::fails)
+            t.notes.push_back(option + ": the engine's box rule says " + (right ? "in" : "not in") + " the " + q.value +
+                              ", its centroid says " + (right ? "not" : "in"));
+        continue;
+      }
+      for (const auto* x : named(option)) {  // a native question: the centroid against the midlines
+        const Vec2 c =
+            s_.frame.y == YAxis::up ? x->true_centre : Vec2{x->true_centre.x, s_.frame.height - x->true_centre.y};
+        const double gap = nearer_gap(c, mid) * px_;
+        if (frame_bands_.decide_px(gap) != Decision::fails)
+          t.facts.push_back({"centroid_region", {x->shape->id}, "centroid near a midline", gap, true, option});
+        if (gepbench::region_has_centre(q.value, c, mid)) {
+          t.values.push_back(option);
+          break;
         }
       }
-      return t;
     }
+    return t;
+  }
+
+  Truth reference(const Question& q) {
+    Truth t;
+    if (q.criterion == "region") return region(q);
+    if (q.criterion == "direction") return direction(q);
     if (q.criterion == "more" || q.criterion == "fewer") {
       const std::size_t anchor = of_type(s_, q.anchor).size();
       for (const auto& option : q.options) {
@@ -227,9 +371,10 @@ class ShapeQuestions {
     Truth t;
     std::string undecided, none_option;
     for (const auto& option : q.options) {
-      std::string name = type_of_phrase(option);  // lower-cased words
-      for (auto& c : name)
-        if (c == ' ') c = '_';
+      // A relation's name as the options write it ("major axis" → major_axis; not a shape's
+      // phrase, whose plural s type_of_phrase would take off "axis").
+      std::string name = option;
+      for (auto& c : name) c = c == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       if (name == "none_of_the_above") {
         none_option = option;
         continue;
@@ -252,7 +397,24 @@ class ShapeQuestions {
     return t;
   }
 
+  // A question about a shape with a repeated vertex has no truth (the shape's finding names it).
+  std::optional<std::string> names_degenerate(const Question& q) const {
+    std::vector<std::string> types{q.of, q.relative_to, q.anchor};
+    types.insert(types.end(), q.between.begin(), q.between.end());
+    if (q.ask == "exists" || q.ask == "reference")
+      for (const auto& option : q.options) types.push_back(type_of_phrase(option));
+    for (const auto& type : types)
+      if (!type.empty())
+        for (const Shape* shape : of_type(s_, type))
+          if (repeated_vertex(*shape, frame_bands_))
+            return shape->id + " (" + type +
+                   ") has a repeated vertex: it is drawn with fewer corners than its type says";
+    return std::nullopt;
+  }
+
   const Scene& s_;
+  std::vector<gepbench::EngineShape> engine_;  // built on first use
+  bool needs_boxes_ = false;
   FrameBands frame_bands_;
   double px_;
 };
@@ -289,8 +451,13 @@ std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands) {
   std::vector<Finding> out;
   std::map<std::string, const Shape*> by_id;
   for (const auto& s : scene.shapes) by_id[s.id] = &s;
+  // The same fact read the other way round: "b inscribed in a" is "a circumscribed about b", and
+  // the engine's reverse of a diagonal, diameter or axis is the shape circumscribed about it.
   auto reverse = [](const std::string& r) {
-    return r == "circumscribed" ? std::string("inscribed") : r == "inscribed" ? std::string("circumscribed") : r;
+    if (r == "circumscribed") return std::string("inscribed");
+    if (r == "inscribed" || r == "diagonal" || r == "diameter" || r == "major_axis" || r == "minor_axis")
+      return std::string("circumscribed");
+    return r;
   };
   auto is_tangent = [](const std::string& r) { return r.find("tangent") != std::string::npos; };
   // One relation matrix serves both the declared facts and the undeclared ones.
@@ -316,9 +483,18 @@ std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands) {
           {r.between[0], r.between[1]}, r.type + (rel->ambiguous() ? " is too close to call" : " does not hold"),
           rel->slack_px));
   }
+  // Declared concentric shapes share one centre, pairs chained through others too.
+  std::map<std::string, std::string> centre_group;
+  std::function<std::string(const std::string&)> group = [&](const std::string& id) {
+    auto it = centre_group.find(id);
+    return it == centre_group.end() || it->second == id ? id : it->second = group(it->second);
+  };
+  for (const auto& r : scene.relations)
+    if (r.type == "concentric") centre_group[group(r.between[0])] = group(r.between[1]);
   // A tangency declared as internal, external or plain covers all three names.
   auto is_declared = [&](const std::string& a, const std::string& b, const std::string& r) {
     if (declared.count({a, b, r})) return true;
+    if (r == "concentric" && group(a) == group(b)) return true;
     if (is_tangent(r))
       for (const char* t : {"tangent", "internal_tangent", "external_tangent"})
         if (declared.count({a, b, t})) return true;
@@ -335,8 +511,13 @@ std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands) {
         rel.name() + std::string(rel.holds() ? " holds" : " nearly holds (ambiguous)") + " but is not declared",
         rel.slack_px, rel.decision));
   }
+  const FrameBands frame_bands(bands, scene.frame);
   for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
     const Shape& s = scene.shapes[i];
+    if (auto d2 = repeated_vertex(s, frame_bands))
+      out.push_back(make_finding(FindingKind::degenerate_shape, {s.id},
+                                 shape_type(s) + " " + s.id + " has a repeated vertex: its questions are invalid",
+                                 frame_bands.squared_to_px(*d2)));
     // A deviation within the ambiguous band is the input's rounding, not a wrong label.
     if (auto label = relations.label_check(i); label && label->decision == Decision::fails)
       out.push_back(make_finding(FindingKind::label_mismatch, {s.id}, "declared " + s.kind + " but it is not one",

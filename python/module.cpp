@@ -165,9 +165,7 @@ class Source {
     item.ordinal = ++ordinal_;
     item.raw.file = "<python>";
     item.raw.line = ordinal_;
-    if (py::isinstance<py::str>(text))
-      item.raw.text = text.cast<std::string>();
-    else if (py::isinstance<py::bytes>(text))
+    if (py::isinstance<py::str>(text) || py::isinstance<py::bytes>(text))
       item.raw.text = text.cast<std::string>();
     else
       throw py::type_error("record " + std::to_string(ordinal_) + " is a " +
@@ -208,6 +206,13 @@ BandChoice band_choice(const py::object& bands) {
   }
   choice.fixed = bands.cast<Bands>();
   return choice;
+}
+
+// Over Python records with no band given: the first scene's dataset default.
+Bands first_scene_bands(const StreamItem& item, const Limits& limits) {
+  const SceneOrError scene = scene_of(item, limits);
+  const Scene* s = std::get_if<Scene>(&scene);
+  return dataset_bands(s ? dataset_of(*s) : "");
 }
 
 // The band over files as the command line resolves it; over Python records, the caller's or none
@@ -336,7 +341,7 @@ class AuditIterator {
         exhausted_ = true;
         break;
       }
-      if (!bands_) bands_ = first_bands(slot->item);
+      if (!bands_) bands_ = first_scene_bands(slot->item, source_->limits());
       Slot* work = slot.get();
       slots_.push_back(std::move(slot));
       workers_->submit([this, work] {
@@ -352,13 +357,6 @@ class AuditIterator {
         done_.notify_all();
       });
     }
-  }
-
-  // Over Python records with no band given: the first scene's dataset default.
-  Bands first_bands(const StreamItem& item) {
-    const SceneOrError scene = scene_of(item, source_->limits());
-    const Scene* s = std::get_if<Scene>(&scene);
-    return dataset_bands(s ? dataset_of(*s) : "");
   }
 
   std::unique_ptr<Source> source_;
@@ -609,9 +607,7 @@ image's longer side (0: the frame's units are pixels; frames under 64 units are 
                   if (!source->next(item)) return false;
                 }
                 if (!decided) {  // Python records: the first scene's dataset default
-                  const SceneOrError scene = scene_of(item, limits);
-                  const Scene* s = std::get_if<Scene>(&scene);
-                  used = dataset_bands(s ? dataset_of(*s) : "");
+                  used = first_scene_bands(item, limits);
                   decided = true;
                 }
                 return true;

@@ -76,7 +76,7 @@ TEST(FoodWeb, TenEntitiesCountedByHand) {
   Scene with_heron = s;
   with_heron.entities.push_back(with_heron.entities.back());
   with_heron.entities.back().id = with_heron.entities.back().text = "heron";
-  with_heron.links.push_back({"", "fish", "heron", true, LinkKind::arrow, {}, ""});
+  with_heron.links.push_back({"", "fish", "heron", true, LinkKind::arrow, {}, {}, {}, ""});
   EXPECT_EQ(truth_of(with_heron, R"({"id":"c","ask":"count","of":"food_chains"})"), Names{"8"});
   EXPECT_EQ(truth_of(s, R"({"id":"p","ask":"count","of":"prey","anchor":"owl"})"), Names{"3"});  // mouse, rabbit, snake
   EXPECT_EQ(truth_of(s, R"({"id":"p","ask":"count","of":"predators","anchor":"mouse"})"), Names{"2"});

@@ -152,7 +152,7 @@ class ArrowAudit {
     const double radians = to_double(*head.orientation) * M_PI / 180;
     const Vec2 u{Rational(std::cos(radians)), Rational(std::sin(radians))};
     const Vec2 h = centre(head.box);
-    auto ahead = [&](std::size_t e) {
+    auto ahead = [&](std::size_t e) -> Rational {
       const Vec2 c = centre(scene_.entities[e].box);
       return (c.x - h.x) * u.x + (c.y - h.y) * u.y;
     };

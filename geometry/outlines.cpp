@@ -12,18 +12,29 @@ Rational squared_distance(const Vec2& a, const Vec2& b) {
 }
 
 // Squared distance from p to the closed segment [a, b]; a zero-length segment is its point.
+// On the rationals directly: the nearest end, or cross² / |ab|² inside the segment's span.
 Rational to_segment(const Vec2& p, const Vec2& a, const Vec2& b) {
-  return a == b ? squared_distance(p, a) : squared_distance_to_segment(p, a, b);
+  const Rational abx = b.x - a.x, aby = b.y - a.y, apx = p.x - a.x, apy = p.y - a.y;
+  const Rational dot = abx * apx + aby * apy, length2 = abx * abx + aby * aby;
+  if (dot <= 0 || length2 == 0) return squared_distance(p, a);
+  if (dot >= length2) return squared_distance(p, b);
+  const Rational cross = abx * apy - aby * apx;
+  return cross * cross / length2;
+}
+
+// Sign of (b − a) × (c − a), exactly on the rationals (no kernel objects: this runs per edge pair).
+int turn(const Vec2& a, const Vec2& b, const Vec2& c) {
+  return sgn((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
 }
 
 bool on_segment(const Vec2& p, const Vec2& a, const Vec2& b) {
-  return orientation(a, b, p) == 0 && std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) &&
-         std::min(a.y, b.y) <= p.y && p.y <= std::max(a.y, b.y);
+  return turn(a, b, p) == 0 && std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y &&
+         p.y <= std::max(a.y, b.y);
 }
 
 // True when the closed segments [a, b] and [c, d] share a point.
 bool segments_meet(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d) {
-  const int o1 = orientation(a, b, c), o2 = orientation(a, b, d), o3 = orientation(c, d, a), o4 = orientation(c, d, b);
+  const int o1 = turn(a, b, c), o2 = turn(a, b, d), o3 = turn(c, d, a), o4 = turn(c, d, b);
   if (o1 * o2 < 0 && o3 * o4 < 0) return true;
   return on_segment(c, a, b) || on_segment(d, a, b) || on_segment(a, c, d) || on_segment(b, c, d);
 }
@@ -36,8 +47,16 @@ void each_edge(const Outline& o, Fn&& fn) {
   for (std::size_t i = 0; i < o.size(); ++i) fn(o[i], o[(i + 1) % o.size()]);
 }
 
+bool in_box(const Vec2& p, const Box& b) {
+  return b[0] <= p.x && p.x <= b[2] && b[1] <= p.y && p.y <= b[3];
+}
+
+bool boxes_meet(const Box& a, const Box& b) {
+  return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
+}
+
 bool inside(const Vec2& p, const Outline& o) {
-  return o.size() >= 3 && region_has_point(Region{std::nullopt, 0, o}, p);
+  return o.size() >= 3 && in_box(p, bounding_box(o)) && region_has_point(Region{std::nullopt, 0, o}, p);
 }
 
 }  // namespace
@@ -57,12 +76,16 @@ Rational squared_distance_to_outline(const Vec2& p, const Outline& outline) {
 }
 
 Rational squared_distance_between(const Outline& a, const Outline& b) {
+  if (a.empty() || b.empty()) return 0;
   charge_work(a.size() * b.size());
-  bool meet = false;
-  each_edge(a, [&](const Vec2& p, const Vec2& q) {
-    each_edge(b, [&](const Vec2& r, const Vec2& s) { meet = meet || segments_meet(p, q, r, s); });
-  });
-  if (meet || (!a.empty() && inside(a[0], b)) || (!b.empty() && inside(b[0], a))) return 0;
+  // Outlines whose boxes are apart can neither cross nor hold one another.
+  if (boxes_meet(bounding_box(a), bounding_box(b))) {
+    bool meet = false;
+    each_edge(a, [&](const Vec2& p, const Vec2& q) {
+      each_edge(b, [&](const Vec2& r, const Vec2& s) { meet = meet || segments_meet(p, q, r, s); });
+    });
+    if (meet || inside(a[0], b) || inside(b[0], a)) return 0;
+  }
   std::optional<Rational> best;
   auto consider = [&](const Outline& points, const Outline& edges) {
     for (const auto& p : points)

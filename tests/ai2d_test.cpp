@@ -83,7 +83,7 @@ const Entity& entity(const Scene& s, const std::string& id) {
 
 TEST(Ai2dImport, BlobsAndLabelsAreOneEntityKeptExactly) {
   const Scene s = imported("food_chain");
-  EXPECT_EQ(s.id, "ai2d-food_chain");
+  EXPECT_EQ(s.id, "food_chain");
   // B0..B3 (blobs; B3's label T3) and the bare texts T2 (bacteria) and T4 (the title).
   ASSERT_EQ(s.entities.size(), 6u);
   const Entity& grass = entity(s, "B0");
@@ -328,7 +328,7 @@ TEST(Ai2dImport, DirectoriesAndJsonLines) {
   line.insert(1, R"("id": "210", )");
   const auto scenes = import_ai2d_lines(line + "\n\n{\"blobs\": 3}\n", "lines.jsonl");
   ASSERT_EQ(scenes.size(), 2u);
-  EXPECT_EQ(std::get<Scene>(scenes[0].scene).id, "ai2d-210");
+  EXPECT_EQ(std::get<Scene>(scenes[0].scene).id, "210");
   ASSERT_TRUE(std::holds_alternative<InputError>(scenes[1].scene));
   EXPECT_NE(std::get<InputError>(scenes[1].scene).message.find("relationships"), std::string::npos);
 }

@@ -69,7 +69,7 @@ std::variant<Ai2dCategories, InputError> read_ai2d_categories(std::string_view t
 std::string ai2d_key(const std::string& file_name);
 
 /// One AI2D annotation (the text of <id>.png.json) with its question file's text ("" when none).
-/// The scene's id is "ai2d-<key>"; the category (when listed) sets its domain.
+/// The scene's id is the key (AI2D's id); the category (when listed) sets its domain.
 ImportedScene import_ai2d(std::string_view annotation, std::string_view questions, const std::string& key,
                           const Ai2dCategories& categories = {});
 

@@ -250,7 +250,7 @@ class Converter {
       : root_(root), key_(std::move(key)), category_(std::move(category)) {}
 
   ImportedScene convert(const Value* questions) {
-    scene_.id = "ai2d-" + key_;
+    scene_.id = key_;  // AI2D's own id: pictures are <id>.png
     scene_.domain = domain_of(category_);
     try {
       read_labels();

@@ -1,6 +1,7 @@
 // The arrow audit of diagrams drawn with arrow outlines (AI2D): how far each arrow stops from the
 // entities its relation names, whether one of its ends clearly belongs to another entity, whether
 // its head says it points the other way, and how its arrows and heads are annotated.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <geotruth/findings.hpp>
@@ -96,11 +97,19 @@ class ArrowAudit {
     return {*a, *b};
   }
 
+  // Texts the source marks as an arrow's label, a title, a caption or an aside sit beside arrows
+  // without being what they join.
+  static bool beside_the_diagram(const Entity& e) {
+    return std::any_of(e.tags.begin(), e.tags.end(), [](const std::string& t) {
+      return t == "arrow_label" || t == "title" || t == "caption" || t == "section_title" || t == "misc";
+    });
+  }
+
   // The entity, other than the link's own two, nearest to p.
   std::optional<std::pair<std::size_t, Rational>> nearest_other(const Vec2& p, std::size_t from, std::size_t to) const {
     std::optional<std::pair<std::size_t, Rational>> best;
     for (std::size_t e = 0; e < outlines_.size(); ++e) {
-      if (e == from || e == to) continue;
+      if (e == from || e == to || beside_the_diagram(scene_.entities[e])) continue;
       charge_work();
       const Rational d = geometry::squared_distance_to_outlines(p, outlines_[e]);
       if (!best || d < best->second) best = {e, d};

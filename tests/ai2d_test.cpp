@@ -267,7 +267,8 @@ TEST(Ai2dAudit, MisassignedEndNamesBothDistances) {
   EXPECT_EQ(misassigned[0].elements, (std::vector<std::string>{"T0+A0+T2", "T2", "T1"}));
   EXPECT_DOUBLE_EQ(*misassigned[0].slack_px, 200);
   EXPECT_NE(misassigned[0].detail.find("200.0 px"), std::string::npos) << misassigned[0].detail;
-  // The near miss: A1 stops 30 px short of adult with nothing nearer: detached, not misassigned.
+  // The near miss: A1 stops 30 px short of adult; only its own label "grows" (an arrowDescriptor)
+  // is nearer, and a label beside an arrow is not what it joins: detached, not misassigned.
   const auto detached = findings_of(s, "link_detached");
   ASSERT_EQ(detached.size(), 1u);
   EXPECT_EQ(detached[0].elements, (std::vector<std::string>{"T1+A1+T3", "T3"}));

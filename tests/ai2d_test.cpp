@@ -159,8 +159,8 @@ TEST(Ai2dImport, QuestionsMapToTemplates) {
   EXPECT_EQ(templates["How many organisms eat grass?"], "how_many_eat");
   EXPECT_EQ(templates["Which of these is a producer? Look at the diagram."], "producer");
   EXPECT_EQ(templates["What eats the rabbit?"], "what_eats");
-  EXPECT_EQ(templates["What is at the top of this food chain?"], "top_predator");
-  EXPECT_EQ(templates["What is a secondary consumer?"], "unmatched");
+  EXPECT_EQ(templates["Who sits at the top of the food web?"], "top_predator");
+  EXPECT_EQ(templates["Name a secondary consumer here."], "unmatched");
   EXPECT_EQ(templates["Which letter is the rabbit?"], "label_letter");
   for (const auto& q : s.questions)
     if (q.text == "What does the rabbit eat?") {

@@ -3,6 +3,7 @@
 #include <geotruth/findings.hpp>
 #include <geotruth/work_limit.hpp>
 
+#include "geometry/arrow_audit.hpp"
 #include "geometry/predicates.hpp"
 
 namespace geotruth {
@@ -35,9 +36,13 @@ std::vector<Finding> diagram_findings(const Scene& scene, const Bands& band_sett
                                    "the link ends away from " + *entity + "'s box", bands.squared_to_px(d2), decision));
     }
   }
+  std::vector<LinkDoubt> doubts;
+  arrow_audit(scene, band_settings, out, doubts);
+  // Outlines drawn by hand (AI2D blobs) overlap freely; boxes laid out as boxes should not.
   for (std::size_t i = 0; i < scene.entities.size(); ++i)
     for (std::size_t j = i + 1; j < scene.entities.size(); ++j) {
       charge_work();
+      if (!scene.entities[i].polygon.empty() || !scene.entities[j].polygon.empty()) continue;
       const auto& a = scene.entities[i].box;
       const auto& b = scene.entities[j].box;
       const Rational ox = std::min(a[2], b[2]) - std::max(a[0], b[0]);

@@ -1,9 +1,32 @@
 // The residuals of declared facts: how far the annotator's positions are from what they declare.
 #include <geotruth/incidence.hpp>
 
+#include <map>
+
+#include "geometry/outlines.hpp"
 #include "geometry/predicates.hpp"
 
 namespace geotruth {
+
+namespace {
+
+// Each arrow's gap to the two entities its link names: how far the annotators' arrows stop short.
+void add_arrow_gaps(const Scene& scene, const FrameBands& bands, BandEvidence& evidence) {
+  using namespace geometry;
+  std::map<std::string, const Arrow*> arrows;
+  for (const auto& a : scene.arrows) arrows[a.id] = &a;
+  std::map<std::string, const Entity*> entities;
+  for (const auto& e : scene.entities) entities[e.id] = &e;
+  for (const Link& link : scene.links) {
+    if (link.arrows.empty()) continue;
+    std::vector<Outline> drawn;
+    for (const auto& id : link.arrows) drawn.push_back(arrows.at(id)->polygon);
+    for (const std::string* end : {&link.from, &link.to})
+      evidence.add(bands.squared_to_px(squared_distance_between(drawn, entity_outlines(*entities.at(*end)))));
+  }
+}
+
+}  // namespace
 
 void add_declared_residuals(const Scene& scene, const Bands& band_settings, BandEvidence& evidence) {
   using namespace geometry;
@@ -31,6 +54,7 @@ void add_declared_residuals(const Scene& scene, const Bands& band_settings, Band
       evidence.add(bands.to_px(circle_gap(*p, *circle.center, *r2)));
     }
   }
+  add_arrow_gaps(scene, bands, evidence);
   for (const Link& link : scene.links) {
     if (link.path.size() < 2) continue;
     for (const auto& [end, entity] :

@@ -6,7 +6,11 @@
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/topological_sort.hpp>
 #include <boost/pending/disjoint_sets.hpp>
+// After disjoint_sets: reverse_graph's detail::get would hide the property-map get it uses.
+#include <boost/graph/strong_components.hpp>
 #include <cctype>
+#include <functional>
+#include <geotruth/work_limit.hpp>
 #include <map>
 #include <set>
 
@@ -21,6 +25,26 @@ std::string folded(std::string_view text) {
   return out;
 }
 
+// The words a name is matched by: lower case, letters and digits, articles and a plural s aside.
+std::set<std::string> words_of(std::string_view text) {
+  static const std::set<std::string> kSkip = {"the", "a", "an", "of", "and", "its", "is", "are", "to", "in", "on"};
+  std::set<std::string> out;
+  std::string word;
+  auto flush = [&] {
+    if (word.size() > 3 && word.back() == 's' && word[word.size() - 2] != 's') word.pop_back();
+    if (!word.empty() && !kSkip.count(word)) out.insert(word);
+    word.clear();
+  };
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else
+      flush();
+  }
+  flush();
+  return out;
+}
+
 bool has_tag(const Entity& e, std::string_view tag) {
   return std::find(e.tags.begin(), e.tags.end(), tag) != e.tags.end();
 }
@@ -31,20 +55,45 @@ struct DiagramGraph::Impl {
   const Scene& scene;
   Directed directed;  // one edge per directed link; undirected links give both directions
   std::vector<std::string> names;
-  std::map<std::string, std::size_t> by_id, by_text;
+  std::map<std::string, std::size_t> by_id;
+  std::map<std::string, std::vector<std::size_t>> by_text;  // several entities may share a name
 
+  std::vector<std::set<std::string>> words;
+
+  // One edge per pair of distinct entities and direction, however many links draw it.
   explicit Impl(const Scene& s) : scene(s), directed(s.entities.size()) {
     for (std::size_t i = 0; i < s.entities.size(); ++i) {
       const Entity& e = s.entities[i];
       names.push_back(e.text.empty() ? e.id : e.text);
       by_id.emplace(e.id, i);
-      by_text.emplace(folded(e.text.empty() ? e.id : e.text), i);
+      std::set<std::string> texts{folded(e.text.empty() ? e.id : e.text)};
+      words.push_back(words_of(e.text));
+      for (const auto& label : e.labels) {
+        texts.insert(folded(label.text));
+        for (auto& w : words_of(label.text)) words.back().insert(w);
+      }
+      for (const auto& t : texts) by_text[t].push_back(i);
     }
+    std::set<std::pair<std::size_t, std::size_t>> edges;
     for (const Link& l : s.links) {
       const std::size_t from = by_id.at(l.from), to = by_id.at(l.to);
-      boost::add_edge(from, to, directed);
-      if (!l.directed) boost::add_edge(to, from, directed);
+      if (from == to) continue;
+      edges.insert({from, to});
+      if (!l.directed) edges.insert({to, from});
     }
+    for (const auto& [from, to] : edges) boost::add_edge(from, to, directed);
+  }
+
+  // The one entity whose words relate to `wanted` by `fits`.
+  template <typename Fits>
+  std::optional<std::size_t> unique(const std::set<std::string>& wanted, Fits&& fits) const {
+    std::optional<std::size_t> found;
+    for (std::size_t i = 0; i < words.size(); ++i)
+      if (!words[i].empty() && fits(words[i], wanted)) {
+        if (found) return std::nullopt;
+        found = i;
+      }
+    return found;
   }
 };
 
@@ -53,12 +102,24 @@ DiagramGraph::~DiagramGraph() = default;
 
 std::optional<std::size_t> DiagramGraph::entity(std::string_view name) const {
   if (auto it = impl_->by_id.find(std::string(name)); it != impl_->by_id.end()) return it->second;
-  if (auto it = impl_->by_text.find(folded(name)); it != impl_->by_text.end()) return it->second;
-  return std::nullopt;
+  if (auto it = impl_->by_text.find(folded(name)); it != impl_->by_text.end())
+    return it->second.size() == 1 ? std::optional(it->second.front()) : std::nullopt;  // "R", "R": which?
+  const auto wanted = words_of(name);
+  if (wanted.empty()) return std::nullopt;
+  auto includes = [](const std::set<std::string>& a, const std::set<std::string>& b) {
+    return std::includes(a.begin(), a.end(), b.begin(), b.end());
+  };
+  if (auto e = impl_->unique(wanted, [](const auto& words, const auto& w) { return words == w; })) return e;
+  if (auto e = impl_->unique(wanted, includes)) return e;
+  return impl_->unique(wanted, [&](const auto& words, const auto& w) { return includes(w, words); });
 }
 
 const std::string& DiagramGraph::name(std::size_t entity) const {
   return impl_->names[entity];
+}
+
+bool DiagramGraph::named(std::size_t entity) const {
+  return !impl_->scene.entities[entity].text.empty();
 }
 
 std::vector<std::size_t> DiagramGraph::successors(std::size_t entity) const {
@@ -98,41 +159,74 @@ std::vector<std::size_t> DiagramGraph::reachable_from(std::size_t entity) const 
   return out;
 }
 
+std::vector<std::vector<std::size_t>> DiagramGraph::cycles() const {
+  const Directed& g = impl_->directed;
+  std::vector<std::size_t> component(boost::num_vertices(g));
+  const std::size_t count = boost::strong_components(
+      g, boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, g)));
+  std::vector<std::vector<std::size_t>> groups(count);
+  for (std::size_t v = 0; v < component.size(); ++v) groups[component[v]].push_back(v);
+  std::vector<std::vector<std::size_t>> out;
+  for (auto& group : groups)
+    if (group.size() > 1) out.push_back(std::move(group));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::size_t> DiagramGraph::sources() const {
+  std::vector<std::size_t> out;
+  for (std::size_t v = 0; v < boost::num_vertices(impl_->directed); ++v)
+    if (boost::in_degree(v, impl_->directed) == 0 && boost::out_degree(v, impl_->directed) > 0) out.push_back(v);
+  return out;
+}
+
+std::vector<std::size_t> DiagramGraph::sinks() const {
+  std::vector<std::size_t> out;
+  for (std::size_t v = 0; v < boost::num_vertices(impl_->directed); ++v)
+    if (boost::out_degree(v, impl_->directed) == 0 && boost::in_degree(v, impl_->directed) > 0) out.push_back(v);
+  return out;
+}
+
+std::vector<std::size_t> DiagramGraph::linked() const {
+  std::vector<std::size_t> out;
+  for (std::size_t v = 0; v < boost::num_vertices(impl_->directed); ++v)
+    if (boost::out_degree(v, impl_->directed) + boost::in_degree(v, impl_->directed) > 0) out.push_back(v);
+  return out;
+}
+
 DiagramGraph::Chains DiagramGraph::chains() const {
   const Directed& g = impl_->directed;
-  std::vector<std::size_t> order;
-  try {
-    boost::topological_sort(g, std::back_inserter(order));  // reverse topological order
-  } catch (const boost::not_a_dag&) {
-    // Name one cycle: walk successors from any vertex on a cycle until a repeat.
-    Chains result;
-    for (std::size_t start = 0; start < boost::num_vertices(g) && result.cycle.empty(); ++start) {
-      std::vector<std::size_t> path;
-      std::map<std::size_t, std::size_t> seen;
-      std::size_t v = start;
-      while (!seen.count(v) && boost::out_degree(v, g) > 0) {
-        seen[v] = path.size();
-        path.push_back(v);
-        v = *boost::adjacent_vertices(v, g).first;
-      }
-      if (seen.count(v))
-        for (std::size_t k = seen[v]; k < path.size(); ++k) result.cycle.push_back(impl_->names[path[k]]);
+  Chains result;
+  for (const auto& cycle : cycles()) {
+    for (auto v : cycle) result.cycle.push_back(impl_->names[v]);
+    break;
+  }
+  if (result.cycle.empty()) {
+    // paths[v]: simple paths from v to a sink, by dynamic programming over a topological order.
+    std::vector<std::size_t> order, paths(boost::num_vertices(g), 0);
+    boost::topological_sort(g, std::back_inserter(order));  // sinks first
+    for (auto v : order) {
+      if (boost::out_degree(v, g) == 0) paths[v] = 1;
+      for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) paths[v] += paths[boost::target(*it, g)];
     }
+    for (auto v : sources()) result.count += paths[v];
     return result;
   }
-  // paths[v]: maximal paths from v to a sink; order lists sinks first.
-  std::vector<std::size_t> paths(boost::num_vertices(g), 0);
-  for (auto v : order) {
+  // With a cycle: walk every simple path from each source, counting those that reach a sink.
+  std::vector<char> on_path(boost::num_vertices(g), 0);
+  std::function<void(std::size_t)> walk = [&](std::size_t v) {
+    charge_work();
     if (boost::out_degree(v, g) == 0) {
-      paths[v] = boost::in_degree(v, g) > 0 ? 1 : 0;  // an isolated entity is no chain
-      continue;
+      ++result.count;
+      return;
     }
-    for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) paths[v] += paths[boost::target(*it, g)];
-  }
-  std::size_t total = 0;
-  for (std::size_t v = 0; v < paths.size(); ++v)
-    if (boost::in_degree(v, g) == 0 && boost::out_degree(v, g) > 0) total += paths[v];
-  return {total, {}};
+    on_path[v] = 1;
+    for (auto [it, end] = boost::out_edges(v, g); it != end; ++it)
+      if (!on_path[boost::target(*it, g)]) walk(boost::target(*it, g));
+    on_path[v] = 0;
+  };
+  for (auto v : sources()) walk(v);
+  return result;
 }
 
 DiagramGraph::Circuit DiagramGraph::circuit() const {

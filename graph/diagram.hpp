@@ -15,10 +15,14 @@ class DiagramGraph {
   explicit DiagramGraph(const Scene& scene);
   ~DiagramGraph();
 
-  /// An entity by id, else by its text (case-insensitive).
+  /// An entity by id, else by its text or a label's text (case-insensitive), else by the words
+  /// of its name (articles and plural s aside): the one entity whose words are the name's, or
+  /// contain them, or are contained in them. Empty when none or several fit.
   std::optional<std::size_t> entity(std::string_view name) const;
   /// The name answers use: the entity's text, or its id when it has none.
   const std::string& name(std::size_t entity) const;
+  /// False for an entity the diagram does not name (an unlabelled blob).
+  bool named(std::size_t entity) const;
 
   /// Entities at the head of links leaving `entity` (directed links), or joined by undirected ones.
   std::vector<std::size_t> successors(std::size_t entity) const;
@@ -30,13 +34,22 @@ class DiagramGraph {
   /// Entities reachable from `entity` along directed links, `entity` itself excluded.
   std::vector<std::size_t> reachable_from(std::size_t entity) const;
 
-  /// Maximal source → sink paths along directed links (food chains). Empty with `cycle` naming
-  /// the entities of a directed cycle when there is one: chains are then not defined.
+  /// Food chains: simple paths along the links from an entity nothing enters to one nothing
+  /// leaves. `cycle` names the entities of a directed cycle when there is one (chains go around
+  /// it, never through it twice).
   struct Chains {
-    std::optional<std::size_t> count;
+    std::size_t count = 0;
     std::vector<std::string> cycle;
   };
   Chains chains() const;
+
+  /// The cycles: strongly connected groups of more than one entity.
+  std::vector<std::vector<std::size_t>> cycles() const;
+  /// Entities with links leaving and none entering (sources), or entering and none leaving (sinks).
+  std::vector<std::size_t> sources() const;
+  std::vector<std::size_t> sinks() const;
+  /// Entities at either end of a link between two different entities.
+  std::vector<std::size_t> linked() const;
 
   /// Bulbs that glow with every switch closed: on a closed loop through the battery, with neither
   /// the bulb nor the battery bypassed by plain wire. `problem` explains a circuit that cannot be

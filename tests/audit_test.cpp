@@ -51,7 +51,7 @@ TEST(Audit, PlantedDatasetGivesExactlyThePlantedVerdicts) {
       {"answer-out-of-range", {"invalid", "answer_out_of_range"}},
       {"several-correct", {"invalid", "several_correct_options"}},
       {"no-correct-option", {"invalid", "no_correct_option"}},
-      {"cyclic-food-web", {"invalid", "no_truth"}},
+      {"unreadable-circuit", {"invalid", "no_truth"}},
       {"unsupported-reference", {"unsupported", "unsupported"}},
       {"missing-answer", {"invalid", "missing_answer"}},
   };

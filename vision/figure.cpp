@@ -50,6 +50,9 @@ class Builder {
     for (const auto& layer : scene_.layers) add_layer(layer);
     for (const auto& entity : scene_.entities) add_entity(entity);
     for (const auto& link : scene_.links) add_link(link);
+    for (const auto& arrow : scene_.arrows)
+      add_polyline(arrow.id, "links", arrow.polygon, arrow.polygon.size() > 2, false);
+    for (const auto& head : scene_.arrow_heads) add_head(head);
     for (const auto& point : scene_.points) add_point(point);
     return std::move(fig_);
   }
@@ -207,6 +210,13 @@ class Builder {
   }
 
   void add_entity(const Entity& e) {
+    if (!e.polygon.empty()) {  // a traced outline (AI2D blob), named at its label or its middle
+      add_polyline(e.id, "entities", e.polygon, true, false);
+      const auto& box = e.labels.empty() ? e.box : e.labels.front().box;
+      const P2 mid = tf_(Vec2{(box[0] + box[2]) / 2, (box[1] + box[3]) / 2});
+      if (!e.text.empty()) fig_.texts.push_back({e.id, e.text, mid, mid, false});
+      return;
+    }
     // Corners clockwise from the image's top left, as the image shows them.
     const Rational &left = std::min(e.box[0], e.box[2]), &right = std::max(e.box[0], e.box[2]);
     const Rational &low = std::min(e.box[1], e.box[3]), &high = std::max(e.box[1], e.box[3]);
@@ -234,6 +244,19 @@ class Builder {
                           tip,
                           {base.x - uy * head * 0.4, base.y + ux * head * 0.4},
                           {base.x + uy * head * 0.4, base.y - ux * head * 0.4}});
+  }
+
+  // An annotated arrowhead: a triangle in its box, pointing its orientation (none when unknown).
+  void add_head(const ArrowHead& head) {
+    if (!head.orientation) return;
+    const P2 a = tf_(Vec2{head.box[0], head.box[1]}), b = tf_(Vec2{head.box[2], head.box[3]});
+    const P2 c{(a.x + b.x) / 2, (a.y + b.y) / 2};
+    const double r = std::max(4.0, std::min(std::abs(b.x - a.x), std::abs(b.y - a.y)) / 2);
+    const double t = tf_.angle_deg(to_double(*head.orientation)) * M_PI / 180, ux = std::cos(t), uy = std::sin(t);
+    fig_.heads.push_back({head.id,
+                          {c.x + ux * r, c.y + uy * r},
+                          {c.x - ux * r - uy * r * 0.6, c.y - uy * r + ux * r * 0.6},
+                          {c.x - ux * r + uy * r * 0.6, c.y - uy * r - ux * r * 0.6}});
   }
 
   // Clearance of a letter centred at c from every stroke and every letter placed so far.

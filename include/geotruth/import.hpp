@@ -2,6 +2,7 @@
 #pragma once
 
 #include <geotruth/input.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,15 @@ enum class SourceFormat {
   pgdp,        ///< PGDP5K annotations: object keyed by image name with geos and relations
   linelist,    ///< text figures: one row per drawn line listing its points in order
   gepbench,    ///< GePBench rules.json plus its VQA JSONL files, read together
+  ai2d,        ///< AI2D annotations (<id>.png.json), a directory of them, or a JSONL of them
+};
+
+/// A source format with what its importer needs beyond the inputs themselves.
+struct ImportSource {
+  SourceFormat format = SourceFormat::native;
+  std::string categories;  ///< AI2D: path of categories.json (image name → category), "" none
+  ImportSource(SourceFormat f = SourceFormat::native, std::string categories_path = {})  // NOLINT: a format is a source
+      : format(f), categories(std::move(categories_path)) {}
 };
 
 std::optional<SourceFormat> source_format_named(std::string_view name);
@@ -53,5 +63,30 @@ std::string gepbench_scene_id(const std::string& image_id);
 /// GePBench: the rules file (a JSON list, recognized by its text) and any number of VQA JSONL
 /// files, given as (file name, text) pairs; questions attach to their image's scene.
 std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::string, std::string>>& files);
+
+/// AI2D's category of each image ("2090.png" → "foodChainsWebs"), as categories.json lists them.
+using Ai2dCategories = std::map<std::string, std::string>;
+std::variant<Ai2dCategories, InputError> read_ai2d_categories(std::string_view text);
+
+/// AI2D's id of an annotation file: "annotations/2090.png.json" → "2090".
+std::string ai2d_key(const std::string& file_name);
+
+/// One AI2D annotation (the text of <id>.png.json) with its question file's text ("" when none).
+/// The scene's id is the key (AI2D's id); the category (when listed) sets its domain.
+ImportedScene import_ai2d(std::string_view annotation, std::string_view questions, const std::string& key,
+                          const Ai2dCategories& categories = {});
+
+/// A JSONL of AI2D annotations, one per line, named by "id" or "imageName" and carrying their
+/// "questions" (the question file's object) when they have them; or {"id", "annotation", "questions"}.
+std::vector<ImportedScene> import_ai2d_lines(std::string_view text, const std::string& file_name,
+                                             const Ai2dCategories& categories = {});
+
+/// The annotation files an AI2D input stands for: a directory's *.json (its annotations/ folder
+/// when it has one), in id order; any other path is itself.
+std::vector<std::string> ai2d_inputs(const std::string& path);
+
+/// The question file beside an annotation file (…/annotations/<name> → …/questions/<name>), "" when
+/// there is none.
+std::string ai2d_questions_path(const std::string& annotation_path);
 
 }  // namespace geotruth

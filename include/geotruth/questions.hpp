@@ -42,8 +42,10 @@ struct Truth {
 /// and shared by the scene's questions.
 class SceneEvaluator {
  public:
-  /// Keeps a reference to `scene`: it must outlive the evaluator.
-  explicit SceneEvaluator(const Scene& scene, Bands bands = {});
+  /// Keeps a reference to `scene`: it must outlive the evaluator. With `with_doubts`, a question
+  /// whose answer changes when a link the drawing contradicts (link_doubts) is redrawn gets that
+  /// finding as an ambiguous fact.
+  explicit SceneEvaluator(const Scene& scene, Bands bands = {}, bool with_doubts = true);
   ~SceneEvaluator();
   Truth evaluate(const Question& question);
 
@@ -57,6 +59,7 @@ class SceneEvaluator {
   const Scene& scene_;
   Bands bands_;
   std::unique_ptr<Cache> cache_;
+  bool with_doubts_ = true;
 };
 
 /// Indices of the options that match a truth value: numbers compare as numbers (exactly), other

@@ -127,11 +127,21 @@ struct Relation {
   friend bool operator==(const Relation&, const Relation&) = default;
 };
 
+/// A text box that names an entity drawn elsewhere (AI2D: a text joined to its blob by
+/// intraObjectLabel). The entity and its labels are one thing: one name, several pieces of geometry.
+struct EntityLabel {
+  std::string id, text;
+  std::array<Rational, 4> box;  ///< x0, y0, x1, y1
+  friend bool operator==(const EntityLabel&, const EntityLabel&) = default;
+};
+
 enum class EntityKind { text, icon };
 struct Entity {
   std::string id, text;
   EntityKind kind = EntityKind::text;
-  std::array<Rational, 4> box;  ///< x0, y0, x1, y1 with x0 < x1, y0 < y1
+  std::array<Rational, 4> box;  ///< x0, y0, x1, y1 with x0 < x1, y0 < y1; a polygon's bounding box
+  std::vector<Vec2> polygon;    ///< the drawn outline, as written; empty: the box is the outline
+  std::vector<EntityLabel> labels;
   std::vector<std::string> tags;
   std::string extra;
   friend bool operator==(const Entity&, const Entity&) = default;
@@ -143,9 +153,30 @@ struct Link {
   std::string from, to;  ///< entity ids
   bool directed = true;
   LinkKind kind = LinkKind::arrow;
-  std::vector<Vec2> path;  ///< drawn polyline, empty if not drawn
+  std::vector<Vec2> path;           ///< drawn polyline, empty if not drawn
+  std::vector<std::string> arrows;  ///< the drawn arrows (Scene::arrows ids) that carry it
+  std::vector<std::string> merged;  ///< ids of further source relations this link stands for
   std::string extra;
   friend bool operator==(const Link&, const Link&) = default;
+};
+
+/// A drawn connector given by its outline (AI2D arrow: shaft and head together, or a bent wire).
+struct Arrow {
+  std::string id;
+  std::vector<Vec2> polygon;  ///< at least 2 points, as written
+  std::string extra;
+  friend bool operator==(const Arrow&, const Arrow&) = default;
+};
+
+/// An arrowhead: its box, the way it points and the arrow it belongs to.
+struct ArrowHead {
+  std::string id;
+  std::array<Rational, 4> box;  ///< x0, y0, x1, y1
+  std::optional<Rational>
+      orientation;    ///< degrees from +x toward +y (0 right, 90 down in y-down frames); none: unknown
+  std::string arrow;  ///< id in Scene::arrows, "" when no arrow claims it
+  std::string extra;
+  friend bool operator==(const ArrowHead&, const ArrowHead&) = default;
 };
 
 /// A named closed boundary (a layer of a planet, a cell wall): a circle or a polygon.
@@ -191,9 +222,12 @@ struct Scene {
   std::vector<Relation> relations;
   std::vector<Entity> entities;
   std::vector<Link> links;
+  std::vector<Arrow> arrows;
+  std::vector<ArrowHead> arrow_heads;
   std::vector<Layer> layers;
   std::optional<Grid> grid;
   FoodArrows food_arrows = FoodArrows::to_predator;
+  std::string domain;  ///< what the diagram shows: food_web, life_cycle, circuit, other; "" unknown
   std::vector<Question> questions;
   std::string extra;
   friend bool operator==(const Scene&, const Scene&) = default;
@@ -202,5 +236,8 @@ struct Scene {
 /// Squared radius of a circle, exact: radius² when declared, else the lower median of
 /// |P − center|² over its `through` points with coordinates; empty when neither is known.
 std::optional<Rational> radius_squared(const Scene& scene, const Circle& circle);
+
+/// The smallest box [x0, y0, x1, y1] holding the points (at least one), exact.
+std::array<Rational, 4> bounding_box(const std::vector<Vec2>& points);
 
 }  // namespace geotruth

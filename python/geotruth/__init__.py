@@ -171,9 +171,9 @@ def audit(
 
     ``records``: a file path (str or os.PathLike; or a list of pathlib.Path, or of str for the
     other formats) read as ``format`` ("native" JSONL, "geometry3k", "pgdp", "linelist",
-    "gepbench"), or any iterable of scenes (dicts or JSON texts), consumed as the audit goes. Each verdict is ``{"record", "scene",
-    "question", "kind", "text"?, "template"?, "options"?, "verdict", "truth", "annotated",
-    "reasons"}``. Records are audited on ``threads`` threads (0: all cores) ahead of the caller.
+    "gepbench", "ai2d"), or any iterable of scenes (dicts or JSON texts), consumed as the audit
+    goes. Each verdict is ``{"record", "scene", "question", "kind", "text"?, "template"?,
+    "options"?, "verdict", "truth", "annotated", "reasons"}``. Records are audited on ``threads`` threads (0: all cores) ahead of the caller.
 
     ``bands``: a ``Bands``, "auto" or "default" (files only: as the command line chooses), or
     None: for files as the command line does, for Python scenes the first scene's dataset band.
@@ -192,7 +192,7 @@ def import_records(format: str, path: Path | list[Path], *, errors: str = "raise
     """Native scenes from another dataset's files, as ``geotruth import --from FORMAT`` writes them.
 
     ``format``: "geometry3k", "pgdp", "linelist", "gepbench" (``path`` then lists rules.json and
-    the VQA JSONL files) or "native". Each scene carries ``extra.dataset`` (its band) and the
+    the VQA JSONL files), "ai2d" (annotation files or a directory of them) or "native". Each scene carries ``extra.dataset`` (its band) and the
     importer's notes. ``errors``: "raise" (``geotruth.Error`` with file, line and pointer) or
     "yield" (the error record).
     """

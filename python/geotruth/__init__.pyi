@@ -11,7 +11,7 @@ Scene = Union[Mapping[str, Any], str, bytes]
 Path = Union[str, os.PathLike[str]]
 Records = Union[Path, list[os.PathLike[str]], Iterable[Scene]]
 Mode = Literal["declared", "geometric", "merged"]
-Format = Literal["native", "geometry3k", "pgdp", "linelist", "gepbench"]
+Format = Literal["native", "geometry3k", "pgdp", "linelist", "gepbench", "ai2d"]
 
 class Error(ValueError):
     message: str

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <geotruth/audit.hpp>
@@ -187,13 +188,18 @@ void canvas_findings(const Scene& scene, const FrameBands& bands, std::vector<Fi
       if (const Rational d2 = outside(p.at->x, p.at->y); d2 > 0)
         out.push_back(make_finding(FindingKind::off_canvas, {p.id}, "point " + p.id + " lies outside the frame",
                                    bands.squared_to_px(d2)));
+  // A scene traced from a picture (arrow outlines, entity outlines or labels: AI2D) shows what was
+  // visible there: its boxes are not checked for size against the band, which measures tracing.
+  const bool traced =
+      !scene.arrows.empty() || std::any_of(scene.entities.begin(), scene.entities.end(),
+                                           [](const Entity& e) { return !e.polygon.empty() || !e.labels.empty(); });
   for (const auto& e : scene.entities) {
     const Rational d2 = std::max(outside(e.box[0], e.box[1]), outside(e.box[2], e.box[3]));
     if (d2 > 0)
       out.push_back(make_finding(FindingKind::off_canvas, {e.id}, "entity " + e.id + "'s box reaches outside the frame",
                                  bands.squared_to_px(d2)));
     const Rational size = std::min(e.box[2] - e.box[0], e.box[3] - e.box[1]);
-    if (bands.decide(size) != Decision::fails)
+    if (!traced && bands.decide(size) != Decision::fails)
       out.push_back(make_finding(FindingKind::too_small, {e.id}, "entity " + e.id + "'s box is too small to see",
                                  bands.to_px(size)));
   }

@@ -111,6 +111,13 @@ class DiagramSvg {
       if (auto p = at(i)) include(p->first, p->second, 0);
     for (std::size_t c = 0; c < scene.circles.size(); ++c)
       if (auto disc = disc_of(c)) include(disc->x, disc->y, disc->r);
+    for (const auto& e : scene.entities) {
+      const auto [x0, y0] = view({e.box[0], e.box[1]});
+      const auto [x1, y1] = view({e.box[2], e.box[3]});
+      include(x0, y0, 0), include(x1, y1, 0);
+    }
+    for (const auto& a : scene.arrows)
+      for (const auto& p : a.polygon) include(view(p).first, view(p).second, 0);
     if (picture) {
       const std::string bytes = read_file(*picture);
       const bool png = picture->extension() == ".png";
@@ -140,7 +147,18 @@ class DiagramSvg {
     for (const Line& line : scene_.lines)
       if (auto a = at(line.through.front()), b = at(line.through.back()); a && b) svg << segment(*a, *b);
     for (std::size_t c = 0; c < scene_.circles.size(); ++c) svg << circle(c);
+    for (const auto& e : scene_.entities) svg << outline(e);
+    for (const auto& a : scene_.arrows) svg << polygon(a.polygon);
+    for (const auto& h : scene_.arrow_heads) svg << rectangle(h.box);
+    for (const auto& l : scene_.links)
+      if (l.path.size() >= 2) svg << polyline(l.path);
     svg << "</g>\n<g fill=\"#2a6fdb\">\n";
+    for (const auto& e : scene_.entities)
+      if (!e.text.empty()) {
+        const auto& box = e.labels.empty() ? e.box : e.labels.front().box;
+        const auto [x, y] = view({box[0], box[3]});
+        svg << "<text x=\"" << number(x) << "\" y=\"" << number(y - 2) << "\">" << xml_escape(e.text) << "</text>\n";
+      }
     for (std::size_t i = 0; i < scene_.points.size(); ++i)
       if (auto p = at(i)) {
         svg << "<circle cx=\"" << number(p->first) << "\" cy=\"" << number(p->second) << "\" r=\"2.5\"/>";
@@ -210,8 +228,49 @@ class DiagramSvg {
     return "<circle cx=\"" + number(disc->x) + "\" cy=\"" + number(disc->y) + "\" r=\"" + number(disc->r) + "\"/>\n";
   }
 
-  // A finding element: a point (a ring), "line X-Y" (the segment) or a circle (by its name).
+  std::string points_attribute(const std::vector<Vec2>& points) const {
+    std::string out;
+    for (const auto& p : points) {
+      const auto [x, y] = view(p);
+      if (!out.empty()) out += ' ';
+      out += number(x);
+      out += ',';
+      out += number(y);
+    }
+    return out;
+  }
+  std::string polygon(const std::vector<Vec2>& points) const {
+    return "<polygon points=\"" + points_attribute(points) + "\"/>\n";
+  }
+  std::string polyline(const std::vector<Vec2>& points) const {
+    return "<polyline points=\"" + points_attribute(points) + "\"/>\n";
+  }
+  std::string rectangle(const std::array<Rational, 4>& box) const {
+    return polygon({{box[0], box[1]}, {box[2], box[1]}, {box[2], box[3]}, {box[0], box[3]}});
+  }
+  // An entity: its traced outline (or box) and its label boxes.
+  std::string outline(const Entity& e) const {
+    std::string out = e.polygon.empty() ? rectangle(e.box) : polygon(e.polygon);
+    for (const auto& label : e.labels) out += rectangle(label.box);
+    return out;
+  }
+
+  // A finding element: a point (a ring), "line X-Y" (the segment), a circle (by its name), an
+  // entity, a link (its arrows, or its path), an arrow or an arrowhead (by their ids).
   std::string mark(const std::string& element) const {
+    for (const auto& e : scene_.entities)
+      if (e.id == element) return outline(e);
+    for (const auto& l : scene_.links)
+      if (link_name(l) == element || std::find(l.merged.begin(), l.merged.end(), element) != l.merged.end()) {
+        std::string out = l.path.size() >= 2 ? polyline(l.path) : "";
+        for (const auto& a : scene_.arrows)
+          if (std::find(l.arrows.begin(), l.arrows.end(), a.id) != l.arrows.end()) out += polygon(a.polygon);
+        return out;
+      }
+    for (const auto& a : scene_.arrows)
+      if (a.id == element) return polygon(a.polygon);
+    for (const auto& h : scene_.arrow_heads)
+      if (h.id == element) return rectangle(h.box);
     if (auto p = point_named(element)) {
       if (auto xy = at(*p))
         return "<circle cx=\"" + number(xy->first) + "\" cy=\"" + number(xy->second) + "\" r=\"7\"/>\n";

@@ -241,7 +241,7 @@ ordered_json run_signature(const AuditOptions& o) {
   }
   return {{"inputs", inputs},
           {"inputs_hash", inputs_hash(o.inputs)},
-          {"format", static_cast<int>(o.format)},
+          {"format", static_cast<int>(o.format.format)},
           {"shard", std::to_string(o.shard_index) + "/" + std::to_string(o.shard_count)},
           {"eps_num_px", o.bands.eps_num_px},
           {"eps_vis_px", o.bands.eps_vis_px},

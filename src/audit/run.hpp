@@ -14,7 +14,7 @@ namespace geotruth {
 
 struct AuditOptions {
   std::vector<std::string> inputs;
-  SourceFormat format = SourceFormat::native;
+  ImportSource format = SourceFormat::native;
   Limits limits;
   Bands bands;                           ///< the band in force (written to bands.json and the summary)
   std::optional<BandEvidence> evidence;  ///< what an `auto` band was estimated from

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 
 #include "batch/work_pool.hpp"
 
@@ -125,8 +126,24 @@ std::string too_long(const RawRecord& record, const Limits& limits) {
 
 }  // namespace
 
-RecordStream::RecordStream(std::vector<std::string> inputs, SourceFormat format, const Limits& limits)
-    : inputs_(std::move(inputs)), format_(format), limits_(limits) {
+RecordStream::RecordStream(std::vector<std::string> inputs, const ImportSource& source, const Limits& limits)
+    : inputs_(std::move(inputs)), format_(source.format), limits_(limits) {
+  if (format_ == SourceFormat::ai2d) {
+    std::vector<std::string> files;
+    for (const auto& path : inputs_)
+      for (auto& file : ai2d_inputs(path)) files.push_back(std::move(file));
+    inputs_ = std::move(files);
+    if (!source.categories.empty()) {
+      std::string error;
+      const auto text = slurp(source.categories, error);
+      if (!text) throw std::invalid_argument("cannot read " + source.categories + ": " + error);
+      auto categories = read_ai2d_categories(*text);
+      if (auto* e = std::get_if<InputError>(&categories))
+        throw std::invalid_argument(source.categories + ": " + (e->pointer.empty() ? "/" : e->pointer) + ": " +
+                                    e->message);
+      categories_ = std::move(std::get<Ai2dCategories>(categories));
+    }
+  }
   std::error_code ec;
   for (const auto& path : inputs_)
     if (path != "-") bytes_total_ += static_cast<std::size_t>(std::filesystem::file_size(path, ec)) * !ec;
@@ -172,6 +189,8 @@ bool RecordStream::open_next_input() {
     imported_ = import_gepbench(files);
     imported_file_ = path;
     input_ = inputs_.size();
+  } else if (format_ == SourceFormat::ai2d) {
+    open_ai2d(path);
   } else {
     std::string error;
     const auto text = slurp(path, error);
@@ -182,6 +201,31 @@ bool RecordStream::open_next_input() {
     imported_file_ = path;
   }
   return true;
+}
+
+// One annotation file with its question file, or a JSONL of annotations.
+void RecordStream::open_ai2d(const std::string& path) {
+  imported_file_ = path;
+  std::string error;
+  const auto text = slurp(path, error);
+  if (!text) {
+    imported_.push_back({ai2d_key(path), InputError{"", "cannot read input: " + error}, {}, {}});
+    return;
+  }
+  if (!path.ends_with(".json")) {
+    imported_ = import_ai2d_lines(*text, path, categories_);
+    return;
+  }
+  std::string questions;
+  if (const std::string questions_path = ai2d_questions_path(path); !questions_path.empty()) {
+    const auto read = slurp(questions_path, error);
+    if (!read) {
+      imported_.push_back({ai2d_key(path), InputError{"", "cannot read " + questions_path + ": " + error}, {}, {}});
+      return;
+    }
+    questions = *read;
+  }
+  imported_.push_back(import_ai2d(*text, questions, ai2d_key(path), categories_));
 }
 
 bool RecordStream::next(StreamItem& item) {
@@ -307,10 +351,10 @@ class BatchWriter {
 
 }  // namespace
 
-BatchStats run_batch(const std::vector<std::string>& inputs, SourceFormat format, const Limits& limits,
+BatchStats run_batch(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
                      const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics) {
   BatchWriter writer(limits, out, diagnostics);
-  RecordStream stream(inputs, format, limits);
+  RecordStream stream(inputs, source, limits);
   StreamItem item;
   std::size_t records = 0;
   while (stream.next(item)) {
@@ -325,7 +369,7 @@ BatchStats run_batch(const std::vector<std::string>& inputs, SourceFormat format
   return writer.finish(records);
 }
 
-BatchStats run_batch_parallel(const std::vector<std::string>& inputs, SourceFormat format, const Limits& limits,
+BatchStats run_batch_parallel(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
                               int threads, const ParallelSceneHandler& handler, std::ostream& out,
                               std::ostream& diagnostics) {
   struct Work {
@@ -336,7 +380,7 @@ BatchStats run_batch_parallel(const std::vector<std::string>& inputs, SourceForm
   std::optional<tbb::global_control> parallelism;
   if (threads > 0) parallelism.emplace(tbb::global_control::max_allowed_parallelism, threads);
   BatchWriter writer(limits, out, diagnostics);
-  RecordStream stream(inputs, format, limits);
+  RecordStream stream(inputs, source, limits);
   WorkPool<Work> pool;
   std::size_t records = 0;
   tbb::parallel_pipeline(

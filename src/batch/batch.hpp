@@ -65,7 +65,9 @@ struct StreamItem {
 /// records whose scene() is an InputError, so nothing is lost.
 class RecordStream {
  public:
-  RecordStream(std::vector<std::string> inputs, SourceFormat format, const Limits& limits);
+  /// AI2D inputs may be directories (each of their annotation files is one input); a categories
+  /// file that cannot be read throws std::invalid_argument.
+  RecordStream(std::vector<std::string> inputs, const ImportSource& source, const Limits& limits);
   ~RecordStream();
   bool next(StreamItem& item);
   /// Bytes of native input consumed so far, and in all (0 when unknown, e.g. stdin).
@@ -74,8 +76,10 @@ class RecordStream {
 
  private:
   bool open_next_input();
+  void open_ai2d(const std::string& path);
   std::vector<std::string> inputs_;
   SourceFormat format_;
+  Ai2dCategories categories_;
   Limits limits_;
   std::size_t input_ = 0, ordinal_ = 0, bytes_total_ = 0, bytes_done_ = 0;
   std::unique_ptr<RecordReader> reader_;
@@ -111,7 +115,7 @@ std::string printable(std::string_view text);
 std::vector<std::filesystem::path> picture_candidates(const std::filesystem::path& dir,
                                                       const std::vector<std::string>& names);
 
-BatchStats run_batch(const std::vector<std::string>& inputs, SourceFormat format, const Limits& limits,
+BatchStats run_batch(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
                      const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics);
 
 /// The heavy part of a record's work, run on any thread (it must not touch shared state); the step
@@ -122,7 +126,7 @@ using ParallelSceneHandler = std::function<RecordStep(const Scene& scene, const 
 
 /// As run_batch, with the heavy part on `threads` threads (0: all cores): the output, records and
 /// files, is the same as with one thread, in input order.
-BatchStats run_batch_parallel(const std::vector<std::string>& inputs, SourceFormat format, const Limits& limits,
+BatchStats run_batch_parallel(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
                               int threads, const ParallelSceneHandler& handler, std::ostream& out,
                               std::ostream& diagnostics);
 

@@ -60,7 +60,7 @@ void spool_stdin(std::vector<std::string>& inputs) {
 }  // namespace
 
 RunBands resolve_bands(const BandRequest& options, std::vector<std::string>& inputs, const std::string& from,
-                       const Limits& limits, std::ostream& log) {
+                       const Limits& limits, std::ostream& log, const std::string& categories) {
   const std::optional<SourceFormat> format = source_format_named(from);
   if (!format) throw std::invalid_argument("unknown source format \"" + from + "\"");
   RunBands run;
@@ -81,7 +81,7 @@ RunBands resolve_bands(const BandRequest& options, std::vector<std::string>& inp
   } else if (mode == "auto") {
     spool_stdin(inputs);
     BandEvidence evidence;
-    RecordStream stream(inputs, *format, limits);
+    RecordStream stream(inputs, ImportSource(*format, categories), limits);
     StreamItem item;
     while (stream.next(item)) {
       const SceneOrError scene = scene_of(item, limits);

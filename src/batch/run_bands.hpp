@@ -28,12 +28,13 @@ struct RunBands {
 /// else "".
 std::string dataset_of(const Scene& scene);
 
-/// The band in force for a run over `inputs` in the source format named `from`: eps_num/eps_vis
+/// The band in force for a run over `inputs` in the source format named `from` (AI2D: with its
+/// `categories` file): eps_num/eps_vis
 /// when given; else `auto` (the default for hand-annotated datasets) reads the inputs once for
 /// the residuals of their declared facts; else the dataset's documented default. Says which on
 /// `log`. For `auto`, a "-" input is replaced by a temporary copy of stdin (the data is read
 /// twice). Throws std::invalid_argument for an inconsistent band.
 RunBands resolve_bands(const BandRequest& request, std::vector<std::string>& inputs, const std::string& from,
-                       const Limits& limits, std::ostream& log);
+                       const Limits& limits, std::ostream& log, const std::string& categories = "");
 
 }  // namespace geotruth

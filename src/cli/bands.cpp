@@ -20,7 +20,7 @@ void BandOptions::add_to(CLI::App& app) {
 }
 
 RunBands resolve_bands(const BandOptions& options, InputOptions& in, std::ostream& log) {
-  return geotruth::resolve_bands(options, in.inputs, in.from, in.limits, log);
+  return geotruth::resolve_bands(options, in.inputs, in.from, in.limits, log, in.categories);
 }
 
 }  // namespace geotruth::cli

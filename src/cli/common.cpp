@@ -12,21 +12,25 @@
 
 namespace geotruth::cli {
 
-namespace {
-// A directory reads as an empty file on most systems: say so instead of finding no records.
-const CLI::Validator kNotADirectory(
-    [](std::string& path) {
-      std::error_code ec;
-      return std::filesystem::is_directory(path, ec) ? path + " is a directory: give the files in it" : std::string();
-    },
-    "", "not a directory");
-}  // namespace
-
 void InputOptions::add_to(CLI::App& app, const std::string& what) {
-  app.add_option("inputs", inputs, what)->required()->check(kNotADirectory);
-  app.add_option("--from", from, "input format: native, geometry3k, pgdp, linelist, gepbench (rules.json + VQA jsonl)")
-      ->check(CLI::IsMember({"native", "geometry3k", "pgdp", "linelist", "gepbench"}))
+  app.add_option("inputs", inputs, what)->required();
+  app.add_option("--from", from,
+                 "input format: native, geometry3k, pgdp, linelist, gepbench (rules.json + VQA jsonl), ai2d "
+                 "(annotation files, a directory of them, or a JSONL of them)")
+      ->check(CLI::IsMember({"native", "geometry3k", "pgdp", "linelist", "gepbench", "ai2d"}))
       ->capture_default_str();
+  app.add_option("--categories", categories,
+                 "ai2d: AI2D's categories.json; tags each scene food web, life cycle, circuit or other")
+      ->check(CLI::ExistingFile);
+  // A directory reads as an empty file on most systems: say so instead of finding no records
+  // (AI2D's importer reads directories of annotation files).
+  app.parse_complete_callback([this] {
+    std::error_code ec;
+    if (from != "ai2d")
+      for (const auto& path : inputs)
+        if (std::filesystem::is_directory(path, ec))
+          throw CLI::ValidationError("inputs", path + " is a directory: give the files in it");
+  });
   app.add_option("--max-elements", limits.max_elements, "most elements (array items) in one scene")
       ->capture_default_str();
   app.add_option("--max-line-bytes", limits.max_line_bytes, "longest input record in bytes")->capture_default_str();

@@ -29,8 +29,9 @@ struct InputOptions {
   std::vector<std::string> inputs;
   Limits limits;
   std::string from = "native";
+  std::string categories;  ///< AI2D's categories.json
   void add_to(CLI::App& app, const std::string& what = "scene files: JSONL, a .json scene, or - for stdin");
-  SourceFormat format() const { return *source_format_named(from); }
+  ImportSource format() const { return {*source_format_named(from), categories}; }
 };
 
 /// The decision band options of every subcommand that decides.

@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
 
   InputOptions import_in;
   std::string import_out;
-  CLI::App* import = app.add_subcommand("import", "convert Geometry3K, PGDP5K or line-list figures to native scenes");
+  CLI::App* import = app.add_subcommand("import", "convert Geometry3K, PGDP5K, line-list, GePBench or AI2D items to native scenes");
   import_in.add_to(*import, "source files (- for stdin), in the format given by --from");
   import->add_option("-o,--output", import_out, "output JSONL file (default: stdout)");
 
@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
     if (count->parsed()) return geotruth::cli::count(count_command, count_figure);
     if (import->parsed()) {
       if (import_in.from == "native") {
-        std::cerr << "geotruth import: --from must name a source format (geometry3k, pgdp, linelist, gepbench)\n";
+        std::cerr << "geotruth import: --from must name a source format (geometry3k, pgdp, linelist, gepbench, ai2d)\n";
         return kUsage;
       }
       return geotruth::cli::import_scenes(import_in, import_out);

@@ -26,6 +26,17 @@ std::optional<Rational> radius_squared(const Scene& scene, const Circle& circle)
   return *median;
 }
 
+std::array<Rational, 4> bounding_box(const std::vector<Vec2>& points) {
+  std::array<Rational, 4> box{points.front().x, points.front().y, points.front().x, points.front().y};
+  for (const auto& p : points) {
+    box[0] = std::min(box[0], p.x);
+    box[1] = std::min(box[1], p.y);
+    box[2] = std::max(box[2], p.x);
+    box[3] = std::max(box[3], p.y);
+  }
+  return box;
+}
+
 namespace {
 
 using json::Value;
@@ -156,8 +167,8 @@ class SceneReader {
  public:
   Scene read(const Value& root) {
     expect_object(root, "", "a scene",
-                  {"id", "frame", "points", "lines", "circles", "shapes", "relations", "entities", "links", "layers",
-                   "grid", "food_arrows", "questions"});
+                  {"id", "frame", "points", "lines", "circles", "shapes", "relations", "entities", "links", "arrows",
+                   "arrow_heads", "layers", "grid", "food_arrows", "domain", "questions"});
     scene_.id = read_string(required(root, "", "id", "the scene's id, a non-empty string"), "/id");
     scene_.extra = extra_of(root);
     if (const Value* frame = root.find("frame")) read_frame(*frame);
@@ -167,10 +178,15 @@ class SceneReader {
     each(root, "shapes", [&](const Value& v, const std::string& p) { read_shape(v, p); });
     each(root, "entities", [&](const Value& v, const std::string& p) { read_entity(v, p); });
     each(root, "links", [&](const Value& v, const std::string& p) { read_link(v, p); });
+    each(root, "arrows", [&](const Value& v, const std::string& p) { read_arrow(v, p); });
+    each(root, "arrow_heads", [&](const Value& v, const std::string& p) { read_arrow_head(v, p); });
     each(root, "layers", [&](const Value& v, const std::string& p) { read_layer(v, p); });
     if (const Value* grid = root.find("grid")) read_grid(*grid);
     scene_.food_arrows = read_choice(root, "", "food_arrows", FoodArrows::to_predator,
                                      {{"to_predator", FoodArrows::to_predator}, {"to_prey", FoodArrows::to_prey}});
+    scene_.domain = read_choice<std::string>(
+        root, "", "domain", "",
+        {{"food_web", "food_web"}, {"life_cycle", "life_cycle"}, {"circuit", "circuit"}, {"other", "other"}});
     each(root, "relations", [&](const Value& v, const std::string& p) { read_relation(v, p); });
     each(root, "questions", [&](const Value& v, const std::string& p) { read_question(v, p); });
     return std::move(scene_);
@@ -374,29 +390,55 @@ class SceneReader {
     scene_.shapes.push_back(std::move(shape));
   }
 
+  std::array<Rational, 4> read_box(const Value& box, const std::string& bp) {
+    expect_kind(box, Kind::array, bp, "[x0, y0, x1, y1]");
+    if (box.items.size() != 4)
+      fail(bp, "expected [x0, y0, x1, y1], got " + std::to_string(box.items.size()) + " numbers");
+    std::array<Rational, 4> out;
+    for (std::size_t i = 0; i < 4; ++i) out[i] = read_number(box.items[i], at(bp, i));
+    return out;
+  }
+
+  std::vector<std::string> read_strings(const Value& list, const std::string& lp) {
+    expect_kind(list, Kind::array, lp, "an array of strings");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < list.items.size(); ++i) out.push_back(read_string(list.items[i], at(lp, i)));
+    return out;
+  }
+
   void read_entity(const Value& v, const std::string& ptr) {
-    expect_object(v, ptr, "an entity", {"id", "text", "kind", "box", "tags"});
+    expect_object(v, ptr, "an entity", {"id", "text", "kind", "box", "polygon", "labels", "tags"});
     Entity e;
     e.id = read_string(required(v, ptr, "id", "the entity's id"), at(ptr, "id"));
     e.text = optional_string(v, ptr, "text");
     e.kind = read_choice(v, ptr, "kind", EntityKind::text, {{"text", EntityKind::text}, {"icon", EntityKind::icon}});
-    const std::string bp = at(ptr, "box");
-    const Value& box = required(v, ptr, "box", "[x0, y0, x1, y1]");
-    expect_kind(box, Kind::array, bp, "[x0, y0, x1, y1]");
-    if (box.items.size() != 4)
-      fail(bp, "expected [x0, y0, x1, y1], got " + std::to_string(box.items.size()) + " numbers");
-    for (std::size_t i = 0; i < 4; ++i) e.box[i] = read_number(box.items[i], at(bp, i));
-    if (const Value* tags = v.find("tags")) {
-      const std::string tp = at(ptr, "tags");
-      expect_kind(*tags, Kind::array, tp, "an array of strings");
-      for (std::size_t i = 0; i < tags->items.size(); ++i) e.tags.push_back(read_string(tags->items[i], at(tp, i)));
+    if (const Value* polygon = v.find("polygon"))
+      e.polygon = read_vec2_list(*polygon, at(ptr, "polygon"), 3, "an entity polygon");
+    if (const Value* box = v.find("box"))
+      e.box = read_box(*box, at(ptr, "box"));
+    else if (!e.polygon.empty())
+      e.box = bounding_box(e.polygon);
+    else
+      fail(ptr, "missing key \"box\" ([x0, y0, x1, y1], or a \"polygon\" outline)");
+    if (const Value* labels = v.find("labels")) {
+      const std::string lp = at(ptr, "labels");
+      expect_kind(*labels, Kind::array, lp, "an array of labels");
+      for (std::size_t i = 0; i < labels->items.size(); ++i) {
+        const Value& label = labels->items[i];
+        const std::string p = at(lp, i);
+        expect_object(label, p, "a label", {"id", "text", "box"});
+        e.labels.push_back({read_string(required(label, p, "id", "the label's id"), at(p, "id")),
+                            optional_string(label, p, "text"),
+                            read_box(required(label, p, "box", "[x0, y0, x1, y1]"), at(p, "box"))});
+      }
     }
+    if (const Value* tags = v.find("tags")) e.tags = read_strings(*tags, at(ptr, "tags"));
     e.extra = extra_of(v);
     scene_.entities.push_back(std::move(e));
   }
 
   void read_link(const Value& v, const std::string& ptr) {
-    expect_object(v, ptr, "a link", {"id", "from", "to", "directed", "kind", "path"});
+    expect_object(v, ptr, "a link", {"id", "from", "to", "directed", "kind", "path", "arrows", "merged"});
     Link link;
     link.id = optional_string(v, ptr, "id");
     link.from = read_string(required(v, ptr, "from", "an entity id"), at(ptr, "from"));
@@ -405,8 +447,32 @@ class SceneReader {
     link.kind = read_choice(v, ptr, "kind", LinkKind::arrow,
                             {{"arrow", LinkKind::arrow}, {"line", LinkKind::line}, {"wire", LinkKind::wire}});
     if (const Value* path = v.find("path")) link.path = read_vec2_list(*path, at(ptr, "path"), 0, "a link path");
+    if (const Value* arrows = v.find("arrows")) link.arrows = read_strings(*arrows, at(ptr, "arrows"));
+    if (const Value* merged = v.find("merged")) link.merged = read_strings(*merged, at(ptr, "merged"));
     link.extra = extra_of(v);
     scene_.links.push_back(std::move(link));
+  }
+
+  void read_arrow(const Value& v, const std::string& ptr) {
+    expect_object(v, ptr, "an arrow", {"id", "polygon"});
+    Arrow arrow;
+    arrow.id = read_string(required(v, ptr, "id", "the arrow's id"), at(ptr, "id"));
+    arrow.polygon =
+        read_vec2_list(required(v, ptr, "polygon", "the arrow's outline"), at(ptr, "polygon"), 2, "an arrow outline");
+    arrow.extra = extra_of(v);
+    scene_.arrows.push_back(std::move(arrow));
+  }
+
+  void read_arrow_head(const Value& v, const std::string& ptr) {
+    expect_object(v, ptr, "an arrowhead", {"id", "box", "orientation", "arrow"});
+    ArrowHead head;
+    head.id = read_string(required(v, ptr, "id", "the arrowhead's id"), at(ptr, "id"));
+    head.box = read_box(required(v, ptr, "box", "[x0, y0, x1, y1]"), at(ptr, "box"));
+    if (const Value* orientation = v.find("orientation"))
+      head.orientation = read_number(*orientation, at(ptr, "orientation"));
+    head.arrow = optional_string(v, ptr, "arrow");
+    head.extra = extra_of(v);
+    scene_.arrow_heads.push_back(std::move(head));
   }
 
   void read_layer(const Value& v, const std::string& ptr) {
@@ -466,9 +532,9 @@ class SceneReader {
 
   void read_question(const Value& v, const std::string& ptr) {
     expect_object(v, ptr, "a question",
-                  {"id", "ask", "of", "options", "answer", "between", "anchor", "relative_to", "measure", "criterion",
-                   "value", "touching", "connected_to", "relation", "row", "column", "absent", "connected_pair", "text",
-                   "template"});
+                  {"id",          "ask",     "of",        "options",        "answer",   "between",      "anchor",
+                   "relative_to", "measure", "criterion", "value",          "touching", "connected_to", "relation",
+                   "row",         "column",  "absent",    "connected_pair", "text",     "template"});
     Question q;
     q.id = read_string(required(v, ptr, "id", "the question's id"), at(ptr, "id"));
     q.ask = read_string(required(v, ptr, "ask", "what is asked: count, exists, location, ..."), at(ptr, "ask"));

@@ -55,6 +55,16 @@ void put_extra(ordered_json& out, const std::string& extra) {
 void put_if(ordered_json& out, const char* key, const std::string& value) {
   if (!value.empty()) out[key] = value;
 }
+ordered_json points_json(const std::vector<Vec2>& points) {
+  ordered_json out = ordered_json::array();
+  for (const auto& p : points) out.push_back(exact_pair(p));
+  return out;
+}
+ordered_json box_json(const std::array<Rational, 4>& box) {
+  ordered_json out = ordered_json::array();
+  for (const auto& v : box) out.push_back(exact_number(v));
+  return out;
+}
 
 ordered_json shape_json(const Shape& shape) {
   ordered_json out;
@@ -205,8 +215,13 @@ ordered_json scene_json(const Scene& scene) {
     o["id"] = e.id;
     o["text"] = e.text;
     o["kind"] = e.kind == EntityKind::text ? "text" : "icon";
-    o["box"] = ordered_json::array();
-    for (const auto& v : e.box) o["box"].push_back(exact_number(v));
+    o["box"] = box_json(e.box);
+    if (!e.polygon.empty()) o["polygon"] = points_json(e.polygon);
+    if (!e.labels.empty()) {
+      o["labels"] = ordered_json::array();
+      for (const auto& label : e.labels)
+        o["labels"].push_back({{"id", label.id}, {"text", label.text}, {"box", box_json(label.box)}});
+    }
     if (!e.tags.empty()) o["tags"] = e.tags;
     put_extra(o, e.extra);
     return o;
@@ -218,11 +233,26 @@ ordered_json scene_json(const Scene& scene) {
     o["to"] = l.to;
     o["directed"] = l.directed;
     o["kind"] = l.kind == LinkKind::arrow ? "arrow" : l.kind == LinkKind::line ? "line" : "wire";
-    if (!l.path.empty()) {
-      o["path"] = ordered_json::array();
-      for (const auto& p : l.path) o["path"].push_back(exact_pair(p));
-    }
+    if (!l.path.empty()) o["path"] = points_json(l.path);
+    if (!l.arrows.empty()) o["arrows"] = l.arrows;
+    if (!l.merged.empty()) o["merged"] = l.merged;
     put_extra(o, l.extra);
+    return o;
+  });
+  list("arrows", scene.arrows, [](const Arrow& a) {
+    ordered_json o;
+    o["id"] = a.id;
+    o["polygon"] = points_json(a.polygon);
+    put_extra(o, a.extra);
+    return o;
+  });
+  list("arrow_heads", scene.arrow_heads, [](const ArrowHead& h) {
+    ordered_json o;
+    o["id"] = h.id;
+    o["box"] = box_json(h.box);
+    if (h.orientation) o["orientation"] = exact_number(*h.orientation);
+    put_if(o, "arrow", h.arrow);
+    put_extra(o, h.extra);
     return o;
   });
   list("layers", scene.layers, [](const Layer& l) {
@@ -241,6 +271,7 @@ ordered_json scene_json(const Scene& scene) {
   });
   if (scene.grid) out["grid"] = {{"rows", scene.grid->rows}, {"columns", scene.grid->columns}};
   if (scene.food_arrows == FoodArrows::to_prey) out["food_arrows"] = "to_prey";
+  put_if(out, "domain", scene.domain);
   list("relations", scene.relations, [](const Relation& r) {
     ordered_json o;
     o["type"] = r.type;

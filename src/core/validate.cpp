@@ -80,6 +80,8 @@ class Validator {
     for (std::size_t i = 0; i < s_.circles.size(); ++i) circle(i);
     for (std::size_t i = 0; i < s_.shapes.size(); ++i) shape(i);
     for (std::size_t i = 0; i < s_.entities.size(); ++i) entity(i);
+    for (std::size_t i = 0; i < s_.arrows.size(); ++i) arrow(i);
+    for (std::size_t i = 0; i < s_.arrow_heads.size(); ++i) arrow_head(i);
     for (std::size_t i = 0; i < s_.links.size(); ++i) link(i);
     for (std::size_t i = 0; i < s_.layers.size(); ++i) layer(i);
     for (std::size_t i = 0; i < s_.relations.size(); ++i) relation(i);
@@ -216,10 +218,42 @@ class Validator {
     const std::string ptr = at("/entities", i);
     if (e.id.empty()) fail(at(ptr, "id"), "expected a non-empty string");
     claim(e.id, at(ptr, "id"));
-    for (std::size_t k = 0; k < 4; ++k) check_range(e.box[k], at(at(ptr, "box"), k));
-    if (e.box[0] >= e.box[2] || e.box[1] >= e.box[3])
-      fail(at(ptr, "box"), "degenerate box: expected x0 < x1 and y0 < y1");
+    box(e.box, at(ptr, "box"));
+    for (std::size_t k = 0; k < e.polygon.size(); ++k) check_range(e.polygon[k], at(at(ptr, "polygon"), k));
+    for (std::size_t k = 0; k < e.labels.size(); ++k) {
+      const std::string lp = at(at(ptr, "labels"), k);
+      if (e.labels[k].id.empty()) fail(at(lp, "id"), "expected a non-empty string");
+      claim(e.labels[k].id, at(lp, "id"));
+      box(e.labels[k].box, at(lp, "box"));
+    }
     entities_.insert(e.id);
+  }
+
+  void box(const std::array<Rational, 4>& b, const std::string& ptr) {
+    for (std::size_t k = 0; k < 4; ++k) check_range(b[k], at(ptr, k));
+    if (b[0] >= b[2] || b[1] >= b[3]) fail(ptr, "degenerate box: expected x0 < x1 and y0 < y1");
+  }
+
+  void arrow(std::size_t i) {
+    const Arrow& a = s_.arrows[i];
+    const std::string ptr = at("/arrows", i);
+    if (a.id.empty()) fail(at(ptr, "id"), "expected a non-empty string");
+    claim(a.id, at(ptr, "id"));
+    if (a.polygon.size() < 2)
+      fail(at(ptr, "polygon"), "an arrow outline needs at least 2 points, got " + std::to_string(a.polygon.size()));
+    for (std::size_t k = 0; k < a.polygon.size(); ++k) check_range(a.polygon[k], at(at(ptr, "polygon"), k));
+    arrows_.insert(a.id);
+  }
+
+  void arrow_head(std::size_t i) {
+    const ArrowHead& h = s_.arrow_heads[i];
+    const std::string ptr = at("/arrow_heads", i);
+    if (h.id.empty()) fail(at(ptr, "id"), "expected a non-empty string");
+    claim(h.id, at(ptr, "id"));
+    box(h.box, at(ptr, "box"));
+    if (h.orientation) check_range(*h.orientation, at(ptr, "orientation"));
+    if (!h.arrow.empty() && !arrows_.count(h.arrow))
+      fail(at(ptr, "arrow"), "unknown arrow \"" + h.arrow + "\" (expected the id of an arrow in /arrows)");
   }
 
   void link(std::size_t i) {
@@ -231,6 +265,10 @@ class Validator {
         fail(at(ptr, key), "unknown entity \"" + *end + "\" (expected the id of an entity in /entities)");
     if (l.path.size() == 1) fail(at(ptr, "path"), "a link path needs at least 2 points, got 1");
     for (std::size_t k = 0; k < l.path.size(); ++k) check_range(l.path[k], at(at(ptr, "path"), k));
+    for (std::size_t k = 0; k < l.arrows.size(); ++k)
+      if (!arrows_.count(l.arrows[k]))
+        fail(at(at(ptr, "arrows"), k),
+             "unknown arrow \"" + l.arrows[k] + "\" (expected the id of an arrow in /arrows)");
   }
 
   void layer(std::size_t i) {
@@ -262,7 +300,7 @@ class Validator {
 
   const Scene& s_;
   std::unordered_map<std::string, std::string> ids_;  // id → pointer where it was declared
-  std::unordered_set<std::string> entities_;
+  std::unordered_set<std::string> entities_, arrows_;
 };
 
 }  // namespace

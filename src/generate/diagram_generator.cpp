@@ -120,7 +120,7 @@ Scene generate_diagram(std::uint64_t seed, std::uint64_t index, const std::vecto
     for (const Link& l : s.links)
       if (clear) clear = !geometry::segment_crossing(from, to, l.path.front(), l.path.back());
     if (!clear) continue;
-    s.links.push_back({"", placed[a].entity.id, placed[b].entity.id, true, LinkKind::arrow, {from, to}, ""});
+    s.links.push_back({"", placed[a].entity.id, placed[b].entity.id, true, LinkKind::arrow, {from, to}, {}, {}, ""});
     linked.insert({std::min(a, b), std::max(a, b)});
     neighbours[a].push_back(b);
     neighbours[b].push_back(a);

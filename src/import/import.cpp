@@ -24,6 +24,7 @@ std::optional<SourceFormat> source_format_named(std::string_view name) {
   if (name == "pgdp") return SourceFormat::pgdp;
   if (name == "linelist") return SourceFormat::linelist;
   if (name == "gepbench") return SourceFormat::gepbench;
+  if (name == "ai2d") return SourceFormat::ai2d;
   return std::nullopt;
 }
 
@@ -69,6 +70,13 @@ std::vector<ImportedScene> import_source(SourceFormat format, std::string_view t
       return validated(import::import_linelist(text, file_name));
     case SourceFormat::gepbench:
       return validated(import::import_gepbench({{file_name, std::string(text)}}));
+    case SourceFormat::ai2d:
+      if (file_name.ends_with(".json")) {
+        std::vector<ImportedScene> one;
+        one.push_back(import_ai2d(text, "", ai2d_key(file_name)));
+        return one;
+      }
+      return import_ai2d_lines(text, file_name);
     case SourceFormat::native:
       break;
   }

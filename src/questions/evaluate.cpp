@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <geotruth/counts.hpp>
+#include <geotruth/findings.hpp>
 #include <geotruth/questions.hpp>
 #include <map>
 
@@ -86,6 +87,13 @@ std::vector<std::size_t> matching_options(const Question& question, const Truth&
 struct SceneEvaluator::Cache {
   explicit Cache(const Scene& scene, const Bands& bands) : bands(bands, scene.frame) {}
   FrameBands bands;
+  // Links the drawing contradicts (reversed, misassigned), each with the scene redrawn its way.
+  struct Redrawn {
+    Finding finding;
+    std::unique_ptr<Scene> scene;
+    std::unique_ptr<SceneEvaluator> evaluator;
+  };
+  std::optional<std::vector<Redrawn>> redrawn;
   std::vector<Vec2> centres;  // entity box centres
   std::optional<Incidence> incidence;
   std::optional<TangramCounts> counts;
@@ -93,8 +101,11 @@ struct SceneEvaluator::Cache {
   std::optional<graph::DiagramGraph::Circuit> circuit;
 };
 
-SceneEvaluator::SceneEvaluator(const Scene& scene, Bands bands)
-    : scene_(scene), bands_(std::move(bands)), cache_(std::make_unique<Cache>(scene, bands_)) {
+SceneEvaluator::SceneEvaluator(const Scene& scene, Bands bands, bool with_doubts)
+    : scene_(scene),
+      bands_(std::move(bands)),
+      cache_(std::make_unique<Cache>(scene, bands_)),
+      with_doubts_(with_doubts) {
   for (const auto& e : scene.entities)
     cache_->centres.push_back({(e.box[0] + e.box[2]) / 2, (e.box[1] + e.box[3]) / 2});
 }
@@ -123,6 +134,8 @@ class Evaluators {
           {"text_labels", &Evaluators::count_entities},
           {"links", &Evaluators::count_links},
           {"food_chains", &Evaluators::food_chains},
+          {"cycles", &Evaluators::count_cycles},
+          {"stages", &Evaluators::count_stages},
           {"prey", &Evaluators::food_neighbours},
           {"predators", &Evaluators::food_neighbours},
           {"stages_after", &Evaluators::stages_after},
@@ -261,9 +274,18 @@ class Evaluators {
     return out;
   }
 
-  // Adds the entities' names as the truth's values (facts gathered while choosing them stay).
-  Truth& names(const std::vector<std::size_t>& entities, Truth& truth) {
-    for (auto e : entities) truth.values.push_back(diagram().name(e));
+  // Adds the entities' names as the truth's values (facts gathered while choosing them stay), and
+  // every option that names one of them in other words ("nutrient" for "nutrients"). An entity
+  // the diagram leaves unnamed (an unlabelled blob) makes the answer unknowable from the names.
+  Truth& names(const Question& q, const std::vector<std::size_t>& entities, Truth& truth) {
+    for (auto e : entities) {
+      if (!diagram().named(e))
+        return truth = unsupported("the answer includes " + diagram().name(e) + ", which the diagram does not name");
+      truth.values.push_back(diagram().name(e));
+    }
+    for (const auto& option : q.options)
+      if (auto e = diagram().entity(option); e && std::find(entities.begin(), entities.end(), *e) != entities.end())
+        truth.values.push_back(option);
     return truth;
   }
 
@@ -314,20 +336,22 @@ class Evaluators {
     const std::string& r = q.relation;
     if (r == "in_row" || r == "in_column") {
       const auto chosen = in_cell(q.value, r == "in_row", truth);
-      return truth.supported ? names(chosen, truth) : truth;
+      return truth.supported ? names(q, chosen, truth) : truth;
     }
     if (r == "next_layer_outside") return next_layer_outside(q);  // anchors a layer, not an entity
+    const bool to_predator = scene_.food_arrows == FoodArrows::to_predator;
+    if (r == "producer") return names(q, to_predator ? diagram().sources() : diagram().sinks(), truth);
+    if (r == "top_predator") return names(q, to_predator ? diagram().sinks() : diagram().sources(), truth);
     auto a = anchor(q, truth);
     if (!a) return truth;
     if (margin(r, *a, *a)) {
       const auto chosen = related(r, *a, truth);
-      return names(chosen, truth);
+      return names(q, chosen, truth);
     }
-    if (r == "connected_to") return names(diagram().neighbours(*a), truth);
-    const bool to_predator = scene_.food_arrows == FoodArrows::to_predator;
-    if (r == "prey_of") return names(to_predator ? diagram().predecessors(*a) : diagram().successors(*a), truth);
-    if (r == "predator_of") return names(to_predator ? diagram().successors(*a) : diagram().predecessors(*a), truth);
-    if (r == "next_stage") return names(diagram().successors(*a), truth);
+    if (r == "connected_to") return names(q, diagram().neighbours(*a), truth);
+    if (r == "prey_of") return names(q, to_predator ? diagram().predecessors(*a) : diagram().successors(*a), truth);
+    if (r == "predator_of") return names(q, to_predator ? diagram().successors(*a) : diagram().predecessors(*a), truth);
+    if (r == "next_stage") return names(q, diagram().successors(*a), truth);
     return unsupported("\"which\" with relation \"" + r + "\" is not evaluated yet");
   }
 
@@ -341,15 +365,21 @@ class Evaluators {
   // --- food webs, cycles, circuits -------------------------------------------------------------
   Truth food_chains(const Question&) {
     const auto chains = diagram().chains();
-    if (chains.count) return value(*chains.count);
-    Truth truth;
-    std::string cycle;
-    for (const auto& n : chains.cycle) cycle += n + " → ";
-    truth.reason = "the food web has a cycle (" + cycle + (chains.cycle.empty() ? "" : chains.cycle.front()) +
-                   "): food chains are not defined";
-    truth.facts.push_back({"food_web_cycle", chains.cycle, truth.reason});
+    Truth truth = value(chains.count);
+    if (!chains.cycle.empty()) {
+      std::string cycle;
+      for (const auto& n : chains.cycle) cycle += (cycle.empty() ? "" : ", ") + n;
+      truth.facts.push_back({"food_web_cycle", chains.cycle,
+                             "the food web has a cycle (" + cycle +
+                                 "): chains run from entities nothing enters to "
+                                 "entities nothing leaves, never around it"});
+    }
     return truth;
   }
+
+  Truth count_cycles(const Question&) { return value(diagram().cycles().size()); }
+
+  Truth count_stages(const Question&) { return value(diagram().linked().size()); }
 
   Truth food_neighbours(const Question& q) {
     Truth truth;
@@ -469,8 +499,40 @@ const TangramCounts& SceneEvaluator::tangram_counts() {
   return *cache_->counts;
 }
 
+namespace {
+
+// Whether two truths of one question pick different options (or values, without options).
+bool answers_differ(const Question& q, const Truth& a, const Truth& b) {
+  if (a.supported != b.supported) return true;
+  if (!q.options.empty()) return matching_options(q, a) != matching_options(q, b);
+  auto sorted = [](std::vector<std::string> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  return sorted(a.values) != sorted(b.values);
+}
+
+}  // namespace
+
 Truth SceneEvaluator::evaluate(const Question& question) {
-  return Evaluators(*this, scene_, bands_, *cache_).evaluate(question);
+  Truth truth = Evaluators(*this, scene_, bands_, *cache_).evaluate(question);
+  if (!with_doubts_ || !truth.supported) return truth;
+  // A link the drawing contradicts makes the question ambiguous when the answer changes with it.
+  if (!cache_->redrawn) {
+    cache_->redrawn.emplace();
+    for (auto& doubt : link_doubts(scene_, bands_)) {
+      auto scene = std::make_unique<Scene>(scene_);
+      scene->links[doubt.link] = std::move(doubt.redrawn);
+      auto evaluator = std::make_unique<SceneEvaluator>(*scene, bands_, false);
+      cache_->redrawn->push_back({std::move(doubt.finding), std::move(scene), std::move(evaluator)});
+    }
+  }
+  for (auto& r : *cache_->redrawn)
+    if (answers_differ(question, truth, r.evaluator->evaluate(question)))
+      truth.facts.push_back({finding_kind_name(r.finding.kind), r.finding.elements,
+                             r.finding.detail + "; the answer changes with the link drawn that way", r.finding.slack_px,
+                             true});
+  return truth;
 }
 
 }  // namespace geotruth

@@ -23,7 +23,7 @@ namespace {
 using namespace geotruth;
 
 constexpr SourceFormat kFormats[] = {SourceFormat::native, SourceFormat::geometry3k, SourceFormat::pgdp,
-                                     SourceFormat::linelist, SourceFormat::gepbench};
+                                     SourceFormat::linelist, SourceFormat::gepbench, SourceFormat::ai2d};
 
 std::vector<Scene> read_any(SourceFormat format, std::string_view text, const Limits& limits) {
   std::vector<Scene> scenes;

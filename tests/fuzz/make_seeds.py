@@ -1,6 +1,7 @@
 """Builds the fuzzer's seed corpus (tests/fuzz/corpus/) from the test fixtures, the embedded
 dataset and tests/bad_inputs: one file per record, its first byte the source format (0 native,
-1 Geometry3K, 2 PGDP, 3 line list, 4 GePBench: rules on one line, then VQA lines).
+1 Geometry3K, 2 PGDP, 3 line list, 4 GePBench: rules on one line, then VQA lines, 5 AI2D: one
+annotation a line, with its id and questions).
 
 Usage: python3 tests/fuzz/make_seeds.py  (from the project root)"""
 import hashlib
@@ -43,6 +44,14 @@ add(3, open(os.path.join(fixtures, "linelist_figures.txt")).read())
 rules = json.dumps(json.load(open(os.path.join(fixtures, "gepbench", "rules.json"))))
 for vqa in ("location.jsonl", "size.jsonl"):
     add(4, rules + "\n" + open(os.path.join(fixtures, "gepbench", vqa)).read())
+ai2d = os.path.join(fixtures, "ai2d")
+for name in sorted(os.listdir(os.path.join(ai2d, "annotations"))):
+    record = json.load(open(os.path.join(ai2d, "annotations", name)))
+    record["id"] = name[: -len(".png.json")]
+    questions = os.path.join(ai2d, "questions", name)
+    if os.path.exists(questions):
+        record["questions"] = json.load(open(questions))["questions"]
+    add(5, json.dumps(record))
 bad = os.path.join(root, "tests", "bad_inputs")
 formats = {"geometry3k": 1, "pgdp": 2, "linelist": 3}
 for name in sorted(os.listdir(bad)):

@@ -1,0 +1,266 @@
+// The arrow audit of diagrams drawn with arrow outlines (AI2D): how far each arrow stops from the
+// entities its relation names, whether one of its ends clearly belongs to another entity, whether
+// its head says it points the other way, and how its arrows and heads are annotated.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <geotruth/findings.hpp>
+#include <geotruth/work_limit.hpp>
+#include <map>
+
+#include "geometry/arrow_audit.hpp"
+#include "geometry/outlines.hpp"
+
+namespace geotruth {
+namespace {
+
+using geometry::Outline;
+
+std::string px(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f px", value);
+  return buffer;
+}
+
+Rational squared(const Vec2& a, const Vec2& b) {
+  const Rational dx = a.x - b.x, dy = a.y - b.y;
+  return dx * dx + dy * dy;
+}
+
+Vec2 centre(const std::array<Rational, 4>& box) {
+  return {(box[0] + box[2]) / 2, (box[1] + box[3]) / 2};
+}
+
+// −1, 0, +1 as √a − √b is below, at or above eps (≥ 0), exactly.
+int compare_root_difference(const Rational& a, const Rational& b, const Rational& eps) {
+  if (a < b) return -1;
+  return geometry::compare_root_gap(a, b, eps);
+}
+
+// Which end of a link a signal puts the head at: +1 the destination, −1 the origin, 0 unknown,
+// with how clear that is.
+struct Signal {
+  int end = 0;
+  Decision decision = Decision::holds;
+  double slack_px = 0;
+};
+
+class ArrowAudit {
+ public:
+  ArrowAudit(const Scene& scene, const Bands& bands) : scene_(scene), bands_(bands, scene.frame) {
+    for (std::size_t i = 0; i < scene.entities.size(); ++i) {
+      entity_index_[scene.entities[i].id] = i;
+      outlines_.push_back(geometry::entity_outlines(scene.entities[i]));
+    }
+    for (const auto& a : scene.arrows) arrows_[a.id] = &a;
+  }
+
+  void run(std::vector<Finding>& findings, std::vector<LinkDoubt>& doubts) {
+    std::map<std::string, bool> claimed;
+    for (std::size_t i = 0; i < scene_.links.size(); ++i) {
+      const Link& link = scene_.links[i];
+      if (link.arrows.empty()) continue;
+      for (const auto& id : link.arrows) claimed[id] = true;
+      audit_link(i, findings, doubts);
+    }
+    for (const auto& a : scene_.arrows)
+      if (!claimed.count(a.id))
+        findings.push_back(make_finding(FindingKind::arrow_unannotated, {a.id},
+                                        "arrow " + a.id + " is drawn but no relation uses it"));
+  }
+
+ private:
+  struct Ends {
+    Vec2 at_from, at_to;
+  };
+
+  // The arrow's two ends: its farthest-apart vertices, the one nearer the origin first (by the
+  // sum of squared distances of the two pairings).
+  Ends ends_of(const std::vector<Outline>& arrows, std::size_t from, std::size_t to) const {
+    std::vector<const Vec2*> vertices;
+    for (const auto& o : arrows)
+      for (const auto& v : o) vertices.push_back(&v);
+    charge_work(vertices.size() * vertices.size());
+    const Vec2 *a = vertices.front(), *b = vertices.front();
+    Rational best = -1;
+    for (std::size_t i = 0; i < vertices.size(); ++i)
+      for (std::size_t j = i + 1; j < vertices.size(); ++j)
+        if (const Rational d = squared(*vertices[i], *vertices[j]); d > best) {
+          best = d;
+          a = vertices[i];
+          b = vertices[j];
+        }
+    const auto d = [&](const Vec2& p, std::size_t e) {
+      return geometry::squared_distance_to_outlines(p, outlines_[e]);
+    };
+    if (d(*b, from) + d(*a, to) < d(*a, from) + d(*b, to)) std::swap(a, b);
+    return {*a, *b};
+  }
+
+  // Texts the source marks as an arrow's label, a title, a caption or an aside sit beside arrows
+  // without being what they join.
+  static bool beside_the_diagram(const Entity& e) {
+    return std::any_of(e.tags.begin(), e.tags.end(), [](const std::string& t) {
+      return t == "arrow_label" || t == "title" || t == "caption" || t == "section_title" || t == "misc";
+    });
+  }
+
+  // The entity, other than the link's own two, nearest to p.
+  std::optional<std::pair<std::size_t, Rational>> nearest_other(const Vec2& p, std::size_t from, std::size_t to) const {
+    std::optional<std::pair<std::size_t, Rational>> best;
+    for (std::size_t e = 0; e < outlines_.size(); ++e) {
+      if (e == from || e == to || beside_the_diagram(scene_.entities[e])) continue;
+      charge_work();
+      const Rational d = geometry::squared_distance_to_outlines(p, outlines_[e]);
+      if (!best || d < best->second) best = {e, d};
+    }
+    return best;
+  }
+
+  // A misassigned end: the relation names `named`, but the end lies clearly nearer to another
+  // entity (the named one beyond ε_vis, and farther than the other by at least ε_vis).
+  std::optional<std::size_t> misassigned(const Link& link, const Vec2& end, std::size_t named, std::size_t from,
+                                         std::size_t to, std::vector<Finding>& findings) const {
+    const Rational d_named = geometry::squared_distance_to_outlines(end, outlines_[named]);
+    if (bands_.decide_squared(d_named) != Decision::fails) return std::nullopt;
+    const auto other = nearest_other(end, from, to);
+    if (!other) return std::nullopt;
+    const Decision decision = FrameBands::decide(compare_root_difference(d_named, other->second, bands_.eps_num()),
+                                                 compare_root_difference(d_named, other->second, bands_.eps_vis()));
+    if (decision != Decision::fails) return std::nullopt;
+    const std::string& named_id = scene_.entities[named].id;
+    const std::string& other_id = scene_.entities[other->first].id;
+    const double named_px = bands_.squared_to_px(d_named), other_px = bands_.squared_to_px(other->second);
+    findings.push_back(make_finding(FindingKind::link_misassigned, {link_name(link), named_id, other_id},
+                                    "the arrow's " + std::string(named == from ? "origin" : "destination") +
+                                        " end lies " + px(named_px) + " from " + named_id +
+                                        " (named by the relation) but " + px(other_px) + " from " + other_id,
+                                    named_px - other_px, decision));
+    return other->first;
+  }
+
+  // Position: the head box touches one end of the arrow clearly more than the other (an
+  // oversized box touching both, or a head in mid-wire, says nothing).
+  Signal position(const ArrowHead& head, const Ends& ends) const {
+    const Rational d_from = geometry::squared_distance_to_box(ends.at_from, head.box);
+    const Rational d_to = geometry::squared_distance_to_box(ends.at_to, head.box);
+    const Rational &far = d_from < d_to ? d_to : d_from, &near = d_from < d_to ? d_from : d_to;
+    Signal s;
+    s.decision = FrameBands::decide(compare_root_difference(far, near, bands_.eps_num()),
+                                    compare_root_difference(far, near, bands_.eps_vis()));
+    s.slack_px = std::abs(bands_.squared_to_px(d_from) - bands_.squared_to_px(d_to));
+    if (s.decision != Decision::holds) s.end = d_to < d_from ? 1 : -1;
+    return s;
+  }
+
+  // Orientation: the way the head points, against where the two entities lie from it. The
+  // annotated angle (quantized by the annotators) enters as the doubles of its cosine and sine.
+  Signal pointing(const ArrowHead& head, std::size_t from, std::size_t to) const {
+    Signal s;
+    if (!head.orientation) return s;
+    const double radians = to_double(*head.orientation) * M_PI / 180;
+    const Vec2 u{Rational(std::cos(radians)), Rational(std::sin(radians))};
+    const Vec2 h = centre(head.box);
+    auto ahead = [&](std::size_t e) -> Rational {
+      const Vec2 c = centre(scene_.entities[e].box);
+      return (c.x - h.x) * u.x + (c.y - h.y) * u.y;
+    };
+    const Rational margin = ahead(to) - ahead(from);
+    s.decision = bands_.decide(abs(margin));
+    s.slack_px = bands_.to_px(abs(margin));
+    if (s.decision != Decision::holds) s.end = margin > 0 ? 1 : -1;
+    return s;
+  }
+
+  void check_direction(std::size_t index, const Ends& ends, std::size_t from, std::size_t to,
+                       std::vector<Finding>& findings, std::vector<LinkDoubt>& doubts) const {
+    const Link& link = scene_.links[index];
+    std::vector<const ArrowHead*> heads;
+    for (const auto& h : scene_.arrow_heads)
+      if (std::find(link.arrows.begin(), link.arrows.end(), h.arrow) != link.arrows.end()) heads.push_back(&h);
+    if (heads.empty()) {
+      findings.push_back(make_finding(FindingKind::arrow_without_head, {link_name(link)},
+                                      "the relation is directed but no arrowhead belongs to its arrow"));
+      return;
+    }
+    if (heads.size() > 1) return;  // a double-headed arrow: the drawing names no single direction
+    const Signal pos = position(*heads.front(), ends), ori = pointing(*heads.front(), from, to);
+    const bool agree = pos.end == -1 && ori.end == -1;
+    const bool alone = (pos.end == -1 && pos.decision == Decision::fails && ori.end == 0) ||
+                       (ori.end == -1 && ori.decision == Decision::fails && pos.end == 0);
+    if (!agree && !alone) return;
+    const std::string& head_id = heads.front()->id;
+    std::string detail = "the drawing points from " + link.to + " to " + link.from + ":";
+    if (pos.end == -1) detail += " head " + head_id + " sits at the " + link.from + " end (" + px(pos.slack_px) + ")";
+    if (ori.end == -1)
+      detail += std::string(pos.end == -1 ? " and" : "") + " its orientation " + to_text(*heads.front()->orientation) +
+                "° points toward " + link.from + " (" + px(ori.slack_px) + ")";
+    const Signal& main = pos.end == -1 ? pos : ori;
+    Finding f = make_finding(FindingKind::arrow_reversed, {link_name(link), head_id}, detail, main.slack_px);
+    Link redrawn = link;
+    std::swap(redrawn.from, redrawn.to);
+    doubts.push_back({index, std::move(redrawn), f});
+    findings.push_back(std::move(f));
+  }
+
+  void audit_link(std::size_t index, std::vector<Finding>& findings, std::vector<LinkDoubt>& doubts) const {
+    const Link& link = scene_.links[index];
+    std::vector<Outline> arrows;
+    for (const auto& id : link.arrows) arrows.push_back(arrows_.at(id)->polygon);
+    const std::size_t from = entity_index_.at(link.from), to = entity_index_.at(link.to);
+    if (link.arrows.size() > 1 || !link.merged.empty()) {
+      std::vector<std::string> ids{link_name(link)};
+      ids.insert(ids.end(), link.merged.begin(), link.merged.end());
+      std::string arrow_list;
+      for (const auto& a : link.arrows) arrow_list += (arrow_list.empty() ? "" : ", ") + a;
+      findings.push_back(make_finding(FindingKind::connector_split, ids,
+                                      "one connection drawn as " + std::to_string(link.arrows.size()) +
+                                          " arrow polygons (" + arrow_list + "), kept as one link"));
+    }
+    const Ends ends = ends_of(arrows, from, to);
+    Link redrawn = link;
+    std::optional<Finding> misassignment;
+    for (const bool at_from : {true, false}) {
+      const std::size_t named = at_from ? from : to;
+      if (auto other = misassigned(link, at_from ? ends.at_from : ends.at_to, named, from, to, findings)) {
+        (at_from ? redrawn.from : redrawn.to) = scene_.entities[*other].id;
+        misassignment = findings.back();
+        continue;
+      }
+      const Rational gap = geometry::squared_distance_between(arrows, outlines_[named]);
+      if (const Decision decision = bands_.decide_squared(gap); decision != Decision::holds)
+        findings.push_back(make_finding(FindingKind::link_detached, {link_name(link), scene_.entities[named].id},
+                                        "the arrow stops " + px(bands_.squared_to_px(gap)) + " short of " +
+                                            scene_.entities[named].id + (at_from ? " (origin)" : " (destination)"),
+                                        bands_.squared_to_px(gap), decision));
+    }
+    if (misassignment) {
+      doubts.push_back({index, std::move(redrawn), *misassignment});
+      return;  // which way it points is moot while its ends are in doubt
+    }
+    if (link.directed) check_direction(index, ends, from, to, findings, doubts);
+  }
+
+  const Scene& scene_;
+  FrameBands bands_;
+  std::map<std::string, std::size_t> entity_index_;
+  std::vector<std::vector<Outline>> outlines_;
+  std::map<std::string, const Arrow*> arrows_;
+};
+
+}  // namespace
+
+void arrow_audit(const Scene& scene, const Bands& bands, std::vector<Finding>& findings,
+                 std::vector<LinkDoubt>& doubts) {
+  if (scene.arrows.empty()) return;
+  ArrowAudit(scene, bands).run(findings, doubts);
+}
+
+std::vector<LinkDoubt> link_doubts(const Scene& scene, const Bands& bands) {
+  std::vector<Finding> findings;
+  std::vector<LinkDoubt> doubts;
+  arrow_audit(scene, bands, findings, doubts);
+  return doubts;
+}
+
+}  // namespace geotruth

@@ -146,7 +146,8 @@ class Source {
   Source(std::vector<std::string> paths, const std::string& format, const Limits& limits)
       : limits_(limits), paths_(std::move(paths)), format_(format) {
     const auto f = source_format_named(format);
-    if (!f) throw py::value_error("unknown format \"" + format + "\" (native, geometry3k, pgdp, linelist, gepbench, ai2d)");
+    if (!f)
+      throw py::value_error("unknown format \"" + format + "\" (native, geometry3k, pgdp, linelist, gepbench, ai2d)");
     stream_.emplace(paths_, *f, limits);
   }
   Source(py::iterator texts, const Limits& limits) : limits_(limits), texts_(std::move(texts)) {}

@@ -347,10 +347,10 @@ std::vector<std::pair<std::string, const ordered_json*>> rows_of(const ordered_j
 
 std::string change_text(const ordered_json& change) {
   const std::string view = change["view"];
-  return change["scope"].get<std::string>() + ", " + (view == "clean" ? "audited ok" : view) + ": " + change["models"][1].get<std::string>() + " " +
-         percent(change[view][1]) + " above " + change["models"][0].get<std::string>() + " " +
-         percent(change[view][0]) + " (all items: " + percent(change["all"][0]) + " vs " + percent(change["all"][1]) +
-         ")";
+  return change["scope"].get<std::string>() + ", " + (view == "clean" ? "audited ok" : view) + ": " +
+         change["models"][1].get<std::string>() + " " + percent(change[view][1]) + " above " +
+         change["models"][0].get<std::string>() + " " + percent(change[view][0]) +
+         " (all items: " + percent(change["all"][0]) + " vs " + percent(change["all"][1]) + ")";
 }
 
 std::string escaped(const std::string& text) {

@@ -242,6 +242,24 @@ TEST(Score, RankChangesWhenTheCorrectedAnswersDecide) {
   EXPECT_NE(table(scores).find("all, corrected: truthful 90.0% above annotated 80.0%"), std::string::npos);
 }
 
+TEST(Score, AQuestionIdUniqueInTheDatasetNamesItsQuestion) {
+  Scorer scorer;
+  std::ifstream in(std::string(GEOTRUTH_DATA) + "/scenes.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    const Scene scene = std::get<Scene>(read_scene(line));
+    scorer.add(scene, audit_scene(scene));
+  }
+  // "chains" is asked only of diagram-food-web (AI2D's question ids are unique like this);
+  // "letters" is asked of five scenes and names none of them.
+  Model m{"bare", "bare.jsonl", {}};
+  m.rows.push_back(parse_row(R"({"question_id": "chains", "response": "C"})", 1));
+  m.rows.push_back(parse_row(R"({"questionId": "letters", "response": "B"})", 2));
+  const ordered_json scores = scorer.score({m});
+  EXPECT_EQ(scores["models"][0]["responses"]["matched"], 1);
+  EXPECT_EQ(scores["models"][0]["unmatched"], ordered_json::array({"letters"}));
+  EXPECT_EQ(scores["models"][0]["by_kind"]["count/food_chains"]["all"]["correct"], 1);
+}
+
 TEST(Score, GePBenchsOwnIdsFindTheirQuestions) {
   // The engine writes one file per aspect, rows keyed by image_id and question_id only.
   const std::string dir = std::string(GEOTRUTH_FIXTURES) + "/gepbench/";

@@ -171,6 +171,7 @@ void Scorer::add(const Scene& scene, const SceneAudit& audit, const std::string&
         item.text = text_of(extra.value("text", ordered_json()));
     const std::size_t index = items_.size();
     items_.push_back(std::move(item));
+    if (auto [it, fresh] = by_question_.emplace(q.id, index); !fresh) it->second.reset();
     for (const std::string& name : {scene.id, key == scene.id ? std::string() : key}) {
       if (name.empty()) continue;
       by_key_.emplace(name + "/" + q.id, index);
@@ -206,7 +207,8 @@ ordered_json add_records(Scorer& scorer, const std::function<bool(StreamItem&)>&
 }
 
 std::optional<std::size_t> Scorer::find(const ordered_json& row, std::string& key) const {
-  const std::string id = text_of(row.value("question_id", ordered_json()));
+  std::string id = text_of(row.value("question_id", ordered_json()));
+  if (id.empty()) id = text_of(row.value("questionId", ordered_json()));  // AI2D's key
   std::string scene = text_of(row.value("scene", ordered_json()));
   if (scene.empty() && row.contains("image_id")) scene = gepbench_scene_id(text_of(row["image_id"]));
   key = scene.empty() ? id : scene + "/" + id;
@@ -215,7 +217,10 @@ std::optional<std::size_t> Scorer::find(const ordered_json& row, std::string& ke
     return std::nullopt;
   }
   if (auto it = by_key_.find(key); it != by_key_.end()) return it->second;
-  if (scene.empty()) return std::nullopt;
+  if (scene.empty()) {  // a question id unique in the whole dataset (AI2D's "<image>.png-<n>")
+    const auto it = by_question_.find(id);
+    return it != by_question_.end() ? it->second : std::nullopt;
+  }
   // GePBench's own ids: question ids count within an aspect's file, so the importer prefixes the
   // aspect: the row's "aspect" names it, else its question text picks among the aspects.
   for (const char* aspect : {"aspect", "perspective"})

@@ -59,8 +59,9 @@ class Scorer {
   };
   std::optional<std::size_t> find(const ordered_json& row, std::string& key) const;
   std::vector<Item> items_;
-  std::map<std::string, std::size_t> by_key_;                 ///< "<scene>/<question>" → item
-  std::map<std::string, std::vector<std::size_t>> by_scene_;  ///< scene id or key → its items
+  std::map<std::string, std::size_t> by_key_;                      ///< "<scene>/<question>" → item
+  std::map<std::string, std::vector<std::size_t>> by_scene_;       ///< scene id or key → its items
+  std::map<std::string, std::optional<std::size_t>> by_question_;  ///< question id → item (none: not unique)
 };
 
 /// Reads, audits and adds to `scorer` every record `next` gives (until it returns false): returns

@@ -143,12 +143,12 @@ py::object record_of(const std::string& text, const py::dict& limit_options, Bui
 // Where the records of an iteration come from: files through their importer, or Python texts.
 class Source {
  public:
-  Source(std::vector<std::string> paths, const std::string& format, const Limits& limits)
-      : limits_(limits), paths_(std::move(paths)), format_(format) {
+  Source(std::vector<std::string> paths, const std::string& format, const std::string& categories, const Limits& limits)
+      : limits_(limits), paths_(std::move(paths)), format_(format), categories_(categories) {
     const auto f = source_format_named(format);
     if (!f)
       throw py::value_error("unknown format \"" + format + "\" (native, geometry3k, pgdp, linelist, gepbench, ai2d)");
-    stream_.emplace(paths_, *f, limits);
+    stream_.emplace(paths_, ImportSource(*f, categories), limits);
   }
   Source(py::iterator texts, const Limits& limits) : limits_(limits), texts_(std::move(texts)) {}
 
@@ -177,13 +177,14 @@ class Source {
 
   const std::vector<std::string>& paths() const { return paths_; }
   const std::string& format() const { return format_; }
+  const std::string& categories() const { return categories_; }
   bool files() const { return stream_.has_value(); }
   const Limits& limits() const { return limits_; }
 
  private:
   Limits limits_;
   std::vector<std::string> paths_;
-  std::string format_ = "native";
+  std::string format_ = "native", categories_;
   std::optional<RecordStream> stream_;
   py::iterator texts_;
   std::size_t ordinal_ = 0;
@@ -230,7 +231,7 @@ std::optional<Bands> resolve_for_files(const BandChoice& choice, Source& source)
   std::vector<std::string> inputs = source.paths();
   std::ostringstream log;  // the command's "bands: …" line; Python reads the band itself
   py::gil_scoped_release released;
-  return resolve_bands(request, inputs, source.format(), source.limits(), log).bands;
+  return resolve_bands(request, inputs, source.format(), source.limits(), log, source.categories()).bands;
 }
 
 // A fixed set of threads running jobs in the order given; joined (after the queued jobs) when
@@ -403,8 +404,8 @@ class ImportIterator {
 
 // Records from files (`paths`, through the importer of `format`) or from the Python iterable `texts`.
 std::unique_ptr<Source> source_of(const std::vector<std::string>& paths, const py::object& texts,
-                                  const std::string& format, const Limits& limits) {
-  if (!paths.empty()) return std::make_unique<Source>(paths, format, limits);
+                                  const std::string& format, const std::string& categories, const Limits& limits) {
+  if (!paths.empty()) return std::make_unique<Source>(paths, format, categories, limits);
   return std::make_unique<Source>(py::iter(texts), limits);
 }
 
@@ -512,27 +513,28 @@ image's longer side (0: the frame's units are pixels; frames under 64 units are 
   m.def(
       "audit",
       [](const std::vector<std::string>& paths, const py::object& texts, const std::string& format,
-         const py::object& bands, int threads, const std::string& errors, bool scenes, const py::dict& limit_options) {
+         const std::string& categories, const py::object& bands, int threads, const std::string& errors, bool scenes,
+         const py::dict& limit_options) {
         if (errors != "raise" && errors != "yield") throw py::value_error("errors must be \"raise\" or \"yield\"");
-        auto source = source_of(paths, texts, format, limits_from(limit_options));
+        auto source = source_of(paths, texts, format, categories, limits_from(limit_options));
         std::optional<Bands> run = resolve_for_files(band_choice(bands), *source);
         return std::make_unique<AuditIterator>(std::move(source), std::move(run), threads, errors == "yield", scenes);
       },
-      py::arg("paths"), py::arg("texts"), py::arg("format"), py::arg("bands"), py::arg("threads"), py::arg("errors"),
-      py::arg("scenes"), py::arg("limits"));
+      py::arg("paths"), py::arg("texts"), py::arg("format"), py::arg("categories"), py::arg("bands"),
+      py::arg("threads"), py::arg("errors"), py::arg("scenes"), py::arg("limits"));
 
   py::class_<ImportIterator>(m, "_ImportIterator")
       .def("__iter__", [](ImportIterator& self) -> ImportIterator& { return self; })
       .def("__next__", &ImportIterator::next);
   m.def(
       "import_records",
-      [](const std::string& format, const std::vector<std::string>& paths, const std::string& errors,
-         const py::dict& limit_options) {
+      [](const std::string& format, const std::vector<std::string>& paths, const std::string& categories,
+         const std::string& errors, const py::dict& limit_options) {
         if (errors != "raise" && errors != "yield") throw py::value_error("errors must be \"raise\" or \"yield\"");
-        return std::make_unique<ImportIterator>(std::make_unique<Source>(paths, format, limits_from(limit_options)),
-                                                errors == "yield");
+        return std::make_unique<ImportIterator>(
+            std::make_unique<Source>(paths, format, categories, limits_from(limit_options)), errors == "yield");
       },
-      py::arg("format"), py::arg("paths"), py::arg("errors"), py::arg("limits"));
+      py::arg("format"), py::arg("paths"), py::arg("categories"), py::arg("errors"), py::arg("limits"));
 
   m.def(
       "render",
@@ -571,8 +573,8 @@ image's longer side (0: the frame's units are pixels; frames under 64 units are 
   m.def(
       "score",
       [](const std::vector<std::string>& paths, const py::object& texts, const std::string& format,
-         const py::object& bands, const std::vector<std::pair<std::string, py::object>>& responses,
-         const py::dict& limit_options) {
+         const std::string& categories, const py::object& bands,
+         const std::vector<std::pair<std::string, py::object>>& responses, const py::dict& limit_options) {
         const Limits limits = limits_from(limit_options);
         std::vector<score::Model> models;
         for (const auto& [name, given] : responses) {
@@ -592,7 +594,7 @@ image's longer side (0: the frame's units are pixels; frames under 64 units are 
           for (const auto& row : given) model.rows.push_back(score::parse_row(row.cast<std::string>(), ++line));
           models.push_back(std::move(model));
         }
-        auto source = source_of(paths, texts, format, limits);
+        auto source = source_of(paths, texts, format, categories, limits);
         const std::optional<Bands> run = resolve_for_files(band_choice(bands), *source);
         Bands used = run.value_or(Bands{});
         bool decided = run.has_value();
@@ -620,7 +622,8 @@ image's longer side (0: the frame's units are pixels; frames under 64 units are 
         }
         return to_python(scores);
       },
-      py::arg("paths"), py::arg("texts"), py::arg("format"), py::arg("bands"), py::arg("responses"), py::arg("limits"));
+      py::arg("paths"), py::arg("texts"), py::arg("format"), py::arg("categories"), py::arg("bands"),
+      py::arg("responses"), py::arg("limits"));
 
   m.def(
       "score_table", [](const std::string& scores) { return score::table(ordered_json::parse(scores)); },

@@ -111,6 +111,10 @@ def _paths(records: Any, format: str) -> list[str] | None:
     return None
 
 
+def _fspath(path: Path | None) -> str:
+    return "" if path is None else os.fspath(path)
+
+
 def _bands_option(bands: Any) -> Any:
     if bands is None or isinstance(bands, (Bands, str)):
         return bands
@@ -161,6 +165,7 @@ def audit(
     records: Any,
     *,
     format: str = "native",
+    categories: Path | None = None,
     bands: Bands | str | None = None,
     threads: int = 0,
     errors: str = "raise",
@@ -175,6 +180,7 @@ def audit(
     goes. Each verdict is ``{"record", "scene", "question", "kind", "text"?, "template"?,
     "options"?, "verdict", "truth", "annotated", "reasons"}``. Records are audited on ``threads`` threads (0: all cores) ahead of the caller.
 
+    ``categories``: AI2D's categories.json (as ``--categories``).
     ``bands``: a ``Bands``, "auto" or "default" (files only: as the command line chooses), or
     None: for files as the command line does, for Python scenes the first scene's dataset band.
     ``errors``: "raise" raises ``geotruth.Error`` at an unreadable record (iterating on continues
@@ -185,19 +191,24 @@ def audit(
     """
     paths = _paths(records, format)
     texts = None if paths else (_text(r) for r in records)
-    return _geotruth.audit(paths or [], texts, format, _bands_option(bands), threads, errors, scenes, limits)
+    return _geotruth.audit(
+        paths or [], texts, format, _fspath(categories), _bands_option(bands), threads, errors, scenes, limits
+    )
 
 
-def import_records(format: str, path: Path | list[Path], *, errors: str = "raise", **limits: Any) -> Iterator[dict]:
+def import_records(
+    format: str, path: Path | list[Path], *, categories: Path | None = None, errors: str = "raise", **limits: Any
+) -> Iterator[dict]:
     """Native scenes from another dataset's files, as ``geotruth import --from FORMAT`` writes them.
 
     ``format``: "geometry3k", "pgdp", "linelist", "gepbench" (``path`` then lists rules.json and
-    the VQA JSONL files), "ai2d" (annotation files or a directory of them) or "native". Each scene carries ``extra.dataset`` (its band) and the
-    importer's notes. ``errors``: "raise" (``geotruth.Error`` with file, line and pointer) or
-    "yield" (the error record).
+    the VQA JSONL files), "ai2d" (annotation files or a directory of them; ``categories``: AI2D's
+    categories.json, as ``--categories``) or "native". Each scene carries ``extra.dataset`` (its
+    band) and the importer's notes. ``errors``: "raise" (``geotruth.Error`` with file, line and
+    pointer) or "yield" (the error record).
     """
     paths = [os.fspath(p) for p in path] if isinstance(path, (list, tuple)) else [os.fspath(path)]
-    return _geotruth.import_records(format, paths, errors, limits)
+    return _geotruth.import_records(format, paths, _fspath(categories), errors, limits)
 
 
 def render(
@@ -237,6 +248,7 @@ def score(
     responses: Any,
     *,
     format: str = "native",
+    categories: Path | None = None,
     bands: Bands | str | None = None,
     **limits: Any,
 ) -> dict:
@@ -262,7 +274,7 @@ def score(
         models = [("", os.fspath(p)) for p in responses]
     paths = _paths(data, format)
     texts = None if paths else (_text(r) for r in data)
-    return _geotruth.score(paths or [], texts, format, _bands_option(bands), models, limits)
+    return _geotruth.score(paths or [], texts, format, _fspath(categories), _bands_option(bands), models, limits)
 
 
 def _row(row: Any) -> str:

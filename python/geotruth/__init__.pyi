@@ -54,6 +54,7 @@ def audit(
     records: Records,
     *,
     format: Format = "native",
+    categories: Path | None = None,
     bands: Bands | Literal["auto", "default"] | None = None,
     threads: int = 0,
     errors: Literal["raise", "yield"] = "raise",
@@ -61,7 +62,12 @@ def audit(
     **limits: Any,
 ) -> AuditIterator: ...
 def import_records(
-    format: Format, path: Path | list[Path], *, errors: Literal["raise", "yield"] = "raise", **limits: Any
+    format: Format,
+    path: Path | list[Path],
+    *,
+    categories: Path | None = None,
+    errors: Literal["raise", "yield"] = "raise",
+    **limits: Any,
 ) -> Iterator[dict[str, Any]]: ...
 def render(
     scene: Scene,
@@ -85,6 +91,7 @@ def score(
     responses: Path | list[Path] | Mapping[str, Path | Iterable[Mapping[str, Any] | str]],
     *,
     format: Format = "native",
+    categories: Path | None = None,
     bands: Bands | Literal["auto", "default"] | None = None,
     **limits: Any,
 ) -> dict[str, Any]: ...

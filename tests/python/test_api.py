@@ -120,6 +120,17 @@ def test_import_records_yields_what_geotruth_import_writes(cli):
         geotruth.import_records("nope", files)
 
 
+def test_ai2d_with_its_categories_as_the_cli_reads_it(cli, tmp_path):
+    categories = tmp_path / "categories.json"
+    categories.write_text(json.dumps({"food_chain.png": "foodChainsWebs", "series_loop.png": "circuits"}))
+    annotations = FIXTURES / "ai2d"
+    printed = jsonl(cli("import", "--from", "ai2d", annotations, "--categories", categories))
+    assert list(geotruth.import_records("ai2d", annotations, categories=categories)) == printed
+    cli("audit", "--from", "ai2d", annotations, "--categories", categories, "-o", tmp_path / "out")
+    audit = geotruth.audit(str(annotations), format="ai2d", categories=categories)
+    assert list(audit) == jsonl(tmp_path / "out" / "verdicts.jsonl")
+
+
 def test_audit_reads_other_formats_from_paths_given_as_text(cli, tmp_path):
     files = [str(FIXTURES / "gepbench" / name) for name in ("rules.json", "location.jsonl", "size.jsonl")]
     cli("audit", "--from", "gepbench", *files, "-o", tmp_path / "out")

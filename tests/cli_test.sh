@@ -160,7 +160,7 @@ check "unknown flag exit code" 2 $?
 check "no subcommand exit code" 2 $?
 "$geotruth" --version >/dev/null
 check "--version exit code" 0 $?
-for sub in analyze count audit filter render crosscheck import generate merge; do
+for sub in analyze count audit filter render crosscheck import generate merge score; do
   "$geotruth" "$sub" --help >/dev/null
   check "$sub --help" 0 $?
 done
@@ -184,5 +184,21 @@ check "work limit: the error names the limit" 1 "$(grep -c 'work limit: more tha
 check "work limit: the next scene is counted" 1 "$(grep -c '"id":"small"' "$tmp/limit_out.jsonl")"
 "$geotruth" analyze "$tmp/limit.jsonl" --max-output-bytes 500 >"$tmp/limit_out2.jsonl" 2>/dev/null
 check "work limit: output size names the limit" 1 "$(grep -c 'max-output-bytes' "$tmp/limit_out2.jsonl")"
+
+# score: the table on stdout, JSON with --json; exit 1 when a response row cannot be read, 2
+# without --responses.
+responses="$fixtures/../../examples/responses"
+gep=("$fixtures/gepbench/rules.json" "$fixtures/gepbench/location.jsonl" "$fixtures/gepbench/size.jsonl")
+"$geotruth" score --from gepbench "${gep[@]}" --responses "$responses/model_a.jsonl" "$responses/model_b.jsonl" \
+  --json "$tmp/scores.json" >"$tmp/scores.txt" 2>/dev/null
+check "score exit code" 0 $?
+check "score: two models in the JSON" 2 "$(grep -c '"name": "model_' "$tmp/scores.json")"
+check "score: the table names the rank changes" 2 "$(grep -c 'model_b .* above model_a' "$tmp/scores.txt")"
+{ cat "$responses/model_a.jsonl"; echo 'not json'; } >"$tmp/broken.jsonl"
+"$geotruth" score --from gepbench "${gep[@]}" --responses "$tmp/broken.jsonl" >"$tmp/broken.txt" 2>/dev/null
+check "score: an unreadable row, exit 1" 1 $?
+check "score: the row is named" 1 "$(grep -c 'unreadable: line 9: not a JSON object' "$tmp/broken.txt")"
+"$geotruth" score --from gepbench "${gep[@]}" >/dev/null 2>&1
+check "score without --responses: exit 2" 2 $?
 
 finish "cli"

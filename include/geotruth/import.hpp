@@ -57,6 +57,9 @@ void validate_imported(ImportedScene& imported);
 /// source has none (a per-problem logic_form.json takes its directory's name).
 std::vector<ImportedScene> import_source(SourceFormat format, std::string_view text, const std::string& file_name);
 
+/// The id of the scene GePBench's image `image_id` becomes: "gepbench-<image_id>".
+std::string gepbench_scene_id(const std::string& image_id);
+
 /// GePBench: the rules file (a JSON list, recognized by its text) and any number of VQA JSONL
 /// files, given as (file name, text) pairs; questions attach to their image's scene.
 std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::string, std::string>>& files);

@@ -159,34 +159,29 @@ ordered_json reasons_json(const std::vector<Reason>& reasons) {
   return out;
 }
 
-// The three output lines of one input record.
-struct Lines {
-  std::string verdicts, scene, flagged;
-  bool error = false;
-};
+// An unreadable record, or one past its work limit, as scenes.jsonl has it.
+AuditedRecord error_audit(const StreamItem& item, const InputError& error) {
+  AuditedRecord out;
+  out.scene = {{"record", item.ordinal}};
+  out.scene.update(error_record(item.raw, error));
+  out.error = true;
+  return out;
+}
 
-Lines audit_item(const StreamItem& item, const AuditOptions& options) {
-  Lines out;
-  const SceneOrError parsed = scene_of(item, options.limits);
-  if (const auto* error = std::get_if<InputError>(&parsed)) {
-    ordered_json record{{"record", item.ordinal}};
-    record.update(error_record(item.raw, *error));
-    out.scene = to_line(record) + "\n";
-    out.error = true;
-    return out;
-  }
+}  // namespace
+
+AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Limits& limits) {
+  const SceneOrError parsed = scene_of(item, limits);
+  if (const auto* error = std::get_if<InputError>(&parsed)) return error_audit(item, *error);
   const Scene& scene = std::get<Scene>(parsed);
   SceneAudit audit;
   try {
-    const WorkBudget budget(options.limits.work);
-    audit = audit_scene(scene, options.bands);
+    const WorkBudget budget(limits.work);
+    audit = audit_scene(scene, bands);
   } catch (const InputError& limit) {  // the scene's work limit: an error record like a bad one
-    ordered_json record{{"record", item.ordinal}};
-    record.update(error_record(item.raw, limit));
-    out.scene = to_line(record) + "\n";
-    out.error = true;
-    return out;
+    return error_audit(item, limit);
   }
+  AuditedRecord out;
   bool flagged = false;
   for (const auto& v : audit.verdicts) {
     flagged = flagged || v.verdict != Verdict::ok;
@@ -198,25 +193,42 @@ Lines audit_item(const StreamItem& item, const AuditOptions& options) {
     line["truth"] = v.truth;
     line["annotated"] = v.annotated;
     line["reasons"] = reasons_json(v.reasons);
-    out.verdicts += to_line(line) + "\n";
+    out.verdicts.push_back(std::move(line));
   }
   ordered_json findings = ordered_json::array();
   for (const auto& f : audit.findings) {
     flagged = flagged || f.severity != Severity::note;
     findings.push_back(finding_json(f));
   }
-  ordered_json record{{"record", item.ordinal}, {"line", item.raw.line}, {"id", scene.id}};
-  if (!item.raw.key.empty() && item.raw.key != scene.id) record["key"] = item.raw.key;
-  if (!audit.difficulty.empty()) record["difficulty"] = audit.difficulty;
-  record["hash"] = audit.content_hash;
-  record["findings"] = std::move(findings);
+  out.scene = {{"record", item.ordinal}, {"line", item.raw.line}, {"id", scene.id}};
+  if (!item.raw.key.empty() && item.raw.key != scene.id) out.scene["key"] = item.raw.key;
+  if (!audit.difficulty.empty()) out.scene["difficulty"] = audit.difficulty;
+  out.scene["hash"] = audit.content_hash;
+  out.scene["findings"] = std::move(findings);
   if (!item.raw.notes.empty()) {
     ordered_json notes = ordered_json::array();
     for (const auto& note : item.raw.notes) notes.push_back({{"kind", note.kind}, {"detail", note.detail}});
-    record["import_notes"] = std::move(notes);
+    out.scene["import_notes"] = std::move(notes);
   }
-  out.scene = to_line(record) + "\n";
-  if (flagged) out.flagged = to_line({{"record", item.ordinal}, {"scene", scene_json(scene)}}) + "\n";
+  if (flagged) out.flagged = ordered_json{{"record", item.ordinal}, {"scene", scene_json(scene)}};
+  return out;
+}
+
+namespace {
+
+// The three output lines of one input record.
+struct Lines {
+  std::string verdicts, scene, flagged;
+  bool error = false;
+};
+
+Lines audit_item(const StreamItem& item, const AuditOptions& options) {
+  const AuditedRecord audited = audit_record(item, options.bands, options.limits);
+  Lines out;
+  for (const auto& v : audited.verdicts) out.verdicts += to_line(v) + "\n";
+  out.scene = to_line(audited.scene) + "\n";
+  if (audited.flagged) out.flagged = to_line(*audited.flagged) + "\n";
+  out.error = audited.error;
   return out;
 }
 

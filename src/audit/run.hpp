@@ -31,6 +31,18 @@ struct AuditTotals {
   std::size_t records = 0, errors = 0;
 };
 
+/// One input record's audit as the output files have it: its verdicts.jsonl lines (one per
+/// question), its scenes.jsonl line (the scene's findings, or the error record of an unreadable
+/// record or one past its work limit) and, when a verdict is not ok or a finding is not a note,
+/// its flagged.jsonl line.
+struct AuditedRecord {
+  std::vector<ordered_json> verdicts;
+  ordered_json scene;
+  std::optional<ordered_json> flagged;
+  bool error = false;
+};
+AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Limits& limits);
+
 /// Audits every record into out_dir: verdicts.jsonl, scenes.jsonl and flagged.jsonl (written in
 /// input order through temporary files and checkpoints), then summary.json and report.html.
 /// With `resume`, continues from the last checkpoint of an interrupted run with the same inputs.

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "batch/batch.hpp"
+#include "batch/run_bands.hpp"
+#include "records/records.hpp"
 
 namespace geotruth::cli {
 
@@ -33,24 +35,11 @@ struct InputOptions {
 };
 
 /// The decision band options of every subcommand that decides.
-struct BandOptions {
-  std::string mode;                        ///< "" (the dataset's choice), "auto" or "default"
-  std::optional<double> eps_num, eps_vis;  ///< a fixed band (source "option")
-  double render_size = 0;
+struct BandOptions : BandRequest {
   void add_to(CLI::App& app);
 };
 
-/// The band of a run, with the residual evidence of an `auto` band.
-struct RunBands {
-  Bands bands;
-  std::optional<BandEvidence> evidence;
-};
-
-/// The band in force for a run over `in`: --eps-num/--eps-vis when given; else `auto` (the
-/// default for hand-annotated datasets) reads the inputs once for the residuals of their declared
-/// facts; else the dataset's documented default. Says which on `log`. For `auto`, a "-" input is
-/// replaced by a temporary copy of stdin (the data is read twice). Throws std::invalid_argument
-/// for an inconsistent band.
+/// The band in force for a run over `in` (geotruth::resolve_bands).
 RunBands resolve_bands(const BandOptions& options, InputOptions& in, std::ostream& log);
 
 /// Writes to stdout, or to a file through a temporary name renamed into place on commit(),
@@ -90,7 +79,12 @@ class Output {
   std::ostream stream_{nullptr};
 };
 
-struct FigureOptions;
+/// Options of the subcommands that build incidences (count, analyze).
+struct FigureOptions {
+  std::string mode = "merged";
+  BandOptions bands;
+  IncidenceMode incidence_mode() const { return *incidence_mode_named(mode); }
+};
 
 int analyze(InputOptions in, const FigureOptions& figure, const std::string& output);
 
@@ -125,6 +119,13 @@ struct FilterCommand {
   std::string keep, reject, policy = "strict";
 };
 int filter(FilterCommand command, const BandOptions& bands);
+
+struct ScoreCommand {
+  InputOptions in;
+  std::vector<std::string> responses;
+  std::string json, html;
+};
+int score(ScoreCommand command, const BandOptions& bands);
 
 /// Drawing options shared by render and crosscheck.
 struct PictureOptions {

@@ -4,7 +4,6 @@
 #include <map>
 
 #include "cli/common.hpp"
-#include "cli/records.hpp"
 
 namespace geotruth::cli {
 
@@ -21,23 +20,18 @@ int count(CountCommand command, const FigureOptions& figure) {
   const BatchStats stats = run_batch(
       command.in.inputs, command.in.format(), command.in.limits,
       [&](const Scene& scene, const RawRecord& record) {
-        const Incidence incidence = build_incidence(scene, figure.incidence_mode(), bands);
-        const TangramCounts counts = count_figure(scene, incidence, options);
-        ordered_json result = record_head(scene, record);
-        result.update(counts_json(counts));
-        result["mode"] = mode_name(incidence.mode);
-        result["bands"] = bands_json(bands);
-        std::vector<Finding> findings = incidence.findings;
-        findings.insert(findings.end(), counts.findings.begin(), counts.findings.end());
-        add_findings(result, findings, record);
+        const ordered_json result =
+            with_place(scene, record, count_record(scene, bands, figure.incidence_mode(), options, record.notes));
+        const std::string difficulty = result["difficulty"];
         ++scenes;
-        ++by_difficulty[counts.difficulty];
+        ++by_difficulty[difficulty];
         conflicts += result["conflicts"].size();
         doubtful += result["doubtful"].size();
         if (command.table)
           std::fprintf(stderr, "%-48s %7zu %7zu %8zu %9zu %5zu  %-10s %zu\n", scene.id.substr(0, 48).c_str(),
-                       counts.letters, counts.circles, counts.segments, counts.triangles, counts.total,
-                       counts.difficulty.c_str(), result["conflicts"].size());
+                       result["letters"].get<std::size_t>(), result["circles"].get<std::size_t>(),
+                       result["segments"].get<std::size_t>(), result["triangles"].get<std::size_t>(),
+                       result["total"].get<std::size_t>(), difficulty.c_str(), result["conflicts"].size());
         return result;
       },
       out.stream(), std::cerr);

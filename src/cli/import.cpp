@@ -2,7 +2,6 @@
 #include <iostream>
 
 #include "cli/common.hpp"
-#include "cli/records.hpp"
 
 namespace geotruth::cli {
 
@@ -12,16 +11,8 @@ int import_scenes(const InputOptions& in, const std::string& output) {
   const BatchStats stats = run_batch(
       in.inputs, in.format(), in.limits,
       [&](const Scene& scene, const RawRecord& record) {
-        // The dataset's name travels with the scene: later runs pick its band (docs/design.md).
-        ordered_json result = scene_json(scene);
-        ordered_json& extra = result["extra"];
-        if (!extra.is_object()) extra = ordered_json::object();
-        extra["dataset"] = in.from;
-        if (!record.notes.empty()) {
-          extra["import_notes"] = import_notes_json(record.notes);
-          notes += record.notes.size();
-        }
-        return result;
+        notes += record.notes.size();
+        return import_record(scene, in.from, record.notes);
       },
       out.stream(), std::cerr);
   if (!out.commit()) return kUsage;

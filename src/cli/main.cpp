@@ -2,7 +2,6 @@
 #include <iostream>
 
 #include "cli/common.hpp"
-#include "cli/records.hpp"
 
 namespace {
 
@@ -106,6 +105,23 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"strict", "lenient"}))
       ->capture_default_str();
 
+  ScoreCommand score_command;
+  BandOptions score_bands;
+  CLI::App* score =
+      app.add_subcommand("score",
+                         "score model outputs on all items, on the items audited ok, and against the truth where the "
+                         "annotated answer is wrong");
+  score_command.in.add_to(*score, "dataset: native JSONL (each line a scene with its questions), or --from a source");
+  score_bands.add_to(*score);
+  score
+      ->add_option("--responses", score_command.responses,
+                   "model outputs, one JSONL file per model ({question_id: \"<scene>/<question>\", response}, "
+                   "or the dataset's own ids), or a directory of them (one file per aspect)")
+      ->required()
+      ->check(CLI::ExistingPath);
+  score->add_option("--json", score_command.json, "write the scores as JSON to this file");
+  score->add_option("--html", score_command.html, "write the scores as an HTML page to this file");
+
   RenderCommand render_command;
   BandOptions render_bands;
   CLI::App* render = app.add_subcommand("render", "draw each scene to a PNG or JPEG image named after its id");
@@ -167,6 +183,7 @@ int main(int argc, char** argv) {
     }
     if (merge->parsed()) return geotruth::cli::merge(merge_dirs, merge_out, merge_images);
     if (filter->parsed()) return geotruth::cli::filter(filter_command, filter_bands);
+    if (score->parsed()) return geotruth::cli::score(score_command, score_bands);
     if (render->parsed()) return geotruth::cli::render(render_command, render_bands);
     if (crosscheck->parsed()) return geotruth::cli::crosscheck(crosscheck_command, crosscheck_bands);
   } catch (const std::exception& e) {

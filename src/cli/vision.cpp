@@ -9,7 +9,6 @@
 
 #include "audit/run.hpp"
 #include "cli/common.hpp"
-#include "cli/records.hpp"
 
 namespace geotruth::cli {
 namespace {

@@ -298,7 +298,7 @@ std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::stri
   for (std::size_t i = 0; i < root.items.size(); ++i) {
     const Value& figure = root.items[i];
     Scene scene;
-    scene.id = "gepbench-" + std::to_string(i);
+    scene.id = gepbench_scene_id(std::to_string(i));
     scene.frame = Frame{1, 1, YAxis::up};
     std::vector<ImportNote> notes;
     std::vector<std::pair<std::string, std::string>> origins;

@@ -28,6 +28,10 @@ std::optional<SourceFormat> source_format_named(std::string_view name) {
   return std::nullopt;
 }
 
+std::string gepbench_scene_id(const std::string& image_id) {
+  return "gepbench-" + image_id;
+}
+
 void validate_imported(ImportedScene& imported) {
   const Scene* scene = std::get_if<Scene>(&imported.scene);
   if (!scene) return;

@@ -1,4 +1,5 @@
 #include "audit/error_report.hpp"
+#include "audit/html.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -28,27 +29,6 @@ struct Conflict {
   ordered_json finding;
   double slack = -1;  // -1: none (ranked last)
 };
-
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  for (char c : text) switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  return out;
-}
 
 std::string base64(std::string_view bytes) {
   static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -7,6 +7,7 @@
 #include <geotruth/import.hpp>
 #include <sstream>
 
+#include "audit/html.hpp"
 #include "score/extract.hpp"
 
 namespace geotruth::score {
@@ -358,29 +359,6 @@ std::string change_text(const ordered_json& change) {
          " (all items: " + percent(change["all"][0]) + " vs " + percent(change["all"][1]) + ")";
 }
 
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::string verdict_line(const ordered_json& scores) {
   std::string line = std::to_string(scores["questions"].get<std::size_t>()) + " questions (";
   bool first = true;
@@ -436,23 +414,25 @@ std::string page(const ordered_json& scores) {
          "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1.5em}"
          "td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}td:first-child{text-align:left}"
          ".change{color:#a40000}</style></head><body>\n<h1>Model scores</h1>\n<p>"
-      << escaped(verdict_line(scores))
+      << xml_escape(verdict_line(scores))
       << ". <b>All items</b>: against the annotated answers; <b>audited ok</b>: only the items geotruth "
          "audits as ok; <b>corrected</b>: geotruth's truth in place of the annotated answers it finds "
          "wrong. Each cell: correct / items it rests on, accuracy.</p>\n";
   for (const auto& model : scores["models"]) {
-    out << "<h2>" << escaped(model["name"]) << "</h2>\n<p>" << escaped(model["file"]) << ": "
-        << escaped(responses_line(model)) << "</p>\n<table><tr><th></th><th>all items</th><th>audited ok</th>"
+    out << "<h2>" << xml_escape(model["name"].get<std::string>()) << "</h2>\n<p>"
+        << xml_escape(model["file"].get<std::string>()) << ": " << xml_escape(responses_line(model))
+        << "</p>\n<table><tr><th></th><th>all items</th><th>audited ok</th>"
         << "<th>corrected</th></tr>\n";
     for (const auto& [label, views] : rows_of(model))
-      out << "<tr><td>" << escaped(label) << "</td><td>" << escaped(cell((*views)["all"])) << "</td><td>"
-          << escaped(cell((*views)["clean"])) << "</td><td>" << escaped(cell((*views)["corrected"])) << "</td></tr>\n";
+      out << "<tr><td>" << xml_escape(label) << "</td><td>" << xml_escape(cell((*views)["all"])) << "</td><td>"
+          << xml_escape(cell((*views)["clean"])) << "</td><td>" << xml_escape(cell((*views)["corrected"]))
+          << "</td></tr>\n";
     out << "</table>\n";
   }
   out << "<h2>Rank changes</h2>\n<ul>";
   if (scores["rank_changes"].empty()) out << "<li>none</li>";
   for (const auto& change : scores["rank_changes"])
-    out << "<li class=\"change\">" << escaped(change_text(change)) << "</li>";
+    out << "<li class=\"change\">" << xml_escape(change_text(change)) << "</li>";
   out << "</ul>\n</body></html>\n";
   return out.str();
 }

@@ -116,7 +116,7 @@ TEST(Ai2dImport, BlobsAndLabelsAreOneEntityKeptExactly) {
 
 TEST(Ai2dImport, RoundTripKeepsEveryField) {
   for (const char* name : {"food_chain", "nutrient_cycle", "floating_cycle", "attached_cycle", "motor_battery",
-                           "series_loop", "misassigned", "heads"}) {
+                           "series_loop", "misassigned", "heads", "mixed_links"}) {
     const Scene s = imported(name, {{std::string(name) + ".png", "circuits"}});
     const auto back = read_scene(write_scene(s));
     ASSERT_TRUE(std::holds_alternative<Scene>(back)) << name << ": " << std::get<InputError>(back).message;
@@ -220,13 +220,25 @@ TEST(Ai2dGraph, CircuitsAreUndirectedLinks) {
   EXPECT_FALSE(motor.links[0].directed);
   const Scene loop = imported("series_loop", {{"series_loop.png", "circuits"}});
   EXPECT_EQ(truth_of(loop, R"({"id":"c","ask":"count","of":"links"})"), "3");
-  // Undirected wires go both ways: battery, R and R lie on one loop.
-  EXPECT_EQ(truth_of(loop, R"({"id":"c","ask":"count","of":"cycles"})"), "1");
+  // Battery, R and R lie on one loop of wires, but a cycle follows arrows: none here (a single
+  // wire is no cycle either).
+  EXPECT_EQ(truth_of(loop, R"({"id":"c","ask":"count","of":"cycles"})"), "0");
+  EXPECT_EQ(truth_of(motor, R"({"id":"c","ask":"count","of":"cycles"})"), "0");
   // Two entities named "R": the name alone picks neither.
   Scene with = loop;
   auto parsed = read_scene(R"({"id":"q","questions":[{"id":"n","ask":"count","of":"links","touching":"R"}]})");
   with.questions = std::get<Scene>(parsed).questions;
   EXPECT_FALSE(SceneEvaluator(with).evaluate(with.questions[0]).supported);
+}
+
+TEST(Ai2dGraph, UndirectedLinksAreNoPartOfChainsOrCycles) {
+  // grass → rabbit → fox, and an undirected line fox — pond.
+  const Scene s = imported("mixed_links");
+  EXPECT_EQ(truth_of(s, R"({"id":"c","ask":"count","of":"links"})"), "3");
+  EXPECT_EQ(truth_of(s, R"({"id":"c","ask":"count","of":"food_chains"})"), "1");
+  EXPECT_EQ(truth_of(s, R"({"id":"c","ask":"count","of":"cycles"})"), "0");
+  EXPECT_EQ(truth_of(s, R"({"id":"t","ask":"which","relation":"top_predator"})"), "fox");
+  EXPECT_EQ(truth_of(s, R"({"id":"t","ask":"which","relation":"producer"})"), "grass");
 }
 
 // --- the arrow audit ----------------------------------------------------------------------------
@@ -318,7 +330,7 @@ TEST(Ai2dAudit, GapsFeedTheAutoBand) {
 
 TEST(Ai2dImport, DirectoriesAndJsonLines) {
   const auto files = ai2d_inputs(kFixtures.string());
-  ASSERT_EQ(files.size(), 8u);
+  ASSERT_EQ(files.size(), 9u);
   EXPECT_EQ(ai2d_key(files.front()), "attached_cycle");
   EXPECT_EQ(ai2d_questions_path(files.front()), (kFixtures / "questions" / "attached_cycle.png.json").string());
   EXPECT_EQ(ai2d_questions_path((kFixtures / "annotations" / "motor_battery.png.json").string()), "");

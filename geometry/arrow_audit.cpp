@@ -172,31 +172,51 @@ class ArrowAudit {
     return s;
   }
 
-  void check_direction(std::size_t index, const Ends& ends, std::size_t from, std::size_t to,
-                       std::vector<Finding>& findings, std::vector<LinkDoubt>& doubts) const {
+  // The relation a piece of a split connector carries: AI2D writes a relation's id as
+  // origin+connector+destination; the link's own name when no id names the piece.
+  static std::string relation_of(const Link& link, const std::string& arrow) {
+    const std::string piece = "+" + arrow + "+";
+    if (link.id.find(piece) != std::string::npos) return link.id;
+    for (const auto& id : link.merged)
+      if (id.find(piece) != std::string::npos) return id;
+    return link_name(link);
+  }
+
+  // Each arrow of the link with one head says which way it points; a connector drawn as several
+  // arrows (a current shown on each wire) is judged piece by piece, and a finding names the piece's
+  // relation. An arrow with two heads names no single direction.
+  void check_direction(std::size_t index, std::size_t from, std::size_t to, std::vector<Finding>& findings,
+                       std::vector<LinkDoubt>& doubts) const {
     const Link& link = scene_.links[index];
-    std::vector<const ArrowHead*> heads;
-    for (const auto& h : scene_.arrow_heads)
-      if (std::find(link.arrows.begin(), link.arrows.end(), h.arrow) != link.arrows.end()) heads.push_back(&h);
-    if (heads.empty()) {
+    bool any_head = false;
+    for (const auto& arrow : link.arrows) {
+      std::vector<const ArrowHead*> heads;
+      for (const auto& h : scene_.arrow_heads)
+        if (h.arrow == arrow) heads.push_back(&h);
+      any_head = any_head || !heads.empty();
+      if (heads.size() == 1) check_piece(index, arrow, *heads.front(), from, to, findings, doubts);
+    }
+    if (!any_head)
       findings.push_back(make_finding(FindingKind::arrow_without_head, {link_name(link)},
                                       "the relation is directed but no arrowhead belongs to its arrow"));
-      return;
-    }
-    if (heads.size() > 1) return;  // a double-headed arrow: the drawing names no single direction
-    const Signal pos = position(*heads.front(), ends), ori = pointing(*heads.front(), from, to);
+  }
+
+  void check_piece(std::size_t index, const std::string& arrow, const ArrowHead& head, std::size_t from, std::size_t to,
+                   std::vector<Finding>& findings, std::vector<LinkDoubt>& doubts) const {
+    const Link& link = scene_.links[index];
+    const Ends ends = ends_of({arrows_.at(arrow)->polygon}, from, to);
+    const Signal pos = position(head, ends), ori = pointing(head, from, to);
     const bool agree = pos.end == -1 && ori.end == -1;
     const bool alone = (pos.end == -1 && pos.decision == Decision::fails && ori.end == 0) ||
                        (ori.end == -1 && ori.decision == Decision::fails && pos.end == 0);
     if (!agree && !alone) return;
-    const std::string& head_id = heads.front()->id;
     std::string detail = "the drawing points from " + link.to + " to " + link.from + ":";
-    if (pos.end == -1) detail += " head " + head_id + " sits at the " + link.from + " end (" + px(pos.slack_px) + ")";
+    if (pos.end == -1) detail += " head " + head.id + " sits at the " + link.from + " end (" + px(pos.slack_px) + ")";
     if (ori.end == -1)
-      detail += std::string(pos.end == -1 ? " and" : "") + " its orientation " + to_text(*heads.front()->orientation) +
+      detail += std::string(pos.end == -1 ? " and" : "") + " its orientation " + to_text(*head.orientation) +
                 "° points toward " + link.from + " (" + px(ori.slack_px) + ")";
     const Signal& main = pos.end == -1 ? pos : ori;
-    Finding f = make_finding(FindingKind::arrow_reversed, {link_name(link), head_id}, detail, main.slack_px);
+    Finding f = make_finding(FindingKind::arrow_reversed, {relation_of(link, arrow), head.id}, detail, main.slack_px);
     Link redrawn = link;
     std::swap(redrawn.from, redrawn.to);
     doubts.push_back({index, std::move(redrawn), f});
@@ -222,13 +242,17 @@ class ArrowAudit {
     std::optional<Finding> misassignment;
     for (const bool at_from : {true, false}) {
       const std::size_t named = at_from ? from : to;
-      if (auto other = misassigned(link, at_from ? ends.at_from : ends.at_to, named, from, to, findings)) {
-        (at_from ? redrawn.from : redrawn.to) = scene_.entities[*other].id;
-        misassignment = findings.back();
-        continue;
-      }
       const Rational gap = geometry::squared_distance_between(arrows, outlines_[named]);
-      if (const Decision decision = bands_.decide_squared(gap); decision != Decision::holds)
+      const Decision decision = bands_.decide_squared(gap);
+      // An arrow that reaches the named entity is not misassigned, whatever its farthest vertex
+      // (the outer corner of a bent wire) comes near.
+      if (decision == Decision::fails)
+        if (auto other = misassigned(link, at_from ? ends.at_from : ends.at_to, named, from, to, findings)) {
+          (at_from ? redrawn.from : redrawn.to) = scene_.entities[*other].id;
+          misassignment = findings.back();
+          continue;
+        }
+      if (decision != Decision::holds)
         findings.push_back(make_finding(FindingKind::link_detached, {link_name(link), scene_.entities[named].id},
                                         "the arrow stops " + px(bands_.squared_to_px(gap)) + " short of " +
                                             scene_.entities[named].id + (at_from ? " (origin)" : " (destination)"),
@@ -238,7 +262,7 @@ class ArrowAudit {
       doubts.push_back({index, std::move(redrawn), *misassignment});
       return;  // which way it points is moot while its ends are in doubt
     }
-    if (link.directed) check_direction(index, ends, from, to, findings, doubts);
+    if (link.directed) check_direction(index, from, to, findings, doubts);
   }
 
   const Scene& scene_;

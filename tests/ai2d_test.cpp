@@ -116,7 +116,7 @@ TEST(Ai2dImport, BlobsAndLabelsAreOneEntityKeptExactly) {
 
 TEST(Ai2dImport, RoundTripKeepsEveryField) {
   for (const char* name : {"food_chain", "nutrient_cycle", "floating_cycle", "attached_cycle", "motor_battery",
-                           "series_loop", "misassigned", "heads", "mixed_links"}) {
+                           "series_loop", "misassigned", "heads", "mixed_links", "split_current", "bent_wire"}) {
     const Scene s = imported(name, {{std::string(name) + ".png", "circuits"}});
     const auto back = read_scene(write_scene(s));
     ASSERT_TRUE(std::holds_alternative<Scene>(back)) << name << ": " << std::get<InputError>(back).message;
@@ -305,6 +305,25 @@ TEST(Ai2dAudit, ReversedOnlyWhenPositionAndOrientationAgree) {
   EXPECT_EQ(v.at("heads.png-0").verdict, Verdict::ambiguous);  // what the grass eats rests on A0
 }
 
+TEST(Ai2dAudit, SplitConnectorJudgedPieceByPiece) {
+  // bulb → battery drawn as two arrows, each with its own head: A1's head sits at the bulb end and
+  // points right, at the bulb; A0's points left, at the battery. The finding names A1's relation.
+  const Scene s = imported("split_current");
+  ASSERT_EQ(s.links.size(), 1u);
+  const auto reversed = findings_of(s, "arrow_reversed");
+  ASSERT_EQ(reversed.size(), 1u);
+  EXPECT_EQ(reversed[0].elements, (std::vector<std::string>{"B1+A1+B0", "H1"}));
+  EXPECT_TRUE(findings_of(s, "arrow_without_head").empty());
+}
+
+TEST(Ai2dAudit, BentWireReachingItsEndIsNotMisassigned) {
+  // The wire's farthest vertex from the switch is its outer corner (154, 232), 114 px from the bulb
+  // and 7 px from the loose text "electron flow"; the wire itself touches the bulb at x = 40.
+  const Scene s = imported("bent_wire");
+  EXPECT_TRUE(findings_of(s, "link_misassigned").empty());
+  EXPECT_TRUE(findings_of(s, "link_detached").empty());
+}
+
 TEST(Ai2dAudit, HeadlessAndUnannotatedArrows) {
   const Scene s = imported("heads");
   const auto headless = findings_of(s, "arrow_without_head");
@@ -330,7 +349,7 @@ TEST(Ai2dAudit, GapsFeedTheAutoBand) {
 
 TEST(Ai2dImport, DirectoriesAndJsonLines) {
   const auto files = ai2d_inputs(kFixtures.string());
-  ASSERT_EQ(files.size(), 9u);
+  ASSERT_EQ(files.size(), 11u);
   EXPECT_EQ(ai2d_key(files.front()), "attached_cycle");
   EXPECT_EQ(ai2d_questions_path(files.front()), (kFixtures / "questions" / "attached_cycle.png.json").string());
   EXPECT_EQ(ai2d_questions_path((kFixtures / "annotations" / "motor_battery.png.json").string()), "");

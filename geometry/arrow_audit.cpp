@@ -47,7 +47,8 @@ struct Signal {
 
 class ArrowAudit {
  public:
-  ArrowAudit(const Scene& scene, const Bands& bands) : scene_(scene), bands_(bands, scene.frame) {
+  ArrowAudit(const Scene& scene, const Bands& bands)
+      : scene_(scene), bands_(bands, scene.frame), gap_settings_(bands.for_gaps()), gaps_(gap_settings_, scene.frame) {
     for (std::size_t i = 0; i < scene.entities.size(); ++i) {
       entity_index_[scene.entities[i].id] = i;
       outlines_.push_back(geometry::entity_outlines(scene.entities[i]));
@@ -122,11 +123,11 @@ class ArrowAudit {
   std::optional<std::size_t> misassigned(const Link& link, const Vec2& end, std::size_t named, std::size_t from,
                                          std::size_t to, std::vector<Finding>& findings) const {
     const Rational d_named = geometry::squared_distance_to_outlines(end, outlines_[named]);
-    if (bands_.decide_squared(d_named) != Decision::fails) return std::nullopt;
+    if (gaps_.decide_squared(d_named) != Decision::fails) return std::nullopt;
     const auto other = nearest_other(end, from, to);
     if (!other) return std::nullopt;
-    const Decision decision = FrameBands::decide(compare_root_difference(d_named, other->second, bands_.eps_num()),
-                                                 compare_root_difference(d_named, other->second, bands_.eps_vis()));
+    const Decision decision = FrameBands::decide(compare_root_difference(d_named, other->second, gaps_.eps_num()),
+                                                 compare_root_difference(d_named, other->second, gaps_.eps_vis()));
     if (decision != Decision::fails) return std::nullopt;
     const std::string& named_id = scene_.entities[named].id;
     const std::string& other_id = scene_.entities[other->first].id;
@@ -243,7 +244,7 @@ class ArrowAudit {
     for (const bool at_from : {true, false}) {
       const std::size_t named = at_from ? from : to;
       const Rational gap = geometry::squared_distance_between(arrows, outlines_[named]);
-      const Decision decision = bands_.decide_squared(gap);
+      const Decision decision = gaps_.decide_squared(gap);
       // An arrow that reaches the named entity is not misassigned, whatever its farthest vertex
       // (the outer corner of a bent wire) comes near.
       if (decision == Decision::fails)
@@ -267,6 +268,8 @@ class ArrowAudit {
 
   const Scene& scene_;
   FrameBands bands_;
+  Bands gap_settings_;
+  FrameBands gaps_;  // how far an arrow may stop short of what it joins: the detachment band
   std::map<std::string, std::size_t> entity_index_;
   std::vector<std::vector<Outline>> outlines_;
   std::map<std::string, const Arrow*> arrows_;

@@ -345,6 +345,27 @@ TEST(Ai2dAudit, GapsFeedTheAutoBand) {
   EXPECT_EQ(evidence.count, 6u);
   EXPECT_EQ(evidence.exact, 2u);
   EXPECT_NEAR(evidence.quantile(1.0), 20.1, 0.1);
+  // The same gaps are the detachment band's evidence.
+  BandEvidence all, gaps;
+  add_declared_residuals(imported("food_chain"), Bands{}, all, &gaps);
+  EXPECT_EQ(gaps.count, 6u);
+  EXPECT_EQ(gaps.bins, evidence.bins);
+}
+
+TEST(Ai2dAudit, DetachmentFollowsTheGapBand) {
+  // food_chain's A2 stops 10 px from grass and 20 px from bacteria. With a detachment band of
+  // 12 / 24 px the 10 px gap is drawing style and the 20 px one is doubtful; the precision band
+  // (5 / 15 px) still decides everything else.
+  Bands b = test_bands();
+  b.gap_num_px = 12;
+  b.gap_vis_px = 24;
+  std::vector<Finding> detached;
+  for (auto& f : diagram_findings(imported("food_chain"), b))
+    if (f.kind == FindingKind::link_detached) detached.push_back(f);
+  ASSERT_EQ(detached.size(), 1u);
+  EXPECT_EQ(detached[0].elements, (std::vector<std::string>{"B0+A2+T2", "T2"}));
+  EXPECT_EQ(detached[0].severity, Severity::doubtful);
+  EXPECT_DOUBLE_EQ(*detached[0].slack_px, 20);
 }
 
 TEST(Ai2dImport, DirectoriesAndJsonLines) {

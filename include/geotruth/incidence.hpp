@@ -58,6 +58,9 @@ const char* mode_name(IncidenceMode mode);
 /// ends), each point declared on a circle (its distance to the circle; when the radius comes
 /// from the points themselves, the point that sets it is left out), and each drawn link end (its
 /// distance to its entity's box). These are what `--bands auto` estimates a dataset's precision from.
-void add_declared_residuals(const Scene& scene, const Bands& bands, BandEvidence& evidence);
+/// Each traced arrow's gaps to the two entities its link names go to `evidence` and, when given,
+/// to `arrow_gaps` as well (the detachment band's evidence).
+void add_declared_residuals(const Scene& scene, const Bands& bands, BandEvidence& evidence,
+                            BandEvidence* arrow_gaps = nullptr);
 
 }  // namespace geotruth

@@ -85,14 +85,15 @@ RunBands resolve_bands(const BandOptions& options, InputOptions& in, std::ostrea
                                   ") must not exceed --eps-vis (" + std::to_string(run.bands.eps_vis_px) + ")");
   } else if (mode == "auto") {
     spool_stdin(in);
-    BandEvidence evidence;
+    BandEvidence evidence, arrow_gaps;
     RecordStream stream(in.inputs, in.format(), in.limits);
     StreamItem item;
     while (stream.next(item)) {
       const SceneOrError scene = scene_of(item, in.limits);
-      if (const Scene* s = std::get_if<Scene>(&scene)) add_declared_residuals(*s, floor, evidence);
+      if (const Scene* s = std::get_if<Scene>(&scene)) add_declared_residuals(*s, floor, evidence, &arrow_gaps);
     }
     run.bands = estimate_bands(evidence, floor);
+    estimate_gap_band(arrow_gaps, run.bands);
     run.evidence = std::move(evidence);
   } else {
     run.bands = floor;
@@ -101,6 +102,11 @@ RunBands resolve_bands(const BandOptions& options, InputOptions& in, std::ostrea
   std::snprintf(line, sizeof line, "bands: eps_num %.2f px, eps_vis %.2f px (%s)", run.bands.eps_num_px,
                 run.bands.eps_vis_px, run.bands.source.c_str());
   log << line << ": " << run.bands.reason << '\n';
+  if (run.bands.gap_num_px > 0) {
+    std::snprintf(line, sizeof line, "arrow gaps: detached beyond %.2f px, clearly from %.2f px", run.bands.gap_num_px,
+                  run.bands.gap_vis_px);
+    log << line << ": " << run.bands.gap_reason << '\n';
+  }
   return run;
 }
 

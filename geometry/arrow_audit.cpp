@@ -263,7 +263,7 @@ class ArrowAudit {
       doubts.push_back({index, std::move(redrawn), *misassignment});
       return;  // which way it points is moot while its ends are in doubt
     }
-    if (link.directed) check_direction(index, from, to, findings, doubts);
+    if (link.directed && from != to) check_direction(index, from, to, findings, doubts);  // a loop has no way round
   }
 
   const Scene& scene_;

@@ -115,8 +115,9 @@ TEST(Ai2dImport, BlobsAndLabelsAreOneEntityKeptExactly) {
 }
 
 TEST(Ai2dImport, RoundTripKeepsEveryField) {
-  for (const char* name : {"food_chain", "nutrient_cycle", "floating_cycle", "attached_cycle", "motor_battery",
-                           "series_loop", "misassigned", "heads", "mixed_links", "split_current", "bent_wire"}) {
+  for (const char* name :
+       {"food_chain", "nutrient_cycle", "floating_cycle", "attached_cycle", "motor_battery", "series_loop",
+        "misassigned", "heads", "mixed_links", "split_current", "bent_wire", "self_loop"}) {
     const Scene s = imported(name, {{std::string(name) + ".png", "circuits"}});
     const auto back = read_scene(write_scene(s));
     ASSERT_TRUE(std::holds_alternative<Scene>(back)) << name << ": " << std::get<InputError>(back).message;
@@ -316,6 +317,15 @@ TEST(Ai2dAudit, SplitConnectorJudgedPieceByPiece) {
   EXPECT_TRUE(findings_of(s, "arrow_without_head").empty());
 }
 
+TEST(Ai2dAudit, ALoopOnOneEntityIsNeverReversed) {
+  // battery → battery (a current arrow beside it, its head at the end the audit pairs with the
+  // origin): no edge, no direction.
+  const Scene s = imported("self_loop");
+  EXPECT_TRUE(findings_of(s, "arrow_reversed").empty());
+  EXPECT_EQ(truth_of(s, R"({"id":"c","ask":"count","of":"cycles"})"), "0");
+  EXPECT_EQ(truth_of(s, R"({"id":"c","ask":"count","of":"food_chains"})"), "0");
+}
+
 TEST(Ai2dAudit, BentWireReachingItsEndIsNotMisassigned) {
   // The wire's farthest vertex from the switch is its outer corner (154, 232), 114 px from the bulb
   // and 7 px from the loose text "electron flow"; the wire itself touches the bulb at x = 40.
@@ -370,7 +380,7 @@ TEST(Ai2dAudit, DetachmentFollowsTheGapBand) {
 
 TEST(Ai2dImport, DirectoriesAndJsonLines) {
   const auto files = ai2d_inputs(kFixtures.string());
-  ASSERT_EQ(files.size(), 11u);
+  ASSERT_EQ(files.size(), 12u);
   EXPECT_EQ(ai2d_key(files.front()), "attached_cycle");
   EXPECT_EQ(ai2d_questions_path(files.front()), (kFixtures / "questions" / "attached_cycle.png.json").string());
   EXPECT_EQ(ai2d_questions_path((kFixtures / "annotations" / "motor_battery.png.json").string()), "");

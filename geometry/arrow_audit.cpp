@@ -118,21 +118,22 @@ class ArrowAudit {
     return best;
   }
 
-  // A misassigned end: the relation names `named`, but the end lies clearly nearer to another
-  // entity (the named one beyond ε_vis, and farther than the other by at least ε_vis).
-  std::optional<std::size_t> misassigned(const Link& link, const Vec2& end, std::size_t named, std::size_t from,
-                                         std::size_t to, std::vector<Finding>& findings) const {
+  // A misassigned end: the relation names `named`, but the end lies at another entity (the named
+  // one beyond γ_vis, the other within it, and nearer by at least γ_vis; γ: the detachment band).
+  std::optional<std::size_t> misassigned(const std::string& relation, const Vec2& end, std::size_t named,
+                                         std::size_t from, std::size_t to, std::vector<Finding>& findings) const {
     const Rational d_named = geometry::squared_distance_to_outlines(end, outlines_[named]);
     if (gaps_.decide_squared(d_named) != Decision::fails) return std::nullopt;
     const auto other = nearest_other(end, from, to);
-    if (!other) return std::nullopt;
+    // The end must reach the other entity: an end that reaches nothing is detached, not misassigned.
+    if (!other || gaps_.decide_squared(other->second) == Decision::fails) return std::nullopt;
     const Decision decision = FrameBands::decide(compare_root_difference(d_named, other->second, gaps_.eps_num()),
                                                  compare_root_difference(d_named, other->second, gaps_.eps_vis()));
     if (decision != Decision::fails) return std::nullopt;
     const std::string& named_id = scene_.entities[named].id;
     const std::string& other_id = scene_.entities[other->first].id;
     const double named_px = bands_.squared_to_px(d_named), other_px = bands_.squared_to_px(other->second);
-    findings.push_back(make_finding(FindingKind::link_misassigned, {link_name(link), named_id, other_id},
+    findings.push_back(make_finding(FindingKind::link_misassigned, {relation, named_id, other_id},
                                     "the arrow's " + std::string(named == from ? "origin" : "destination") +
                                         " end lies " + px(named_px) + " from " + named_id +
                                         " (named by the relation) but " + px(other_px) + " from " + other_id,
@@ -224,6 +225,27 @@ class ArrowAudit {
     findings.push_back(std::move(f));
   }
 
+  // The entity an end of the link's arrow(s) really reaches, when the relation names another. A
+  // connector drawn as several arrows is judged arrow by arrow (one piece may join two other
+  // entities while the rest join the named ones), and the finding names the piece's relation. An
+  // arrow that reaches the named entity is not misassigned, whatever its farthest vertex (the outer
+  // corner of a bent wire) comes near.
+  std::optional<std::size_t> misassigned_end(const Link& link, std::size_t named, bool at_from,
+                                             std::vector<Finding>& findings) const {
+    const std::size_t from = entity_index_.at(link.from), to = entity_index_.at(link.to);
+    std::optional<std::size_t> found;
+    for (const auto& arrow : link.arrows) {
+      const std::vector<Outline> piece{arrows_.at(arrow)->polygon};
+      const Rational gap = geometry::squared_distance_between(piece, outlines_[named]);
+      if (gaps_.decide_squared(gap) != Decision::fails) continue;
+      const Ends ends = ends_of(piece, from, to);
+      if (auto other =
+              misassigned(relation_of(link, arrow), at_from ? ends.at_from : ends.at_to, named, from, to, findings))
+        found = other;
+    }
+    return found;
+  }
+
   void audit_link(std::size_t index, std::vector<Finding>& findings, std::vector<LinkDoubt>& doubts) const {
     const Link& link = scene_.links[index];
     std::vector<Outline> arrows;
@@ -238,21 +260,17 @@ class ArrowAudit {
                                       "one connection drawn as " + std::to_string(link.arrows.size()) +
                                           " arrow polygons (" + arrow_list + "), kept as one link"));
     }
-    const Ends ends = ends_of(arrows, from, to);
     Link redrawn = link;
     std::optional<Finding> misassignment;
     for (const bool at_from : {true, false}) {
       const std::size_t named = at_from ? from : to;
       const Rational gap = geometry::squared_distance_between(arrows, outlines_[named]);
       const Decision decision = gaps_.decide_squared(gap);
-      // An arrow that reaches the named entity is not misassigned, whatever its farthest vertex
-      // (the outer corner of a bent wire) comes near.
-      if (decision == Decision::fails)
-        if (auto other = misassigned(link, at_from ? ends.at_from : ends.at_to, named, from, to, findings)) {
-          (at_from ? redrawn.from : redrawn.to) = scene_.entities[*other].id;
-          misassignment = findings.back();
-          continue;
-        }
+      if (const auto other = misassigned_end(link, named, at_from, findings)) {
+        (at_from ? redrawn.from : redrawn.to) = scene_.entities[*other].id;
+        misassignment = findings.back();
+        continue;
+      }
       if (decision != Decision::holds)
         findings.push_back(make_finding(FindingKind::link_detached, {link_name(link), scene_.entities[named].id},
                                         "the arrow stops " + px(bands_.squared_to_px(gap)) + " short of " +

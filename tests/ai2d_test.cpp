@@ -117,7 +117,7 @@ TEST(Ai2dImport, BlobsAndLabelsAreOneEntityKeptExactly) {
 TEST(Ai2dImport, RoundTripKeepsEveryField) {
   for (const char* name :
        {"food_chain", "nutrient_cycle", "floating_cycle", "attached_cycle", "motor_battery", "series_loop",
-        "misassigned", "heads", "mixed_links", "split_current", "bent_wire", "self_loop"}) {
+        "misassigned", "heads", "mixed_links", "split_current", "bent_wire", "self_loop", "split_misassigned"}) {
     const Scene s = imported(name, {{std::string(name) + ".png", "circuits"}});
     const auto back = read_scene(write_scene(s));
     ASSERT_TRUE(std::holds_alternative<Scene>(back)) << name << ": " << std::get<InputError>(back).message;
@@ -317,6 +317,22 @@ TEST(Ai2dAudit, SplitConnectorJudgedPieceByPiece) {
   EXPECT_TRUE(findings_of(s, "arrow_without_head").empty());
 }
 
+TEST(Ai2dAudit, SplitConnectorMisassignedPieceByPiece) {
+  // mice → hawks drawn twice: A0 joins them, A1 joins frogs to birds, 88 px below (its ends touch
+  // frogs and birds: 88 and 92 px from the named ends). Only A1's relation is misassigned.
+  const Scene s = imported("split_misassigned");
+  const auto misassigned = findings_of(s, "link_misassigned");
+  ASSERT_EQ(misassigned.size(), 2u);
+  EXPECT_EQ(misassigned[0].elements, (std::vector<std::string>{"T0+A1+T1", "T0", "T2"}));
+  EXPECT_DOUBLE_EQ(*misassigned[0].slack_px, 88);
+  EXPECT_EQ(misassigned[1].elements, (std::vector<std::string>{"T0+A1+T1", "T1", "T3"}));
+  EXPECT_DOUBLE_EQ(*misassigned[1].slack_px, 92);
+  // The near miss: frogs → snake bent round a corner in two pieces; each piece's far end is the
+  // corner, nearer the loose text "pond" (42 and 44 px) than the named entity, but reaches nothing.
+  for (const auto& f : misassigned) EXPECT_NE(f.elements[0].find("A1"), std::string::npos);
+  for (const auto& f : findings_of(s, "link_detached")) EXPECT_EQ(f.elements[0].find("T2+A"), std::string::npos);
+}
+
 TEST(Ai2dAudit, ALoopOnOneEntityIsNeverReversed) {
   // battery → battery (a current arrow beside it, its head at the end the audit pairs with the
   // origin): no edge, no direction.
@@ -380,7 +396,7 @@ TEST(Ai2dAudit, DetachmentFollowsTheGapBand) {
 
 TEST(Ai2dImport, DirectoriesAndJsonLines) {
   const auto files = ai2d_inputs(kFixtures.string());
-  ASSERT_EQ(files.size(), 12u);
+  ASSERT_EQ(files.size(), 13u);
   EXPECT_EQ(ai2d_key(files.front()), "attached_cycle");
   EXPECT_EQ(ai2d_questions_path(files.front()), (kFixtures / "questions" / "attached_cycle.png.json").string());
   EXPECT_EQ(ai2d_questions_path((kFixtures / "annotations" / "motor_battery.png.json").string()), "");

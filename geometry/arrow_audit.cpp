@@ -231,13 +231,14 @@ class ArrowAudit {
   // arrow that reaches the named entity is not misassigned, whatever its farthest vertex (the outer
   // corner of a bent wire) comes near.
   std::optional<std::size_t> misassigned_end(const Link& link, std::size_t named, bool at_from,
+                                             const std::vector<Rational>& piece_gaps,
                                              std::vector<Finding>& findings) const {
     const std::size_t from = entity_index_.at(link.from), to = entity_index_.at(link.to);
     std::optional<std::size_t> found;
-    for (const auto& arrow : link.arrows) {
+    for (std::size_t i = 0; i < link.arrows.size(); ++i) {
+      if (gaps_.decide_squared(piece_gaps[i]) != Decision::fails) continue;
+      const std::string& arrow = link.arrows[i];
       const std::vector<Outline> piece{arrows_.at(arrow)->polygon};
-      const Rational gap = geometry::squared_distance_between(piece, outlines_[named]);
-      if (gaps_.decide_squared(gap) != Decision::fails) continue;
       const Ends ends = ends_of(piece, from, to);
       if (auto other =
               misassigned(relation_of(link, arrow), at_from ? ends.at_from : ends.at_to, named, from, to, findings))
@@ -264,9 +265,13 @@ class ArrowAudit {
     std::optional<Finding> misassignment;
     for (const bool at_from : {true, false}) {
       const std::size_t named = at_from ? from : to;
-      const Rational gap = geometry::squared_distance_between(arrows, outlines_[named]);
+      // The connection's gap is its nearest arrow's.
+      std::vector<Rational> piece_gaps;
+      for (const auto& arrow : arrows)
+        piece_gaps.push_back(geometry::squared_distance_between({arrow}, outlines_[named]));
+      const Rational gap = *std::min_element(piece_gaps.begin(), piece_gaps.end());
       const Decision decision = gaps_.decide_squared(gap);
-      if (const auto other = misassigned_end(link, named, at_from, findings)) {
+      if (const auto other = misassigned_end(link, named, at_from, piece_gaps, findings)) {
         (at_from ? redrawn.from : redrawn.to) = scene_.entities[*other].id;
         misassignment = findings.back();
         continue;

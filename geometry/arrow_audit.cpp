@@ -47,7 +47,8 @@ struct Signal {
 
 class ArrowAudit {
  public:
-  ArrowAudit(const Scene& scene, const Bands& bands) : scene_(scene), bands_(bands, scene.frame) {
+  ArrowAudit(const Scene& scene, const Bands& bands)
+      : scene_(scene), bands_(bands, scene.frame), gap_settings_(bands.for_gaps()), gaps_(gap_settings_, scene.frame) {
     for (std::size_t i = 0; i < scene.entities.size(); ++i) {
       entity_index_[scene.entities[i].id] = i;
       outlines_.push_back(geometry::entity_outlines(scene.entities[i]));
@@ -117,21 +118,22 @@ class ArrowAudit {
     return best;
   }
 
-  // A misassigned end: the relation names `named`, but the end lies clearly nearer to another
-  // entity (the named one beyond ε_vis, and farther than the other by at least ε_vis).
-  std::optional<std::size_t> misassigned(const Link& link, const Vec2& end, std::size_t named, std::size_t from,
-                                         std::size_t to, std::vector<Finding>& findings) const {
+  // A misassigned end: the relation names `named`, but the end lies at another entity (the named
+  // one beyond γ_vis, the other within it, and nearer by at least γ_vis; γ: the detachment band).
+  std::optional<std::size_t> misassigned(const std::string& relation, const Vec2& end, std::size_t named,
+                                         std::size_t from, std::size_t to, std::vector<Finding>& findings) const {
     const Rational d_named = geometry::squared_distance_to_outlines(end, outlines_[named]);
-    if (bands_.decide_squared(d_named) != Decision::fails) return std::nullopt;
+    if (gaps_.decide_squared(d_named) != Decision::fails) return std::nullopt;
     const auto other = nearest_other(end, from, to);
-    if (!other) return std::nullopt;
-    const Decision decision = FrameBands::decide(compare_root_difference(d_named, other->second, bands_.eps_num()),
-                                                 compare_root_difference(d_named, other->second, bands_.eps_vis()));
+    // The end must reach the other entity: an end that reaches nothing is detached, not misassigned.
+    if (!other || gaps_.decide_squared(other->second) == Decision::fails) return std::nullopt;
+    const Decision decision = FrameBands::decide(compare_root_difference(d_named, other->second, gaps_.eps_num()),
+                                                 compare_root_difference(d_named, other->second, gaps_.eps_vis()));
     if (decision != Decision::fails) return std::nullopt;
     const std::string& named_id = scene_.entities[named].id;
     const std::string& other_id = scene_.entities[other->first].id;
     const double named_px = bands_.squared_to_px(d_named), other_px = bands_.squared_to_px(other->second);
-    findings.push_back(make_finding(FindingKind::link_misassigned, {link_name(link), named_id, other_id},
+    findings.push_back(make_finding(FindingKind::link_misassigned, {relation, named_id, other_id},
                                     "the arrow's " + std::string(named == from ? "origin" : "destination") +
                                         " end lies " + px(named_px) + " from " + named_id +
                                         " (named by the relation) but " + px(other_px) + " from " + other_id,
@@ -172,35 +174,77 @@ class ArrowAudit {
     return s;
   }
 
-  void check_direction(std::size_t index, const Ends& ends, std::size_t from, std::size_t to,
-                       std::vector<Finding>& findings, std::vector<LinkDoubt>& doubts) const {
+  // The relation a piece of a split connector carries: AI2D writes a relation's id as
+  // origin+connector+destination; the link's own name when no id names the piece.
+  static std::string relation_of(const Link& link, const std::string& arrow) {
+    const std::string piece = "+" + arrow + "+";
+    if (link.id.find(piece) != std::string::npos) return link.id;
+    for (const auto& id : link.merged)
+      if (id.find(piece) != std::string::npos) return id;
+    return link_name(link);
+  }
+
+  // Each arrow of the link with one head says which way it points; a connector drawn as several
+  // arrows (a current shown on each wire) is judged piece by piece, and a finding names the piece's
+  // relation. An arrow with two heads names no single direction.
+  void check_direction(std::size_t index, std::size_t from, std::size_t to, std::vector<Finding>& findings,
+                       std::vector<LinkDoubt>& doubts) const {
     const Link& link = scene_.links[index];
-    std::vector<const ArrowHead*> heads;
-    for (const auto& h : scene_.arrow_heads)
-      if (std::find(link.arrows.begin(), link.arrows.end(), h.arrow) != link.arrows.end()) heads.push_back(&h);
-    if (heads.empty()) {
+    bool any_head = false;
+    for (const auto& arrow : link.arrows) {
+      std::vector<const ArrowHead*> heads;
+      for (const auto& h : scene_.arrow_heads)
+        if (h.arrow == arrow) heads.push_back(&h);
+      any_head = any_head || !heads.empty();
+      if (heads.size() == 1) check_piece(index, arrow, *heads.front(), from, to, findings, doubts);
+    }
+    if (!any_head)
       findings.push_back(make_finding(FindingKind::arrow_without_head, {link_name(link)},
                                       "the relation is directed but no arrowhead belongs to its arrow"));
-      return;
-    }
-    if (heads.size() > 1) return;  // a double-headed arrow: the drawing names no single direction
-    const Signal pos = position(*heads.front(), ends), ori = pointing(*heads.front(), from, to);
+  }
+
+  void check_piece(std::size_t index, const std::string& arrow, const ArrowHead& head, std::size_t from, std::size_t to,
+                   std::vector<Finding>& findings, std::vector<LinkDoubt>& doubts) const {
+    const Link& link = scene_.links[index];
+    const Ends ends = ends_of({arrows_.at(arrow)->polygon}, from, to);
+    const Signal pos = position(head, ends), ori = pointing(head, from, to);
     const bool agree = pos.end == -1 && ori.end == -1;
     const bool alone = (pos.end == -1 && pos.decision == Decision::fails && ori.end == 0) ||
                        (ori.end == -1 && ori.decision == Decision::fails && pos.end == 0);
     if (!agree && !alone) return;
-    const std::string& head_id = heads.front()->id;
     std::string detail = "the drawing points from " + link.to + " to " + link.from + ":";
-    if (pos.end == -1) detail += " head " + head_id + " sits at the " + link.from + " end (" + px(pos.slack_px) + ")";
+    if (pos.end == -1) detail += " head " + head.id + " sits at the " + link.from + " end (" + px(pos.slack_px) + ")";
     if (ori.end == -1)
-      detail += std::string(pos.end == -1 ? " and" : "") + " its orientation " + to_text(*heads.front()->orientation) +
+      detail += std::string(pos.end == -1 ? " and" : "") + " its orientation " + to_text(*head.orientation) +
                 "° points toward " + link.from + " (" + px(ori.slack_px) + ")";
     const Signal& main = pos.end == -1 ? pos : ori;
-    Finding f = make_finding(FindingKind::arrow_reversed, {link_name(link), head_id}, detail, main.slack_px);
+    Finding f = make_finding(FindingKind::arrow_reversed, {relation_of(link, arrow), head.id}, detail, main.slack_px);
     Link redrawn = link;
     std::swap(redrawn.from, redrawn.to);
     doubts.push_back({index, std::move(redrawn), f});
     findings.push_back(std::move(f));
+  }
+
+  // The entity an end of the link's arrow(s) really reaches, when the relation names another. A
+  // connector drawn as several arrows is judged arrow by arrow (one piece may join two other
+  // entities while the rest join the named ones), and the finding names the piece's relation. An
+  // arrow that reaches the named entity is not misassigned, whatever its farthest vertex (the outer
+  // corner of a bent wire) comes near.
+  std::optional<std::size_t> misassigned_end(const Link& link, std::size_t named, bool at_from,
+                                             const std::vector<Rational>& piece_gaps,
+                                             std::vector<Finding>& findings) const {
+    const std::size_t from = entity_index_.at(link.from), to = entity_index_.at(link.to);
+    std::optional<std::size_t> found;
+    for (std::size_t i = 0; i < link.arrows.size(); ++i) {
+      if (gaps_.decide_squared(piece_gaps[i]) != Decision::fails) continue;
+      const std::string& arrow = link.arrows[i];
+      const std::vector<Outline> piece{arrows_.at(arrow)->polygon};
+      const Ends ends = ends_of(piece, from, to);
+      if (auto other =
+              misassigned(relation_of(link, arrow), at_from ? ends.at_from : ends.at_to, named, from, to, findings))
+        found = other;
+    }
+    return found;
   }
 
   void audit_link(std::size_t index, std::vector<Finding>& findings, std::vector<LinkDoubt>& doubts) const {
@@ -217,18 +261,22 @@ class ArrowAudit {
                                       "one connection drawn as " + std::to_string(link.arrows.size()) +
                                           " arrow polygons (" + arrow_list + "), kept as one link"));
     }
-    const Ends ends = ends_of(arrows, from, to);
     Link redrawn = link;
     std::optional<Finding> misassignment;
     for (const bool at_from : {true, false}) {
       const std::size_t named = at_from ? from : to;
-      if (auto other = misassigned(link, at_from ? ends.at_from : ends.at_to, named, from, to, findings)) {
+      // The connection's gap is its nearest arrow's.
+      std::vector<Rational> piece_gaps;
+      for (const auto& arrow : arrows)
+        piece_gaps.push_back(geometry::squared_distance_between({arrow}, outlines_[named]));
+      const Rational gap = *std::min_element(piece_gaps.begin(), piece_gaps.end());
+      const Decision decision = gaps_.decide_squared(gap);
+      if (const auto other = misassigned_end(link, named, at_from, piece_gaps, findings)) {
         (at_from ? redrawn.from : redrawn.to) = scene_.entities[*other].id;
         misassignment = findings.back();
         continue;
       }
-      const Rational gap = geometry::squared_distance_between(arrows, outlines_[named]);
-      if (const Decision decision = bands_.decide_squared(gap); decision != Decision::holds)
+      if (decision != Decision::holds)
         findings.push_back(make_finding(FindingKind::link_detached, {link_name(link), scene_.entities[named].id},
                                         "the arrow stops " + px(bands_.squared_to_px(gap)) + " short of " +
                                             scene_.entities[named].id + (at_from ? " (origin)" : " (destination)"),
@@ -238,11 +286,13 @@ class ArrowAudit {
       doubts.push_back({index, std::move(redrawn), *misassignment});
       return;  // which way it points is moot while its ends are in doubt
     }
-    if (link.directed) check_direction(index, ends, from, to, findings, doubts);
+    if (link.directed && from != to) check_direction(index, from, to, findings, doubts);  // a loop has no way round
   }
 
   const Scene& scene_;
   FrameBands bands_;
+  Bands gap_settings_;
+  FrameBands gaps_;  // how far an arrow may stop short of what it joins: the detachment band
   std::map<std::string, std::size_t> entity_index_;
   std::vector<std::vector<Outline>> outlines_;
   std::map<std::string, const Arrow*> arrows_;

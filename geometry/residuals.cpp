@@ -11,7 +11,7 @@ namespace geotruth {
 namespace {
 
 // Each arrow's gap to the two entities its link names: how far the annotators' arrows stop short.
-void add_arrow_gaps(const Scene& scene, const FrameBands& bands, BandEvidence& evidence) {
+void add_arrow_gaps(const Scene& scene, const FrameBands& bands, BandEvidence& evidence, BandEvidence* arrow_gaps) {
   using namespace geometry;
   std::map<std::string, const Arrow*> arrows;
   for (const auto& a : scene.arrows) arrows[a.id] = &a;
@@ -21,14 +21,18 @@ void add_arrow_gaps(const Scene& scene, const FrameBands& bands, BandEvidence& e
     if (link.arrows.empty()) continue;
     std::vector<Outline> drawn;
     for (const auto& id : link.arrows) drawn.push_back(arrows.at(id)->polygon);
-    for (const std::string* end : {&link.from, &link.to})
-      evidence.add(bands.squared_to_px(squared_distance_between(drawn, entity_outlines(*entities.at(*end)))));
+    for (const std::string* end : {&link.from, &link.to}) {
+      const double gap = bands.squared_to_px(squared_distance_between(drawn, entity_outlines(*entities.at(*end))));
+      evidence.add(gap);
+      if (arrow_gaps) arrow_gaps->add(gap);
+    }
   }
 }
 
 }  // namespace
 
-void add_declared_residuals(const Scene& scene, const Bands& band_settings, BandEvidence& evidence) {
+void add_declared_residuals(const Scene& scene, const Bands& band_settings, BandEvidence& evidence,
+                            BandEvidence* arrow_gaps) {
   using namespace geometry;
   const FrameBands bands(band_settings, scene.frame);
   for (const Line& line : scene.lines) {
@@ -54,7 +58,7 @@ void add_declared_residuals(const Scene& scene, const Bands& band_settings, Band
       evidence.add(bands.to_px(circle_gap(*p, *circle.center, *r2)));
     }
   }
-  add_arrow_gaps(scene, bands, evidence);
+  add_arrow_gaps(scene, bands, evidence, arrow_gaps);
   for (const Link& link : scene.links) {
     if (link.path.size() < 2) continue;
     for (const auto& [end, entity] :

@@ -54,6 +54,7 @@ bool has_tag(const Entity& e, std::string_view tag) {
 struct DiagramGraph::Impl {
   const Scene& scene;
   Directed directed;  // one edge per directed link; undirected links give both directions
+  Directed arrows;    // the directed links alone: chains, cycles, sources and sinks follow arrows only
   std::vector<std::string> names;
   std::map<std::string, std::size_t> by_id;
   std::map<std::string, std::vector<std::size_t>> by_text;  // several entities may share a name
@@ -61,7 +62,7 @@ struct DiagramGraph::Impl {
   std::vector<std::set<std::string>> words;
 
   // One edge per pair of distinct entities and direction, however many links draw it.
-  explicit Impl(const Scene& s) : scene(s), directed(s.entities.size()) {
+  explicit Impl(const Scene& s) : scene(s), directed(s.entities.size()), arrows(s.entities.size()) {
     for (std::size_t i = 0; i < s.entities.size(); ++i) {
       const Entity& e = s.entities[i];
       names.push_back(e.text.empty() ? e.id : e.text);
@@ -74,14 +75,18 @@ struct DiagramGraph::Impl {
       }
       for (const auto& t : texts) by_text[t].push_back(i);
     }
-    std::set<std::pair<std::size_t, std::size_t>> edges;
+    std::set<std::pair<std::size_t, std::size_t>> edges, arrow_edges;
     for (const Link& l : s.links) {
       const std::size_t from = by_id.at(l.from), to = by_id.at(l.to);
       if (from == to) continue;
       edges.insert({from, to});
-      if (!l.directed) edges.insert({to, from});
+      if (l.directed)
+        arrow_edges.insert({from, to});
+      else
+        edges.insert({to, from});
     }
     for (const auto& [from, to] : edges) boost::add_edge(from, to, directed);
+    for (const auto& [from, to] : arrow_edges) boost::add_edge(from, to, arrows);
   }
 
   // The one entity whose words relate to `wanted` by `fits`.
@@ -160,7 +165,7 @@ std::vector<std::size_t> DiagramGraph::reachable_from(std::size_t entity) const 
 }
 
 std::vector<std::vector<std::size_t>> DiagramGraph::cycles() const {
-  const Directed& g = impl_->directed;
+  const Directed& g = impl_->arrows;
   std::vector<std::size_t> component(boost::num_vertices(g));
   const std::size_t count = boost::strong_components(
       g, boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, g)));
@@ -174,16 +179,18 @@ std::vector<std::vector<std::size_t>> DiagramGraph::cycles() const {
 }
 
 std::vector<std::size_t> DiagramGraph::sources() const {
+  const Directed& g = impl_->arrows;
   std::vector<std::size_t> out;
-  for (std::size_t v = 0; v < boost::num_vertices(impl_->directed); ++v)
-    if (boost::in_degree(v, impl_->directed) == 0 && boost::out_degree(v, impl_->directed) > 0) out.push_back(v);
+  for (std::size_t v = 0; v < boost::num_vertices(g); ++v)
+    if (boost::in_degree(v, g) == 0 && boost::out_degree(v, g) > 0) out.push_back(v);
   return out;
 }
 
 std::vector<std::size_t> DiagramGraph::sinks() const {
+  const Directed& g = impl_->arrows;
   std::vector<std::size_t> out;
-  for (std::size_t v = 0; v < boost::num_vertices(impl_->directed); ++v)
-    if (boost::out_degree(v, impl_->directed) == 0 && boost::in_degree(v, impl_->directed) > 0) out.push_back(v);
+  for (std::size_t v = 0; v < boost::num_vertices(g); ++v)
+    if (boost::out_degree(v, g) == 0 && boost::in_degree(v, g) > 0) out.push_back(v);
   return out;
 }
 
@@ -195,7 +202,7 @@ std::vector<std::size_t> DiagramGraph::linked() const {
 }
 
 DiagramGraph::Chains DiagramGraph::chains() const {
-  const Directed& g = impl_->directed;
+  const Directed& g = impl_->arrows;
   Chains result;
   for (const auto& cycle : cycles()) {
     for (auto v : cycle) result.cycle.push_back(impl_->names[v]);

@@ -34,18 +34,19 @@ class DiagramGraph {
   /// Entities reachable from `entity` along directed links, `entity` itself excluded.
   std::vector<std::size_t> reachable_from(std::size_t entity) const;
 
-  /// Food chains: simple paths along the links from an entity nothing enters to one nothing
-  /// leaves. `cycle` names the entities of a directed cycle when there is one (chains go around
-  /// it, never through it twice).
+  /// Food chains: simple paths along the directed links from an entity no arrow enters to one no
+  /// arrow leaves (undirected links are no part of a chain). `cycle` names the entities of a directed cycle when there
+  /// is one (chains go around it, never through it twice).
   struct Chains {
     std::size_t count = 0;
     std::vector<std::string> cycle;
   };
   Chains chains() const;
 
-  /// The cycles: strongly connected groups of more than one entity.
+  /// The cycles: strongly connected groups of more than one entity along directed links (a loop of
+  /// undirected wires is the circuit's, not a cycle).
   std::vector<std::vector<std::size_t>> cycles() const;
-  /// Entities with links leaving and none entering (sources), or entering and none leaving (sinks).
+  /// Entities with arrows leaving and none entering (sources), or entering and none leaving (sinks).
   std::vector<std::size_t> sources() const;
   std::vector<std::size_t> sinks() const;
   /// Entities at either end of a link between two different entities.

@@ -462,15 +462,13 @@ image's longer side (0: the frame's units are pixels; frames under 64 units are 
       .def_static(
           "_estimate",
           [](py::iterator texts, const std::string& dataset) {
-            const Bands floor = dataset_bands(dataset);
-            BandEvidence evidence;
+            BandEstimator estimator(dataset_bands(dataset));
             for (const auto& text : texts) {
               const std::string t = text.cast<std::string>();
               py::gil_scoped_release released;
-              const Scene scene = read_one(t, Limits{});
-              add_declared_residuals(scene, floor, evidence);
+              estimator.add(read_one(t, Limits{}));
             }
-            return estimate_bands(evidence, floor);
+            return estimator.estimate();
           },
           py::arg("texts"), py::arg("dataset"))
       .def("to_dict", [](const Bands& b) { return to_python(bands_json(b, true)); })

@@ -14,7 +14,7 @@ entity's polygon (or rectangle). It prints, per diagram and in all:
 
 - scenes whose nodes, edges, undirected links, cycles or food chains disagree with the reading;
 - link_detached: linkage arrows with a finding, against all linkage arrows (the bar: under a third);
-- arrows confirmed reversed (the head box touches only the origin end of the arrow and its
+- arrows confirmed reversed (a head box small against its arrow sits at the origin's end and its
   orientation points toward the origin) and how many of them arrow_reversed names, and
   arrow_reversed findings on arrows not confirmed;
 - connectors far from their named entity (gap over 100 px) and how many a finding names;
@@ -156,23 +156,26 @@ def read_annotation(path):
 
 
 def confirmed_reversed(arrow, head, origin, destination):
-    """The head box touches only the arrow's end at the origin, and its orientation points there."""
+    """Both signals put the head at the origin. Position (the shared samples' rule, only when the
+    head box is small against the arrow: at most half its length): with h the box's centre and t
+    the arrow vertex farthest from h, the head is at the origin unless d(h, dest) + d(t, origin) <
+    d(h, origin) + d(t, dest). Orientation (-1: unknown, so not confirmed): the origin's centre lies
+    farther ahead of the head than the destination's."""
     if not head or head.get("orientation", -1) < 0:
         return False
     (x0, y0), (x1, y1) = head["rectangle"]
-    box = rect(head["rectangle"])
-    far = max(((p, q) for p in arrow for q in arrow), key=lambda pq: math.dist(*pq))
-    dist = lambda p, parts: min(min(seg_dist(p, c, d) for c, d in edges(g)) if not inside(p, g) else 0 for g in parts)
-    e_o, e_d = far if dist(far[0], origin) + dist(far[1], destination) <= dist(far[1], origin) + dist(far[0], destination) else far[::-1]
-    near_o = 0 if inside(e_o, box) else min(seg_dist(e_o, c, d) for c, d in edges(box))
-    near_d = 0 if inside(e_d, box) else min(seg_dist(e_d, c, d) for c, d in edges(box))
-    if not (near_o <= 2 and near_d > 10):
-        return False
-    t = math.radians(head["orientation"])
     h = ((x0 + x1) / 2, (y0 + y1) / 2)
+    length = max(math.dist(p, q) for p in arrow for q in arrow)
+    if max(abs(x1 - x0), abs(y1 - y0)) > length / 2:
+        return False
+    dist = lambda p, parts: min(min(seg_dist(p, c, d) for c, d in edges(g)) if not inside(p, g) else 0 for g in parts)
+    t = max(arrow, key=lambda p: math.dist(p, h))
+    if dist(h, destination) + dist(t, origin) < dist(h, origin) + dist(t, destination):
+        return False
+    a = math.radians(head["orientation"])
     centre = lambda parts: (sum(p[0] for p in parts[0]) / len(parts[0]), sum(p[1] for p in parts[0]) / len(parts[0]))
-    ahead = lambda c: (c[0] - h[0]) * math.cos(t) + (c[1] - h[1]) * math.sin(t)
-    return ahead(centre(origin)) > ahead(centre(destination)) + 10
+    ahead = lambda c: (c[0] - h[0]) * math.cos(a) + (c[1] - h[1]) * math.sin(a)
+    return ahead(centre(origin)) > ahead(centre(destination))
 
 
 def scene_figures(scene):

@@ -115,8 +115,9 @@ TEST(Ai2dImport, BlobsAndLabelsAreOneEntityKeptExactly) {
 }
 
 TEST(Ai2dImport, RoundTripKeepsEveryField) {
-  for (const char* name : {"food_chain", "nutrient_cycle", "floating_cycle", "attached_cycle", "motor_battery",
-                           "series_loop", "misassigned", "heads"}) {
+  for (const char* name :
+       {"food_chain", "nutrient_cycle", "floating_cycle", "attached_cycle", "motor_battery", "series_loop",
+        "misassigned", "heads", "mixed_links", "split_current", "bent_wire", "self_loop", "split_misassigned"}) {
     const Scene s = imported(name, {{std::string(name) + ".png", "circuits"}});
     const auto back = read_scene(write_scene(s));
     ASSERT_TRUE(std::holds_alternative<Scene>(back)) << name << ": " << std::get<InputError>(back).message;
@@ -220,13 +221,25 @@ TEST(Ai2dGraph, CircuitsAreUndirectedLinks) {
   EXPECT_FALSE(motor.links[0].directed);
   const Scene loop = imported("series_loop", {{"series_loop.png", "circuits"}});
   EXPECT_EQ(truth_of(loop, R"({"id":"c","ask":"count","of":"links"})"), "3");
-  // Undirected wires go both ways: battery, R and R lie on one loop.
-  EXPECT_EQ(truth_of(loop, R"({"id":"c","ask":"count","of":"cycles"})"), "1");
+  // Battery, R and R lie on one loop of wires, but a cycle follows arrows: none here (a single
+  // wire is no cycle either).
+  EXPECT_EQ(truth_of(loop, R"({"id":"c","ask":"count","of":"cycles"})"), "0");
+  EXPECT_EQ(truth_of(motor, R"({"id":"c","ask":"count","of":"cycles"})"), "0");
   // Two entities named "R": the name alone picks neither.
   Scene with = loop;
   auto parsed = read_scene(R"({"id":"q","questions":[{"id":"n","ask":"count","of":"links","touching":"R"}]})");
   with.questions = std::get<Scene>(parsed).questions;
   EXPECT_FALSE(SceneEvaluator(with).evaluate(with.questions[0]).supported);
+}
+
+TEST(Ai2dGraph, UndirectedLinksAreNoPartOfChainsOrCycles) {
+  // grass → rabbit → fox, and an undirected line fox — pond.
+  const Scene s = imported("mixed_links");
+  EXPECT_EQ(truth_of(s, R"({"id":"c","ask":"count","of":"links"})"), "3");
+  EXPECT_EQ(truth_of(s, R"({"id":"c","ask":"count","of":"food_chains"})"), "1");
+  EXPECT_EQ(truth_of(s, R"({"id":"c","ask":"count","of":"cycles"})"), "0");
+  EXPECT_EQ(truth_of(s, R"({"id":"t","ask":"which","relation":"top_predator"})"), "fox");
+  EXPECT_EQ(truth_of(s, R"({"id":"t","ask":"which","relation":"producer"})"), "grass");
 }
 
 // --- the arrow audit ----------------------------------------------------------------------------
@@ -293,6 +306,50 @@ TEST(Ai2dAudit, ReversedOnlyWhenPositionAndOrientationAgree) {
   EXPECT_EQ(v.at("heads.png-0").verdict, Verdict::ambiguous);  // what the grass eats rests on A0
 }
 
+TEST(Ai2dAudit, SplitConnectorJudgedPieceByPiece) {
+  // bulb → battery drawn as two arrows, each with its own head: A1's head sits at the bulb end and
+  // points right, at the bulb; A0's points left, at the battery. The finding names A1's relation.
+  const Scene s = imported("split_current");
+  ASSERT_EQ(s.links.size(), 1u);
+  const auto reversed = findings_of(s, "arrow_reversed");
+  ASSERT_EQ(reversed.size(), 1u);
+  EXPECT_EQ(reversed[0].elements, (std::vector<std::string>{"B1+A1+B0", "H1"}));
+  EXPECT_TRUE(findings_of(s, "arrow_without_head").empty());
+}
+
+TEST(Ai2dAudit, SplitConnectorMisassignedPieceByPiece) {
+  // mice → hawks drawn twice: A0 joins them, A1 joins frogs to birds, 88 px below (its ends touch
+  // frogs and birds: 88 and 92 px from the named ends). Only A1's relation is misassigned.
+  const Scene s = imported("split_misassigned");
+  const auto misassigned = findings_of(s, "link_misassigned");
+  ASSERT_EQ(misassigned.size(), 2u);
+  EXPECT_EQ(misassigned[0].elements, (std::vector<std::string>{"T0+A1+T1", "T0", "T2"}));
+  EXPECT_DOUBLE_EQ(*misassigned[0].slack_px, 88);
+  EXPECT_EQ(misassigned[1].elements, (std::vector<std::string>{"T0+A1+T1", "T1", "T3"}));
+  EXPECT_DOUBLE_EQ(*misassigned[1].slack_px, 92);
+  // The near miss: frogs → snake bent round a corner in two pieces; each piece's far end is the
+  // corner, nearer the loose text "pond" (42 and 44 px) than the named entity, but reaches nothing.
+  for (const auto& f : misassigned) EXPECT_NE(f.elements[0].find("A1"), std::string::npos);
+  for (const auto& f : findings_of(s, "link_detached")) EXPECT_EQ(f.elements[0].find("T2+A"), std::string::npos);
+}
+
+TEST(Ai2dAudit, ALoopOnOneEntityIsNeverReversed) {
+  // battery → battery (a current arrow beside it, its head at the end the audit pairs with the
+  // origin): no edge, no direction.
+  const Scene s = imported("self_loop");
+  EXPECT_TRUE(findings_of(s, "arrow_reversed").empty());
+  EXPECT_EQ(truth_of(s, R"({"id":"c","ask":"count","of":"cycles"})"), "0");
+  EXPECT_EQ(truth_of(s, R"({"id":"c","ask":"count","of":"food_chains"})"), "0");
+}
+
+TEST(Ai2dAudit, BentWireReachingItsEndIsNotMisassigned) {
+  // The wire's farthest vertex from the switch is its outer corner (154, 232), 114 px from the bulb
+  // and 7 px from the loose text "electron flow"; the wire itself touches the bulb at x = 40.
+  const Scene s = imported("bent_wire");
+  EXPECT_TRUE(findings_of(s, "link_misassigned").empty());
+  EXPECT_TRUE(findings_of(s, "link_detached").empty());
+}
+
 TEST(Ai2dAudit, HeadlessAndUnannotatedArrows) {
   const Scene s = imported("heads");
   const auto headless = findings_of(s, "arrow_without_head");
@@ -314,11 +371,32 @@ TEST(Ai2dAudit, GapsFeedTheAutoBand) {
   EXPECT_EQ(evidence.count, 6u);
   EXPECT_EQ(evidence.exact, 2u);
   EXPECT_NEAR(evidence.quantile(1.0), 20.1, 0.1);
+  // The same gaps are the detachment band's evidence.
+  BandEvidence all, gaps;
+  add_declared_residuals(imported("food_chain"), Bands{}, all, &gaps);
+  EXPECT_EQ(gaps.count, 6u);
+  EXPECT_EQ(gaps.bins, evidence.bins);
+}
+
+TEST(Ai2dAudit, DetachmentFollowsTheGapBand) {
+  // food_chain's A2 stops 10 px from grass and 20 px from bacteria. With a detachment band of
+  // 12 / 24 px the 10 px gap is drawing style and the 20 px one is doubtful; the precision band
+  // (5 / 15 px) still decides everything else.
+  Bands b = test_bands();
+  b.gap_num_px = 12;
+  b.gap_vis_px = 24;
+  std::vector<Finding> detached;
+  for (auto& f : diagram_findings(imported("food_chain"), b))
+    if (f.kind == FindingKind::link_detached) detached.push_back(f);
+  ASSERT_EQ(detached.size(), 1u);
+  EXPECT_EQ(detached[0].elements, (std::vector<std::string>{"B0+A2+T2", "T2"}));
+  EXPECT_EQ(detached[0].severity, Severity::doubtful);
+  EXPECT_DOUBLE_EQ(*detached[0].slack_px, 20);
 }
 
 TEST(Ai2dImport, DirectoriesAndJsonLines) {
   const auto files = ai2d_inputs(kFixtures.string());
-  ASSERT_EQ(files.size(), 8u);
+  ASSERT_EQ(files.size(), 13u);
   EXPECT_EQ(ai2d_key(files.front()), "attached_cycle");
   EXPECT_EQ(ai2d_questions_path(files.front()), (kFixtures / "questions" / "attached_cycle.png.json").string());
   EXPECT_EQ(ai2d_questions_path((kFixtures / "annotations" / "motor_battery.png.json").string()), "");

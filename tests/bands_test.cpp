@@ -145,6 +145,36 @@ TEST(Bands, AutoWithTooFewResidualsKeepsTheFloor) {
   EXPECT_NE(band.reason.find("too few"), std::string::npos);
 }
 
+TEST(Bands, GapBandReadsTheDrawingStylesOfArrows) {
+  // 80 arrow ends touch (2 px), 20 float 30 px short: the 90th percentile lies halfway into the
+  // 30 px bin, so gaps up to 30.05 px hold and 60.1 px is clearly detached.
+  BandEvidence gaps;
+  for (int i = 0; i < 80; ++i) gaps.add(2);
+  for (int i = 0; i < 20; ++i) gaps.add(30);
+  Bands b = dataset_bands("ai2d");
+  estimate_gap_band(gaps, b);
+  EXPECT_NEAR(b.gap_num_px, 30.05, 1e-9);
+  EXPECT_NEAR(b.gap_vis_px, 60.1, 1e-9);
+  EXPECT_NE(b.gap_reason.find("100 arrow gaps"), std::string::npos) << b.gap_reason;
+  const Bands g = b.for_gaps();
+  EXPECT_EQ(g.eps_num_px, b.gap_num_px);
+  EXPECT_EQ(g.eps_vis_px, b.gap_vis_px);
+  // Arrows that all touch: the band's own edges are the least.
+  BandEvidence touching;
+  for (int i = 0; i < 30; ++i) touching.add(0.5);
+  Bands t = dataset_bands("ai2d");
+  estimate_gap_band(touching, t);
+  EXPECT_EQ(t.gap_num_px, t.eps_num_px);
+  EXPECT_EQ(t.gap_vis_px, t.eps_vis_px);
+  // Too few gaps: no detachment band, the band itself decides.
+  BandEvidence few;
+  for (int i = 0; i < 19; ++i) few.add(30);
+  Bands f = dataset_bands("ai2d");
+  estimate_gap_band(few, f);
+  EXPECT_EQ(f.gap_num_px, 0);
+  EXPECT_EQ(f.for_gaps().eps_vis_px, f.eps_vis_px);
+}
+
 TEST(Bands, ResidualsOfCirclesLeaveOutThePointThatSetsTheRadius) {
   Scene s;
   s.id = "c";

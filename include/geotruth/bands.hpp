@@ -44,6 +44,14 @@ struct Bands {
   /// dataset's own residuals) or "option" (--eps-num / --eps-vis).
   std::string source = "default";
   std::string reason;  ///< one sentence: why this band
+  /// The detachment band of traced arrows (AI2D): how far an arrow may stop short of the entity it
+  /// joins as a matter of drawing style (gap ≤ gap_num_px holds, ≥ gap_vis_px clearly detached).
+  /// 0: the band above. Set by `auto` from the dataset's own arrow gaps (estimate_gap_band).
+  double gap_num_px = 0;
+  double gap_vis_px = 0;
+  std::string gap_reason;
+  /// These bands with the detachment band in force, for deciding arrow gaps.
+  Bands for_gaps() const;
 
   /// Pixels of the rendered image per frame unit, exactly as a rational.
   Rational pixels_per_unit(const Frame& frame) const;
@@ -62,6 +70,12 @@ bool hand_annotated(const std::string& dataset);
 /// than kMinResiduals residuals, or all of them 0 (exact data), the floor is kept and says why.
 Bands estimate_bands(const BandEvidence& evidence, const Bands& floor);
 inline constexpr std::size_t kMinResiduals = 20;
+/// The detachment band from the dataset's arrow gaps (each traced arrow's distance to the two
+/// entities its link names): their gaps are not noise about 0 but drawing styles (arrows that
+/// touch, arrows that float 10–40 px between labels), so the band is read off their distribution:
+/// gap_num = its 90th percentile (nine ends in ten stop short by no more: the styles), gap_vis =
+/// twice that, each at least the band's own. Fewer than kMinResiduals gaps leave it unset.
+void estimate_gap_band(const BandEvidence& gaps, Bands& bands);
 
 /// Bands bound to one frame: converts between frame units and rendered pixels, and classifies
 /// slack exactly (rational frame units) or as measured (pixels, for pictures).

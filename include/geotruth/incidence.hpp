@@ -58,6 +58,28 @@ const char* mode_name(IncidenceMode mode);
 /// ends), each point declared on a circle (its distance to the circle; when the radius comes
 /// from the points themselves, the point that sets it is left out), and each drawn link end (its
 /// distance to its entity's box). These are what `--bands auto` estimates a dataset's precision from.
-void add_declared_residuals(const Scene& scene, const Bands& bands, BandEvidence& evidence);
+/// Each traced arrow's gaps to the two entities its link names go to `evidence` and, when given,
+/// to `arrow_gaps` as well (the detachment band's evidence).
+void add_declared_residuals(const Scene& scene, const Bands& bands, BandEvidence& evidence,
+                            BandEvidence* arrow_gaps = nullptr);
+
+/// The `auto` band of a dataset, scene by scene: the declared facts' residuals give ε_num/ε_vis
+/// (estimate_bands) and traced arrows' gaps the detachment band (estimate_gap_band). The one
+/// estimator behind `--bands auto` and the Python package's Bands.estimate.
+class BandEstimator {
+ public:
+  explicit BandEstimator(Bands floor) : floor_(std::move(floor)) {}
+  void add(const Scene& scene) { add_declared_residuals(scene, floor_, evidence_, &arrow_gaps_); }
+  Bands estimate() const {
+    Bands bands = estimate_bands(evidence_, floor_);
+    estimate_gap_band(arrow_gaps_, bands);
+    return bands;
+  }
+  const BandEvidence& evidence() const { return evidence_; }
+
+ private:
+  Bands floor_;
+  BandEvidence evidence_, arrow_gaps_;
+};
 
 }  // namespace geotruth

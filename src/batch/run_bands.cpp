@@ -80,15 +80,15 @@ RunBands resolve_bands(const BandRequest& options, std::vector<std::string>& inp
                                   ") must not exceed --eps-vis (" + std::to_string(run.bands.eps_vis_px) + ")");
   } else if (mode == "auto") {
     spool_stdin(inputs);
-    BandEvidence evidence;
+    BandEstimator estimator(floor);
     RecordStream stream(inputs, ImportSource(*format, categories), limits);
     StreamItem item;
     while (stream.next(item)) {
       const SceneOrError scene = scene_of(item, limits);
-      if (const Scene* s = std::get_if<Scene>(&scene)) add_declared_residuals(*s, floor, evidence);
+      if (const Scene* s = std::get_if<Scene>(&scene)) estimator.add(*s);
     }
-    run.bands = estimate_bands(evidence, floor);
-    run.evidence = std::move(evidence);
+    run.bands = estimator.estimate();
+    run.evidence = estimator.evidence();
   } else {
     run.bands = floor;
   }
@@ -96,6 +96,11 @@ RunBands resolve_bands(const BandRequest& options, std::vector<std::string>& inp
   std::snprintf(line, sizeof line, "bands: eps_num %.2f px, eps_vis %.2f px (%s)", run.bands.eps_num_px,
                 run.bands.eps_vis_px, run.bands.source.c_str());
   log << line << ": " << run.bands.reason << '\n';
+  if (run.bands.gap_num_px > 0) {
+    std::snprintf(line, sizeof line, "arrow gaps: detached beyond %.2f px, clearly from %.2f px", run.bands.gap_num_px,
+                  run.bands.gap_vis_px);
+    log << line << ": " << run.bands.gap_reason << '\n';
+  }
   return run;
 }
 

@@ -107,6 +107,26 @@ Bands estimate_bands(const BandEvidence& evidence, const Bands& floor) {
   return out;
 }
 
+Bands Bands::for_gaps() const {
+  Bands out = *this;
+  if (gap_num_px > 0) out.eps_num_px = gap_num_px;
+  if (gap_vis_px > 0) out.eps_vis_px = gap_vis_px;
+  return out;
+}
+
+void estimate_gap_band(const BandEvidence& gaps, Bands& bands) {
+  if (gaps.count < kMinResiduals) return;
+  const double p90 = gaps.quantile(0.9);
+  bands.gap_num_px = std::max(bands.eps_num_px, p90);
+  bands.gap_vis_px = std::max(bands.eps_vis_px, 2 * p90);
+  char buffer[200];
+  std::snprintf(buffer, sizeof buffer,
+                "%zu arrow gaps, median %.2f px, 90th percentile %.2f px: gaps up to the 90th percentile are the "
+                "dataset's drawing style, twice it is clearly detached",
+                gaps.count, gaps.quantile(0.5), p90);
+  bands.gap_reason = buffer;
+}
+
 FrameBands::FrameBands(const Bands& bands, const Frame& frame) : bands_(&bands) {
   const Rational px = bands.pixels_per_unit(frame);
   px_per_unit_ = to_double(px);

@@ -122,6 +122,11 @@ ordered_json bands_json(const Bands& bands, bool reason) {
                    {"source", bands.source}};
   if (bands.render_size_px > 0) out["render_size_px"] = bands.render_size_px;
   if (reason) out["reason"] = bands.reason;
+  if (bands.gap_num_px > 0) {
+    out["gap_num_px"] = rounded_px(bands.gap_num_px);
+    out["gap_vis_px"] = rounded_px(bands.gap_vis_px);
+    if (reason) out["gap_reason"] = bands.gap_reason;
+  }
   return out;
 }
 

@@ -7,8 +7,11 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "geometry/predicates.hpp"
+#include "geometry/segments.hpp"
 
 namespace geotruth {
 
@@ -262,11 +265,16 @@ class Builder {
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = i + 1; j < n; ++j) {
         charge_work();
-        if (shared_count(pieces_[i].members, pieces_[j].members) >= 2)
-          sharing.emplace_back(i, j);
-        else if (uses_geometry() && geometrically_one_line(pieces_[i], pieces_[j]))
-          near.emplace_back(i, j);
+        if (shared_count(pieces_[i].members, pieces_[j].members) >= 2) sharing.emplace_back(i, j);
       }
+    if (uses_geometry()) {
+      std::vector<const std::pair<Vec2, Vec2>*> extents;
+      for (const Piece& piece : pieces_) extents.push_back(piece.extent ? &*piece.extent : nullptr);
+      for (const auto& [i, j] : SegmentSet(extents).maybe_collinear_pairs(eps2_))
+        if (!std::binary_search(sharing.begin(), sharing.end(), std::make_pair(i, j)) &&
+            geometrically_one_line(pieces_[i], pieces_[j]))
+          near.emplace_back(i, j);
+    }
     // Straightest pairs first, so that one stray fact cannot split a line that the others agree on.
     std::vector<Rational> bend(sharing.size());
     for (std::size_t k = 0; k < sharing.size(); ++k)
@@ -377,9 +385,11 @@ class Builder {
                       : line_name(scene_.points[first.ends.first].id, scene_.points[first.ends.second].id);
       return;
     }
+    std::vector<const Vec2*> positions;
+    for (const Vec2& end : ends) positions.push_back(&end);
     std::vector<std::size_t> order(ends.size());
     std::iota(order.begin(), order.end(), 0);
-    PointSet(ends).sort_along(reference->first, reference->second, order);
+    sort_along(positions, reference->first, reference->second, order);
     line.ends = std::make_pair(ends[order.front()], ends[order.back()]);
     line.name = line.pieces.size() == 1 ? pieces_[line.pieces.front()].name
                                         : line_name(scene_.points[end_points[order.front()]].id,
@@ -512,28 +522,18 @@ class Builder {
   }
 
   void order_points_along_lines() {
-    std::vector<Vec2> placed;
-    std::vector<std::size_t> index_in_set(out_.vertices.size(), SIZE_MAX);
+    std::vector<const Vec2*> at(out_.vertices.size(), nullptr);
     for (std::size_t v = 0; v < out_.vertices.size(); ++v)
-      if (out_.vertices[v].at) {
-        index_in_set[v] = placed.size();
-        placed.push_back(*out_.vertices[v].at);
-      }
-    const PointSet points(placed);
+      if (out_.vertices[v].at) at[v] = &*out_.vertices[v].at;
     for (auto& line : out_.lines) {
       charge_work(line.vertices.size() * 16);  // an exact sort of the line's points
-      const bool all_placed = line.ends && std::all_of(line.vertices.begin(), line.vertices.end(),
-                                                       [&](std::size_t v) { return index_in_set[v] != SIZE_MAX; });
+      const bool all_placed =
+          line.ends && std::all_of(line.vertices.begin(), line.vertices.end(), [&](std::size_t v) { return at[v]; });
       if (!all_placed) {
         order_by_declarations(line);
         continue;
       }
-      std::vector<std::size_t> keys;
-      for (auto v : line.vertices) keys.push_back(index_in_set[v]);
-      std::vector<std::size_t> vertex_of_key(placed.size());
-      for (auto v : line.vertices) vertex_of_key[index_in_set[v]] = v;
-      points.sort_along(line.ends->first, line.ends->second, keys);
-      for (std::size_t k = 0; k < keys.size(); ++k) line.vertices[k] = vertex_of_key[keys[k]];
+      sort_along(at, line.ends->first, line.ends->second, line.vertices);
     }
   }
 
@@ -589,25 +589,37 @@ class Builder {
     for (const auto& [v, lines] : lines_at)
       for (auto x : lines)
         for (auto y : lines) meet[x][y] = true;
-    std::map<std::pair<Rational, Rational>, std::size_t> crossing_at;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!out_.lines[i].ends) continue;
-      for (std::size_t j = i + 1; j < n; ++j) {
-        charge_work();
-        if (!out_.lines[j].ends || meet[i][j]) continue;
-        const auto& [a, b] = *out_.lines[i].ends;
-        const auto& [c, d] = *out_.lines[j].ends;
-        const auto x = segment_crossing(a, b, c, d);
-        if (!x || !depths_meet(out_.lines[i], out_.lines[j], *x)) continue;
-        auto [it, fresh] = crossing_at.emplace(std::make_pair(x->x, x->y), out_.vertices.size());
-        if (fresh) out_.vertices.push_back({std::nullopt, *x, false});
-        for (auto line : {i, j}) {
-          auto& vertices = out_.lines[line].vertices;
-          if (fresh || std::find(vertices.begin(), vertices.end(), it->second) == vertices.end())
-            vertices.push_back(it->second);
-        }
+    std::vector<const std::pair<Vec2, Vec2>*> extents;
+    for (const MaximalLine& line : out_.lines) extents.push_back(line.ends ? &*line.ends : nullptr);
+    std::unordered_multimap<std::size_t, std::size_t> crossing_at;  // hash of the exact point → vertex
+    for (auto& [i, j, x] : SegmentSet(extents).crossings()) {
+      if (meet[i][j] || !depths_meet(out_.lines[i], out_.lines[j], x)) continue;
+      const std::size_t hash = exact_hash(x);
+      std::optional<std::size_t> known;
+      for (auto [it, end] = crossing_at.equal_range(hash); it != end && !known; ++it)
+        if (*out_.vertices[it->second].at == x) known = it->second;
+      if (!known) {
+        crossing_at.emplace(hash, out_.vertices.size());
+        out_.vertices.push_back({std::nullopt, std::move(x), false});
+      }
+      const std::size_t vertex = known.value_or(out_.vertices.size() - 1);
+      for (auto line : {i, j}) {
+        auto& vertices = out_.lines[line].vertices;
+        if (!known || std::find(vertices.begin(), vertices.end(), vertex) == vertices.end()) vertices.push_back(vertex);
       }
     }
+  }
+
+  static std::size_t exact_hash(const Vec2& p) {
+    auto limbs = [](const mpz_class& z) {
+      return std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(z.get_mpz_t()->_mp_d),
+                                                            sizeof(mp_limb_t) * mpz_size(z.get_mpz_t()))) ^
+             static_cast<std::size_t>(mpz_sgn(z.get_mpz_t()) + 1);
+    };
+    std::size_t h = 0;
+    for (const Rational* q : {&p.x, &p.y})
+      for (const mpz_class* z : {&q->get_num(), &q->get_den()}) h = h * 1000003 ^ limbs(*z);
+    return h;
   }
 
   std::optional<Rational> depth_at(const MaximalLine& line, const Vec2& x) const {

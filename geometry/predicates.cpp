@@ -239,16 +239,6 @@ std::vector<std::size_t> PointSet::near_segment(const Vec2& a, const Vec2& b, co
   return out;
 }
 
-void PointSet::sort_along(const Vec2& a, const Vec2& b, std::vector<std::size_t>& indices) const {
-  const K::Point_2 origin = pt(a);
-  const K::Vector_2 direction = pt(b) - origin;
-  std::vector<std::pair<K::FT, std::size_t>> keyed;
-  keyed.reserve(indices.size());
-  for (auto i : indices) keyed.emplace_back((impl_->exact[i] - origin) * direction, i);
-  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-  for (std::size_t k = 0; k < keyed.size(); ++k) indices[k] = keyed[k].second;
-}
-
 std::vector<CirclePoint> segment_circle_points(const Vec2& a, const Vec2& b, const Vec2& c, const Rational& r2) {
   using Result = CGAL::CK2_Intersection_traits<CK, CK::Line_arc_2, CK::Circle_2>::type;
   std::vector<Result> results;

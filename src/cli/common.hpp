@@ -153,4 +153,11 @@ struct CrosscheckCommand {
 };
 int crosscheck(CrosscheckCommand command, const BandOptions& bands);
 
+/// What the vision module (src/cli/vision.cpp) exports as `geotruth_vision_commands`; render and
+/// crosscheck above load it on first use (cli/vision_loader.cpp).
+struct VisionCommands {
+  int (*render)(const RenderCommand& command, const BandOptions& bands);
+  int (*crosscheck)(CrosscheckCommand command, const BandOptions& bands);
+};
+
 }  // namespace geotruth::cli

@@ -1,0 +1,199 @@
+// Filtered queries over many segments (see segments.hpp). Intervals come from CGAL's Interval_nt
+// (upward rounding, set once per query); exact work is plain GMP on integers, or the exact
+// predicates of predicates.cpp for the rare undecided case.
+#include "geometry/segments.hpp"
+
+#include <CGAL/FPU.h>
+#include <CGAL/Interval_nt.h>
+
+#include <algorithm>
+#include <cmath>
+#include <geotruth/work_limit.hpp>
+#include <numeric>
+#include <optional>
+
+#include "geometry/predicates.hpp"
+
+namespace geotruth::geometry {
+namespace {
+
+using Interval = CGAL::Interval_nt<false>;  // needs upward rounding: CGAL::Protect_FPU_rounding<true>
+
+// An interval that holds q: GMP's conversion truncates (or, in upward rounding, may round up), so
+// q is within one step of the double either way.
+Interval enclosure(const Rational& q) {
+  const double d = q.get_d();
+  return {std::nextafter(d, -HUGE_VAL), std::nextafter(d, HUGE_VAL)};
+}
+
+struct IntervalPoint {
+  Interval x, y;
+  explicit IntervalPoint(const Vec2& p) : x(enclosure(p.x)), y(enclosure(p.y)) {}
+};
+
+// Cross product (b − a) × (p − a): > 0 when p is left of a → b (y up).
+Interval cross(const IntervalPoint& a, const IntervalPoint& b, const IntervalPoint& p) {
+  return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+}
+
+// The sign of an interval when it is certain.
+std::optional<int> certain_sign(const Interval& v) {
+  if (v.inf() > 0) return 1;
+  if (v.sup() < 0) return -1;
+  if (v.inf() == 0 && v.sup() == 0) return 0;
+  return std::nullopt;
+}
+
+// The line through a segment as A·x + B·y = C with integer coefficients (the rational ones times
+// their denominators' common multiple): crossing points need no gcd until the very end.
+struct IntegerLine {
+  mpz_class a, b, c;
+  explicit IntegerLine(const std::pair<Vec2, Vec2>& s) {
+    const Rational qa = s.second.y - s.first.y, qb = s.first.x - s.second.x, qc = qa * s.first.x + qb * s.first.y;
+    mpz_class scale;
+    mpz_lcm(scale.get_mpz_t(), qa.get_den_mpz_t(), qb.get_den_mpz_t());
+    mpz_lcm(scale.get_mpz_t(), scale.get_mpz_t(), qc.get_den_mpz_t());
+    a = qa.get_num() * (scale / qa.get_den());
+    b = qb.get_num() * (scale / qb.get_den());
+    c = qc.get_num() * (scale / qc.get_den());
+  }
+};
+
+}  // namespace
+
+struct SegmentSet::Impl {
+  struct Entry {
+    const std::pair<Vec2, Vec2>* exact;
+    IntervalPoint a, b;
+    double x0, y0, x1, y1;  // a box that surely holds the segment
+    IntegerLine line;
+  };
+  std::vector<std::optional<Entry>> entries;
+  std::vector<std::size_t> by_left;  // present entries by the left edge of their box
+
+  // Pairs i < j (increasing) whose boxes, each grown by `margin`, overlap.
+  template <typename Visit>
+  void overlapping_boxes(double margin, Visit&& visit) const {
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    for (std::size_t k = 0; k < by_left.size(); ++k) {
+      const Entry& left = *entries[by_left[k]];
+      for (std::size_t m = k + 1; m < by_left.size(); ++m) {
+        const Entry& right = *entries[by_left[m]];
+        if (right.x0 > left.x1 + margin) break;  // rounded upwards: never too small
+        charge_work();
+        if (right.y0 <= left.y1 + margin && left.y0 <= right.y1 + margin)
+          pairs.push_back(std::minmax(by_left[k], by_left[m]));
+      }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    for (const auto& [i, j] : pairs) visit(i, j);
+  }
+
+  // Whether some end of `shorter` is clearly farther than √r2 from `longer`'s line.
+  static bool clearly_off_line(const Entry& longer, const Entry& shorter, const Interval& r2) {
+    const Interval dx = longer.b.x - longer.a.x, dy = longer.b.y - longer.a.y;
+    const Interval reach = r2 * (dx * dx + dy * dy);  // squared distance × squared length
+    for (const IntervalPoint* end : {&shorter.a, &shorter.b})
+      if (CGAL::square(cross(longer.a, longer.b, *end)).inf() > reach.sup()) return true;
+    return false;
+  }
+
+  // The one point where the lines of i and j cross, from their integer equations.
+  Vec2 crossing_point(std::size_t i, std::size_t j) const {
+    const IntegerLine &p = entries[i]->line, &q = entries[j]->line;
+    const mpz_class det = p.a * q.b - q.a * p.b;
+    Vec2 at{Rational(p.c * q.b - q.c * p.b, det), Rational(p.a * q.c - q.a * p.c, det)};
+    at.x.canonicalize();
+    at.y.canonicalize();
+    return at;
+  }
+};
+
+SegmentSet::SegmentSet(const std::vector<const std::pair<Vec2, Vec2>*>& segments) : impl_(std::make_unique<Impl>()) {
+  impl_->entries.reserve(segments.size());
+  for (const auto* s : segments) {
+    if (!s) {
+      impl_->entries.emplace_back();
+      continue;
+    }
+    const IntervalPoint a(s->first), b(s->second);
+    impl_->entries.push_back(Impl::Entry{s, a, b, std::min(a.x.inf(), b.x.inf()), std::min(a.y.inf(), b.y.inf()),
+                                         std::max(a.x.sup(), b.x.sup()), std::max(a.y.sup(), b.y.sup()),
+                                         IntegerLine(*s)});
+    impl_->by_left.push_back(impl_->entries.size() - 1);
+  }
+  std::stable_sort(impl_->by_left.begin(), impl_->by_left.end(),
+                   [&](std::size_t i, std::size_t j) { return impl_->entries[i]->x0 < impl_->entries[j]->x0; });
+}
+
+SegmentSet::~SegmentSet() = default;
+
+std::vector<std::pair<std::size_t, std::size_t>> SegmentSet::maybe_collinear_pairs(const Rational& r2) const {
+  CGAL::Protect_FPU_rounding<true> rounding;
+  const Interval r2_enclosure = enclosure(r2);
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  impl_->overlapping_boxes(CGAL::sqrt(r2_enclosure).sup(), [&](std::size_t i, std::size_t j) {
+    const auto &s = *impl_->entries[i], &t = *impl_->entries[j];
+    // Either may turn out the longer one: left out only when both ways clearly fail.
+    if (!Impl::clearly_off_line(s, t, r2_enclosure) || !Impl::clearly_off_line(t, s, r2_enclosure))
+      out.emplace_back(i, j);
+  });
+  return out;
+}
+
+std::vector<SegmentCrossing> SegmentSet::crossings() const {
+  CGAL::Protect_FPU_rounding<true> rounding;
+  std::vector<SegmentCrossing> out;
+  impl_->overlapping_boxes(0, [&](std::size_t i, std::size_t j) {
+    const auto &s = *impl_->entries[i], &t = *impl_->entries[j];
+    const auto c = certain_sign(cross(s.a, s.b, t.a)), d = certain_sign(cross(s.a, s.b, t.b));
+    const auto a = certain_sign(cross(t.a, t.b, s.a)), b = certain_sign(cross(t.a, t.b, s.b));
+    auto same_side = [](std::optional<int> u, std::optional<int> v) { return u && v && *u != 0 && *u == *v; };
+    if (same_side(c, d) || same_side(a, b)) return;  // clearly apart
+    auto opposite = [](std::optional<int> u, std::optional<int> v) { return u && v && *u != 0 && *u == -*v; };
+    if (opposite(c, d) && opposite(a, b)) {
+      out.push_back({i, j, impl_->crossing_point(i, j)});  // a proper crossing
+      return;
+    }
+    // An end on the other segment, collinear pieces, or too close to tell: decided exactly.
+    if (auto x = segment_crossing(s.exact->first, s.exact->second, t.exact->first, t.exact->second))
+      out.push_back({i, j, std::move(*x)});
+  });
+  return out;
+}
+
+void sort_along(const std::vector<const Vec2*>& points, const Vec2& a, const Vec2& b,
+                std::vector<std::size_t>& indices) {
+  // Keys (p − a)·(b − a): enclosed in intervals, exact only when two enclosures overlap.
+  std::vector<Interval> approx(indices.size());
+  {
+    CGAL::Protect_FPU_rounding<true> rounding;
+    const IntervalPoint from(a), to(b);
+    const Interval dx = to.x - from.x, dy = to.y - from.y;
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      const IntervalPoint p(*points[indices[k]]);
+      approx[k] = (p.x - from.x) * dx + (p.y - from.y) * dy;
+    }
+  }
+  const Rational dx = b.x - a.x, dy = b.y - a.y;
+  std::vector<std::optional<Rational>> exact(indices.size());
+  auto exact_key = [&](std::size_t k) -> const Rational& {
+    if (!exact[k]) {
+      const Vec2& p = *points[indices[k]];
+      exact[k] = (p.x - a.x) * dx + (p.y - a.y) * dy;
+    }
+    return *exact[k];
+  };
+  std::vector<std::size_t> order(indices.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t k, std::size_t m) {
+    if (approx[k].sup() < approx[m].inf()) return true;
+    if (approx[k].inf() > approx[m].sup()) return false;
+    return exact_key(k) < exact_key(m);
+  });
+  std::vector<std::size_t> sorted(indices.size());
+  for (std::size_t k = 0; k < order.size(); ++k) sorted[k] = indices[order[k]];
+  indices = std::move(sorted);
+}
+
+}  // namespace geotruth::geometry

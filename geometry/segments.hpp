@@ -1,0 +1,48 @@
+// Many straight extents at once, for the incidence builder: which pairs may be one line, where
+// pairs cross, and the order of points along a line. Filtered like CGAL's own kernels: certified
+// interval enclosures decide what they can, exact rationals decide the rest and construct every
+// point, so every answer is exact. A sweep over the extents' boxes keeps pairs that cannot meet
+// out of the work (quadratic only when most pairs do meet, as random chords do).
+#pragma once
+
+#include <geotruth/scene.hpp>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace geotruth::geometry {
+
+/// One exact point where two extents meet.
+struct SegmentCrossing {
+  std::size_t first, second;  ///< indices into the set, first < second
+  Vec2 at;
+};
+
+class SegmentSet {
+ public:
+  /// Closed segments [a, b] with a ≠ b; a null entry is no segment (paired with nothing). The
+  /// pointed-to extents must outlive the set.
+  explicit SegmentSet(const std::vector<const std::pair<Vec2, Vec2>*>& segments);
+  ~SegmentSet();
+
+  /// The pairs (i < j, in increasing order) that may lie on one line within √r2 and touch within
+  /// √r2: every pair that does is among them (boxes apart by more than √r2, or an end of the
+  /// shorter clearly farther than √r2 from the other's line, are left out). Charges one unit of
+  /// work per pair of overlapping boxes.
+  std::vector<std::pair<std::size_t, std::size_t>> maybe_collinear_pairs(const Rational& r2) const;
+
+  /// Every pair (i < j, in increasing order) whose closed segments meet in exactly one point, with
+  /// that point (as segment_crossing gives it). Charges one unit of work per pair of overlapping boxes.
+  std::vector<SegmentCrossing> crossings() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Sorts `indices` into `points` by their position along the direction a → b (exact projection;
+/// equal positions keep their order). Precondition: a ≠ b.
+void sort_along(const std::vector<const Vec2*>& points, const Vec2& a, const Vec2& b,
+                std::vector<std::size_t>& indices);
+
+}  // namespace geotruth::geometry

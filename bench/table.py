@@ -179,14 +179,14 @@ def main():
 
 
 def tangram_scenes(n):
-    """A triangle with a cevian (4 letters, 6 segments, 3 triangles), coordinates varied per
-    scene, four count questions each."""
+    """A triangle with a cevian (4 letters, 6 segments, 3 triangles), four count questions each,
+    no two scenes alike (a duplicate scene's id is listed in the summary: memory would follow)."""
     for i in range(n):
         s = i % 97
         ask = lambda qid, of, options, answer: {"id": qid, "ask": "count", "of": of, "options": options,
                                                 "answer": answer}
         yield {"id": "g%d" % i,
-               "points": [{"id": "A", "at": [300 + s, 100]}, {"id": "B", "at": [100, 500]},
+               "points": [{"id": "A", "at": [200 + i % 241, 50 + (i // 241) % 200]}, {"id": "B", "at": [100, 500]},
                           {"id": "C", "at": [540, 500]}, {"id": "D", "at": ["%d/3" % (960 + 3 * s), 500]}],
                "lines": [{"through": ["A", "B"]}, {"through": ["A", "C"]}, {"through": ["B", "D", "C"]},
                          {"through": ["A", "D"]}],

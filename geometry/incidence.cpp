@@ -158,11 +158,13 @@ class Builder {
     return n;
   }
 
-  // How far these points, where placed, stray from the line through their two extremes.
+  // How far these points, where placed, stray from the line through their two extremes (named in
+  // scene order).
   struct Straightness {
-    Rational squared_off = 0;  // of the point farthest off
-    std::size_t worst = 0;
+    Spread spread;
+    std::size_t worst = 0;  // the scene point farthest off (0 when none is)
     std::pair<std::size_t, std::size_t> extremes{0, 0};
+    bool straight_within(const Rational& r2) const { return spread.compare_off(r2) <= 0; }
   };
   Straightness straightness(std::vector<std::size_t> points) const {
     std::sort(points.begin(), points.end());
@@ -171,25 +173,11 @@ class Builder {
     Straightness result;
     if (points.size() < 3) return result;
     charge_work(3 * points.size());
-    auto at = [&](std::size_t m) -> const Vec2& { return *scene_.points[m].at; };
-    // The extremes by two farthest-point sweeps (linear; the two farthest apart of a set that is
-    // nearly straight, which is what is asked).
-    auto farthest_from = [&](std::size_t from) {
-      std::size_t best = from;
-      Rational longest = 0;
-      for (auto m : points) {
-        const Rational dx = at(m).x - at(from).x, dy = at(m).y - at(from).y;
-        if (Rational d2 = dx * dx + dy * dy; d2 > longest) longest = d2, best = m;
-      }
-      return best;
-    };
-    const std::size_t first = farthest_from(points[0]);
-    result.extremes = std::minmax(first, farthest_from(first));  // named in scene order
-    if (result.extremes.first == result.extremes.second) return result;
-    for (auto m : points)
-      if (Rational off = squared_distance_to_line(at(m), at(result.extremes.first), at(result.extremes.second));
-          off > result.squared_off)
-        result.squared_off = off, result.worst = m;
+    std::vector<const Vec2*> at;
+    for (auto m : points) at.push_back(&*scene_.points[m].at);
+    result.spread = spread(at);
+    result.extremes = std::minmax(points[result.spread.first], points[result.spread.second]);
+    if (result.spread.compare_off(0) > 0) result.worst = points[result.spread.worst];
     return result;
   }
 
@@ -204,9 +192,9 @@ class Builder {
     std::vector<std::size_t> both = first;
     both.insert(both.end(), second.begin(), second.end());
     const Straightness s = straightness(both);
-    if (s.squared_off <= eps_vis2_) return true;
+    if (s.straight_within(eps_vis2_)) return true;
     std::string names;
-    Bend bend{s.worst, line_through(s.extremes), s.squared_off, "", true};
+    Bend bend{s.worst, line_through(s.extremes), s.spread.squared_off(), "", true};
     Rational culprit_off = eps_vis2_;  // a shared point off either line on its own is the cause
     const Straightness own_lines[] = {straightness(first), straightness(second)};
     for (auto m : shared) {
@@ -276,12 +264,13 @@ class Builder {
           near.emplace_back(i, j);
     }
     // Straightest pairs first, so that one stray fact cannot split a line that the others agree on.
-    std::vector<Rational> bend(sharing.size());
+    std::vector<Straightness> bend(sharing.size());
     for (std::size_t k = 0; k < sharing.size(); ++k)
-      bend[k] = straightness(ends_of({sharing[k].first, sharing[k].second})).squared_off;
+      bend[k] = straightness(ends_of({sharing[k].first, sharing[k].second}));
     std::vector<std::size_t> order(sharing.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return bend[x] < bend[y]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return bend[x].spread.less_off(bend[y].spread); });
     Groups groups(n);
     std::vector<std::vector<std::size_t>> pieces_of(n);  // by group root
     for (std::size_t i = 0; i < n; ++i) pieces_of[i] = {i};
@@ -325,7 +314,7 @@ class Builder {
       std::vector<std::size_t> pieces;
       for (std::size_t i = 0; i < pieces_.size(); ++i)
         if (std::count(roots.begin(), roots.end(), groups.find(i))) pieces.push_back(i);
-      bool clique = straightness(ends_of(pieces)).squared_off <= eps_vis2_;
+      bool clique = straightness(ends_of(pieces)).straight_within(eps_vis2_);
       for (std::size_t x = 0; x < pieces.size() && clique; ++x)
         for (std::size_t y = x + 1; y < pieces.size() && clique; ++y) {
           charge_work();
@@ -461,19 +450,20 @@ class Builder {
       for (auto i : line.vertices) {
         const Point& point = scene_.points[i];
         if (!point.at) continue;
-        const Rational to_line = squared_distance_to_line(*point.at, a, b);
+        // Exact distances only for the findings: the filtered comparisons decide the rest.
+        const bool off_line = compare_squared_distance_to_line(*point.at, a, b, eps2_) > 0;
         if (!inner.count(i)) {
-          if (to_line > eps2_)
-            finding(FindingKind::line_not_straight, i, line.name, to_line,
+          if (off_line)
+            finding(FindingKind::line_not_straight, i, line.name, squared_distance_to_line(*point.at, a, b),
                     "an end of a piece merged into the line lies off the line through its extreme points");
           continue;
         }
-        const Rational to_segment = squared_distance_to_segment(*point.at, a, b);
-        if (to_line > eps2_) {
+        if (off_line) {
+          const Rational to_line = squared_distance_to_line(*point.at, a, b);
           finding(FindingKind::declared_off_line, i, line.name, to_line, "declared on the line but off it");
           if (to_line > eps_vis2_) dropped.insert(i), off_their_line_.insert(i);
-        } else if (to_segment > eps2_) {
-          finding(FindingKind::declared_outside_extent, i, line.name, to_segment,
+        } else if (compare_squared_distance_to_segment(*point.at, a, b, eps2_) > 0) {
+          finding(FindingKind::declared_outside_extent, i, line.name, squared_distance_to_segment(*point.at, a, b),
                   "declared on the line but beyond its drawn ends");
         }
       }

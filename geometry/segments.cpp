@@ -3,38 +3,17 @@
 // predicates of predicates.cpp for the rare undecided case.
 #include "geometry/segments.hpp"
 
-#include <CGAL/FPU.h>
-#include <CGAL/Interval_nt.h>
-
 #include <algorithm>
 #include <cmath>
 #include <geotruth/work_limit.hpp>
 #include <numeric>
 #include <optional>
 
+#include "geometry/intervals.hpp"
 #include "geometry/predicates.hpp"
 
 namespace geotruth::geometry {
 namespace {
-
-using Interval = CGAL::Interval_nt<false>;  // needs upward rounding: CGAL::Protect_FPU_rounding<true>
-
-// An interval that holds q: GMP's conversion truncates (or, in upward rounding, may round up), so
-// q is within one step of the double either way.
-Interval enclosure(const Rational& q) {
-  const double d = q.get_d();
-  return {std::nextafter(d, -HUGE_VAL), std::nextafter(d, HUGE_VAL)};
-}
-
-struct IntervalPoint {
-  Interval x, y;
-  explicit IntervalPoint(const Vec2& p) : x(enclosure(p.x)), y(enclosure(p.y)) {}
-};
-
-// Cross product (b − a) × (p − a): > 0 when p is left of a → b (y up).
-Interval cross(const IntervalPoint& a, const IntervalPoint& b, const IntervalPoint& p) {
-  return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
-}
 
 // The sign of an interval when it is certain.
 std::optional<int> certain_sign(const Interval& v) {
@@ -160,6 +139,92 @@ std::vector<SegmentCrossing> SegmentSet::crossings() const {
       out.push_back({i, j, std::move(*x)});
   });
   return out;
+}
+
+namespace {
+
+// The index of the largest of n values (the first of equal ones), each known by an enclosure and,
+// when enclosures overlap, exactly. A value must exceed `floor` (exactly) to count.
+template <typename Approx, typename Exact>
+std::optional<std::size_t> first_largest(std::size_t n, const Rational& floor, Approx&& approx, Exact&& exact) {
+  std::optional<std::size_t> best;
+  std::optional<Rational> best_exact;
+  Interval best_approx = enclosure(floor);
+  for (std::size_t k = 0; k < n; ++k) {
+    const Interval value = approx(k);
+    std::optional<int> order = certain_compare(value, best_approx);
+    if (!order) {
+      if (!best_exact) best_exact = best ? exact(*best) : floor;
+      Rational value_exact = exact(k);
+      order = value_exact > *best_exact ? 1 : -1;
+      if (*order > 0) best_exact = std::move(value_exact);
+    } else if (*order > 0) {
+      best_exact.reset();
+    }
+    if (*order > 0) best = k, best_approx = value;
+  }
+  return best;
+}
+
+}  // namespace
+
+Spread spread(const std::vector<const Vec2*>& points) {
+  Spread result;
+  if (points.size() < 3) return result;
+  CGAL::Protect_FPU_rounding<true> rounding;
+  std::vector<IntervalPoint> approx;
+  approx.reserve(points.size());
+  for (const Vec2* p : points) approx.emplace_back(*p);
+  auto squared_length = [&](std::size_t i, std::size_t j) {
+    const Rational dx = points[i]->x - points[j]->x, dy = points[i]->y - points[j]->y;
+    return Rational(dx * dx + dy * dy);
+  };
+  auto farthest_from = [&](std::size_t from) {
+    return first_largest(
+               points.size(), 0, [&](std::size_t k) { return squared_distance(approx[from], approx[k]); },
+               [&](std::size_t k) { return squared_length(from, k); })
+        .value_or(from);
+  };
+  result.first = farthest_from(0);
+  result.second = farthest_from(result.first);
+  if (result.first == result.second) return result;
+  const std::size_t a = std::min(result.first, result.second), b = std::max(result.first, result.second);
+  // Squared distances to the line are cross² / length², the same length for every point: cross²
+  // orders them.
+  auto cross_exact = [&](std::size_t k) {
+    const Rational c = (points[b]->x - points[a]->x) * (points[k]->y - points[a]->y) -
+                       (points[b]->y - points[a]->y) * (points[k]->x - points[a]->x);
+    return Rational(c * c);
+  };
+  const auto worst = first_largest(
+      points.size(), 0, [&](std::size_t k) { return CGAL::square(cross(approx[a], approx[b], approx[k])); },
+      cross_exact);
+  if (!worst) return result;
+  result.worst = *worst;
+  result.a_ = points[a], result.b_ = points[b], result.off_ = points[*worst];
+  const Interval off =
+      CGAL::square(cross(approx[a], approx[b], approx[*worst])) / squared_distance(approx[a], approx[b]);
+  result.low_ = off.inf(), result.high_ = off.sup();
+  return result;
+}
+
+int Spread::compare_off(const Rational& r2) const {
+  {
+    CGAL::Protect_FPU_rounding<true> rounding;
+    if (auto order = certain_compare(Interval(low_, high_), enclosure(r2))) return *order;
+  }
+  return squared_off() < r2 ? -1 : squared_off() > r2 ? 1 : 0;
+}
+
+bool Spread::less_off(const Spread& other) const {
+  if (a_ == other.a_ && b_ == other.b_ && off_ == other.off_) return false;  // the same points: equal
+  if (auto order = certain_compare(Interval(low_, high_), Interval(other.low_, other.high_))) return *order < 0;
+  return squared_off() < other.squared_off();
+}
+
+const Rational& Spread::squared_off() const {
+  if (!exact_) exact_ = off_ ? squared_distance_to_line(*off_, *a_, *b_) : Rational(0);
+  return *exact_;
 }
 
 void sort_along(const std::vector<const Vec2*>& points, const Vec2& a, const Vec2& b,

@@ -7,6 +7,7 @@
 
 #include <geotruth/scene.hpp>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,33 @@ class SegmentSet {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// How far a set of points strays from one line: the two farthest apart, found by two
+/// farthest-point sweeps (from points[0], then from the point found: linear, and the farthest pair
+/// of a set that is nearly straight), and the point farthest from the line through them. Ties go
+/// to the earlier point. Fewer than three points, or all at one place: `first == second`, nothing
+/// off. Filtered: exact squared distances only where intervals cannot order two values; the
+/// farthest point's own distance is computed exactly only when asked for.
+class Spread {
+ public:
+  std::size_t first = 0, second = 0;  ///< indices into the points: the extremes
+  std::size_t worst = 0;              ///< the point farthest off their line (0 when none is off)
+
+  /// The sign of (squared distance of `worst` to the line) − r2.
+  int compare_off(const Rational& r2) const;
+  /// Whether this set strays strictly less than `other`.
+  bool less_off(const Spread& other) const;
+  /// The squared distance of `worst` to the line (0 when none is off).
+  const Rational& squared_off() const;
+
+ private:
+  friend Spread spread(const std::vector<const Vec2*>& points);
+  const Vec2 *a_ = nullptr, *b_ = nullptr, *off_ = nullptr;  // the line's ends, the farthest point off it
+  double low_ = 0, high_ = 0;                                // an enclosure of its squared distance
+  mutable std::optional<Rational> exact_;
+};
+/// The pointed-to points must outlive the result.
+Spread spread(const std::vector<const Vec2*>& points);
 
 /// Sorts `indices` into `points` by their position along the direction a → b (exact projection;
 /// equal positions keep their order). Precondition: a ≠ b.

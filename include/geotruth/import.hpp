@@ -2,6 +2,7 @@
 #pragma once
 
 #include <geotruth/input.hpp>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,6 +47,19 @@ void validate_imported(ImportedScene& imported);
 /// Reads a whole source file in `format` (not `native`). `file_name` is used for ids where the
 /// source has none (a per-problem logic_form.json takes its directory's name).
 std::vector<ImportedScene> import_source(SourceFormat format, std::string_view text, const std::string& file_name);
+
+/// A source read one scene at a time: memory holds one scene, not the file.
+class SourceStream {
+ public:
+  virtual ~SourceStream() = default;
+  /// The next scene in file order, validated as import_source's; false at the end.
+  virtual bool next(ImportedScene& scene) = 0;
+};
+
+/// Streams the source file at `path` when its format can be read a scene at a time (Geometry3K's
+/// annotation file); null when it must be read whole (use import_source). A stream gives the
+/// scenes and errors import_source gives for the same file.
+std::unique_ptr<SourceStream> stream_source(SourceFormat format, const std::string& path);
 
 /// GePBench: the rules file (a JSON list, recognized by its text) and any number of VQA JSONL
 /// files, given as (file name, text) pairs; questions attach to their image's scene.

@@ -141,6 +141,7 @@ std::size_t RecordStream::bytes_read() const {
 bool RecordStream::open_next_input() {
   if (reader_) bytes_done_ += reader_->consumed();
   reader_.reset();
+  source_.reset();
   imported_.clear();
   imported_next_ = 0;
   if (input_ >= inputs_.size()) return false;
@@ -172,6 +173,8 @@ bool RecordStream::open_next_input() {
     imported_ = import_gepbench(files);
     imported_file_ = path;
     input_ = inputs_.size();
+  } else if ((source_ = stream_source(format_, path))) {
+    imported_file_ = path;
   } else {
     std::string error;
     const auto text = slurp(path, error);
@@ -182,6 +185,11 @@ bool RecordStream::open_next_input() {
     imported_file_ = path;
   }
   return true;
+}
+
+ImportedScene* RecordStream::next_imported() {
+  if (source_) return source_->next(streamed_) ? &streamed_ : nullptr;
+  return imported_next_ < imported_.size() ? &imported_[imported_next_] : nullptr;
 }
 
 bool RecordStream::next(StreamItem& item) {
@@ -199,11 +207,11 @@ bool RecordStream::next(StreamItem& item) {
         item.ordinal = ++ordinal_;
         return true;
       }
-    } else if (imported_next_ < imported_.size()) {
-      ImportedScene& imported = imported_[imported_next_++];
+    } else if (ImportedScene* imported = next_imported()) {
+      ++imported_next_;
       item = StreamItem{};
-      item.raw = RawRecord{imported_file_, imported_next_, {}, 0, imported.key, std::move(imported.notes)};
-      item.imported = std::move(imported.scene);
+      item.raw = RawRecord{imported_file_, imported_next_, {}, 0, imported->key, std::move(imported->notes)};
+      item.imported = std::move(imported->scene);
       item.ordinal = ++ordinal_;
       return true;
     }

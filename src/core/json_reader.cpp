@@ -1,6 +1,8 @@
 #include "core/json_reader.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
@@ -56,7 +58,14 @@ using nlohmann::json;
 // Builds a Value tree from SAX events while tracking the JSON pointer of the current position.
 class TreeBuilder final : public nlohmann::json_sax<json> {
  public:
-  TreeBuilder(std::string_view text, const Limits& limits) : text_(text), limits_(limits) {}
+  // `bytes(from, to)`: the document's text in [from, to) (clipped to its size), for error messages.
+  using Bytes = std::function<std::string(std::size_t from, std::size_t to)>;
+  TreeBuilder(std::size_t size, Bytes bytes, const Limits& limits)
+      : size_(size), bytes_(std::move(bytes)), limits_(limits) {}
+
+  // Drops each member of a root object once it is complete; those named in `kept_keys` stay, as null.
+  bool drop_root_members = false;
+  std::vector<std::string_view> kept_keys;
 
   Value root;
   std::optional<InputError> error;
@@ -94,12 +103,14 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
                    const nlohmann::detail::exception& ex) override {
     if (error) return false;  // our own earlier failure is the real cause
     // The word the lexer stopped in: back from the failure position over letters and signs.
-    std::size_t start = std::min(position, text_.size());
-    while (start > 0 && (std::isalpha(static_cast<unsigned char>(text_[start - 1])) || text_[start - 1] == '-'))
+    const std::size_t stop = std::min(position, size_), from = stop - std::min<std::size_t>(stop, 4096);
+    const std::string before = bytes_(from, stop);
+    std::size_t start = before.size();
+    while (start > 0 && (std::isalpha(static_cast<unsigned char>(before[start - 1])) || before[start - 1] == '-'))
       --start;
-    const std::string_view rest = text_.substr(start);
+    const std::string rest = before.substr(start) + bytes_(stop, stop + 16);
     for (std::string_view word : {"NaN", "nan", "Infinity", "-Infinity", "inf", "-inf", "-NaN"}) {
-      if (rest.substr(0, word.size()) == word) {
+      if (std::string_view(rest).substr(0, word.size()) == word) {
         return fail("non-finite number '" + std::string(word) +
                     "': numbers must be finite JSON numbers or \"p/q\" strings");
       }
@@ -109,7 +120,7 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
     std::string message = ex.what();
     // "[json.exception.parse_error.101] parse error at line 1, column 5: ..." → from "parse error".
     if (auto at = message.find("parse error"); at != std::string::npos) message = message.substr(at);
-    if (stack_.empty() && root.kind == Value::Kind::null && position <= 1 && text_.empty())
+    if (stack_.empty() && root.kind == Value::Kind::null && position <= 1 && size_ == 0)
       message = "empty input: expected a JSON object";
     return fail("invalid JSON (" + message + ")");
   }
@@ -162,7 +173,20 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
     return &parent.members.back().second;
   }
 
-  bool add(Value&& value) { return place(std::move(value)) != nullptr; }
+  bool add(Value&& value) {
+    if (!place(std::move(value))) return false;
+    if (stack_.size() == 1) drop_finished_member();
+    return true;
+  }
+
+  void drop_finished_member() {
+    if (!drop_root_members || stack_.front()->kind != Value::Kind::object) return;
+    auto& members = stack_.front()->members;
+    if (std::find(kept_keys.begin(), kept_keys.end(), members.back().first) != kept_keys.end())
+      members.back().second = {};
+    else
+      members.pop_back();
+  }
 
   bool open(Value::Kind kind) {
     if (stack_.size() + 1 > limits_.max_depth)
@@ -186,10 +210,12 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
     open_keys_.pop_back();
     if (!path_.empty() && stack_.size() == path_.size()) path_.pop_back();
     pending_key_.clear();
+    if (stack_.size() == 1) drop_finished_member();
     return true;
   }
 
-  std::string_view text_;
+  std::size_t size_;
+  Bytes bytes_;
   const Limits& limits_;
   // Pointers stay valid: a container only grows while it is the innermost open one.
   std::vector<Value*> stack_;
@@ -206,13 +232,32 @@ std::variant<Value, InputError> read(std::string_view text, const Limits& limits
   if (text.size() > limits.max_line_bytes)
     return InputError{"", "record of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
                               std::to_string(limits.max_line_bytes) + " bytes (raise --max-line-bytes)"};
-  TreeBuilder builder(text, limits);
+  TreeBuilder builder(
+      text.size(), [&](std::size_t from, std::size_t to) { return std::string(text.substr(from, to - from)); }, limits);
   const bool ok = json::sax_parse(text.begin(), text.end(), &builder);
   if (!ok || builder.error) {
     if (builder.error) return *builder.error;
     return InputError{builder.pointer(), "invalid JSON"};
   }
   return std::move(builder.root);
+}
+
+std::optional<InputError> check(std::istream& in, std::size_t size,
+                                const std::function<std::string(std::size_t, std::size_t)>& bytes, const Limits& limits,
+                                const std::vector<std::string_view>& kept_keys, Value& root) {
+  if (size > limits.max_line_bytes)
+    return InputError{"", "record of " + std::to_string(size) + " bytes exceeds the limit of " +
+                              std::to_string(limits.max_line_bytes) + " bytes (raise --max-line-bytes)"};
+  TreeBuilder builder(size, bytes, limits);
+  builder.drop_root_members = true;
+  builder.kept_keys = kept_keys;
+  const bool ok = json::sax_parse(in, &builder);
+  if (!ok || builder.error) {
+    if (builder.error) return *builder.error;
+    return InputError{builder.pointer(), "invalid JSON"};
+  }
+  root = std::move(builder.root);
+  return std::nullopt;
 }
 
 std::string to_text(const Value& value) {

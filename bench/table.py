@@ -22,15 +22,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
-def run(cmd, stdout=subprocess.DEVNULL, stdin=None):
-    """One run: (wall s, CPU s, max RSS MiB)."""
+def run(cmd):
+    """One run: (wall s, CPU s, max RSS MiB). posix_spawn, not fork: a forked child would count
+    this script's own memory in its peak and the copying in its CPU time."""
+    devnull = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL, stdin=stdin)
-    _, status, usage = os.wait4(proc.pid, 0)
+    pid = os.posix_spawn(shutil.which(cmd[0]) or cmd[0], cmd, os.environ, file_actions=devnull)
+    _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode not in (0, 1):
-        raise SystemExit("bench: %s exited %d" % (" ".join(cmd), proc.returncode))
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit("bench: %s exited %d" % (" ".join(cmd), code))
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
@@ -103,7 +105,7 @@ def main():
         _, _, rss4 = median_of(count("g3k4.json"), 1)
         python = [sys.executable, os.path.join(HERE, "geometry3k_counts.py"), path("g3k.json")]
         _, py_cpu, _ = median_of(python, runs)
-        mine = {r["key"]: r for r in map(json.loads, subprocess.run(count("g3k.json"), capture_output=True,
+        mine = {r["id"]: r for r in map(json.loads, subprocess.run(count("g3k.json"), capture_output=True,
                                                                        text=True).stdout.splitlines())}
         theirs = [json.loads(l) for l in subprocess.run(python, capture_output=True, text=True).stdout.splitlines()]
         keys = ("letters", "circles", "segments", "triangles")

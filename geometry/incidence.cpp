@@ -58,6 +58,7 @@ class Builder {
  public:
   Builder(const Scene& scene, IncidenceMode mode, const Bands& bands)
       : scene_(scene),
+        placed_(positions(scene)),
         mode_(mode),
         bands_(bands, scene.frame),
         eps_(bands_.eps_num()),
@@ -173,9 +174,7 @@ class Builder {
     Straightness result;
     if (points.size() < 3) return result;
     charge_work(3 * points.size());
-    std::vector<const Vec2*> at;
-    for (auto m : points) at.push_back(&*scene_.points[m].at);
-    result.spread = spread(at);
+    result.spread = placed_.spread(points);
     result.extremes = std::minmax(points[result.spread.first], points[result.spread.second]);
     if (result.spread.compare_off(0) > 0) result.worst = points[result.spread.worst];
     return result;
@@ -201,9 +200,11 @@ class Builder {
       names += (names.empty() ? "" : ", ") + scene_.points[m].id;
       for (const Straightness& line : own_lines) {
         if (!scene_.points[m].at || line.extremes.first == line.extremes.second) continue;
-        const Rational off = squared_distance_to_line(*scene_.points[m].at, *scene_.points[line.extremes.first].at,
-                                                      *scene_.points[line.extremes.second].at);
-        if (off > culprit_off) culprit_off = off, bend = {m, line_through(line.extremes), off, "", false};
+        const Vec2 &p = *scene_.points[m].at, &a = *scene_.points[line.extremes.first].at,
+                   &b = *scene_.points[line.extremes.second].at;
+        if (compare_squared_distance_to_line(p, a, b, culprit_off) <= 0) continue;  // exact only when farther
+        culprit_off = squared_distance_to_line(p, a, b);
+        bend = {m, line_through(line.extremes), culprit_off, "", false};
       }
     }
     bend.detail = first_name + " and " + second_name + " share " + names +
@@ -353,15 +354,15 @@ class Builder {
   // ends, and the line is named by the points at those ends.
   void recompute_line(MaximalLine& line) {
     std::set<std::size_t> members(line.vertices.begin(), line.vertices.end());
-    std::optional<std::pair<Vec2, Vec2>> reference;
-    std::vector<Vec2> ends;
+    const std::pair<Vec2, Vec2>* reference = nullptr;
+    std::vector<const Vec2*> ends;  // the pieces' own extents: no copies
     std::vector<std::size_t> end_points;
     for (auto p : line.pieces) {
       members.insert(pieces_[p].members.begin(), pieces_[p].members.end());
       if (pieces_[p].extent) {
-        if (!reference) reference = pieces_[p].extent;
-        ends.push_back(pieces_[p].extent->first);
-        ends.push_back(pieces_[p].extent->second);
+        if (!reference) reference = &*pieces_[p].extent;
+        ends.push_back(&pieces_[p].extent->first);
+        ends.push_back(&pieces_[p].extent->second);
         end_points.push_back(pieces_[p].ends.first);
         end_points.push_back(pieces_[p].ends.second);
       }
@@ -374,12 +375,10 @@ class Builder {
                       : line_name(scene_.points[first.ends.first].id, scene_.points[first.ends.second].id);
       return;
     }
-    std::vector<const Vec2*> positions;
-    for (const Vec2& end : ends) positions.push_back(&end);
     std::vector<std::size_t> order(ends.size());
     std::iota(order.begin(), order.end(), 0);
-    sort_along(positions, reference->first, reference->second, order);
-    line.ends = std::make_pair(ends[order.front()], ends[order.back()]);
+    sort_along(ends, reference->first, reference->second, order);
+    line.ends = std::make_pair(*ends[order.front()], *ends[order.back()]);
     line.name = line.pieces.size() == 1 ? pieces_[line.pieces.front()].name
                                         : line_name(scene_.points[end_points[order.front()]].id,
                                                     scene_.points[end_points[order.back()]].id);
@@ -515,6 +514,7 @@ class Builder {
     std::vector<const Vec2*> at(out_.vertices.size(), nullptr);
     for (std::size_t v = 0; v < out_.vertices.size(); ++v)
       if (out_.vertices[v].at) at[v] = &*out_.vertices[v].at;
+    const PlacedPoints vertices(at);
     for (auto& line : out_.lines) {
       charge_work(line.vertices.size() * 16);  // an exact sort of the line's points
       const bool all_placed =
@@ -523,7 +523,7 @@ class Builder {
         order_by_declarations(line);
         continue;
       }
-      sort_along(at, line.ends->first, line.ends->second, line.vertices);
+      vertices.sort_along(line.ends->first, line.ends->second, line.vertices);
     }
   }
 
@@ -691,7 +691,14 @@ class Builder {
     }
   }
 
+  static std::vector<const Vec2*> positions(const Scene& scene) {
+    std::vector<const Vec2*> at;
+    for (const Point& p : scene.points) at.push_back(p.at ? &*p.at : nullptr);
+    return at;
+  }
+
   const Scene& scene_;
+  PlacedPoints placed_;  // the scene's points, converted once for the filtered predicates
   IncidenceMode mode_;
   FrameBands bands_;
   const Rational &eps_, &eps2_, &eps_vis2_;

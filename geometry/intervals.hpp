@@ -6,19 +6,32 @@
 #include <CGAL/FPU.h>
 #include <CGAL/Interval_nt.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <geotruth/scene.hpp>
+#include <limits>
 #include <optional>
 
 namespace geotruth::geometry {
 
 using Interval = CGAL::Interval_nt<false>;
 
+/// The next double after a finite d towards −∞ (direction < 0) or +∞: std::nextafter without the
+/// library call (this runs for every coordinate of every filtered predicate).
+inline double next_double(double d, int direction) {
+  if (d == 0)
+    return direction > 0 ? std::numeric_limits<double>::denorm_min() : -std::numeric_limits<double>::denorm_min();
+  auto bits = std::bit_cast<std::uint64_t>(d);
+  bits += (d > 0) == (direction > 0) ? 1 : -1;  // away from zero: the magnitude grows
+  return std::bit_cast<double>(bits);
+}
+
 /// An interval that holds q: GMP's conversion truncates (or, under upward rounding, may round up),
 /// so q is within one step of the double either way.
 inline Interval enclosure(const Rational& q) {
   const double d = q.get_d();
-  return {std::nextafter(d, -HUGE_VAL), std::nextafter(d, HUGE_VAL)};
+  return {next_double(d, -1), next_double(d, 1)};
 }
 
 struct IntervalPoint {

@@ -168,42 +168,60 @@ std::optional<std::size_t> first_largest(std::size_t n, const Rational& floor, A
 
 }  // namespace
 
-Spread spread(const std::vector<const Vec2*>& points) {
+struct PlacedPoints::Impl {
+  std::vector<const Vec2*> exact;
+  std::vector<std::optional<IntervalPoint>> approx;
+};
+
+PlacedPoints::PlacedPoints(std::vector<const Vec2*> points) : impl_(std::make_unique<Impl>()) {
+  impl_->approx.reserve(points.size());
+  for (const Vec2* p : points) impl_->approx.push_back(p ? std::optional<IntervalPoint>(*p) : std::nullopt);
+  impl_->exact = std::move(points);
+}
+
+PlacedPoints::~PlacedPoints() = default;
+
+Spread PlacedPoints::spread(const std::vector<std::size_t>& indices) const {
   Spread result;
-  if (points.size() < 3) return result;
+  std::vector<std::size_t> placed;  // positions in `indices`
+  for (std::size_t k = 0; k < indices.size(); ++k)
+    if (impl_->exact[indices[k]]) placed.push_back(k);
+  if (placed.size() < 3) return result;
+  auto exact = [&](std::size_t k) -> const Vec2& { return *impl_->exact[indices[placed[k]]]; };
+  auto approx = [&](std::size_t k) -> const IntervalPoint& { return *impl_->approx[indices[placed[k]]]; };
   CGAL::Protect_FPU_rounding<true> rounding;
-  std::vector<IntervalPoint> approx;
-  approx.reserve(points.size());
-  for (const Vec2* p : points) approx.emplace_back(*p);
-  auto squared_length = [&](std::size_t i, std::size_t j) {
-    const Rational dx = points[i]->x - points[j]->x, dy = points[i]->y - points[j]->y;
-    return Rational(dx * dx + dy * dy);
-  };
   auto farthest_from = [&](std::size_t from) {
     return first_largest(
-               points.size(), 0, [&](std::size_t k) { return squared_distance(approx[from], approx[k]); },
-               [&](std::size_t k) { return squared_length(from, k); })
+               placed.size(), 0,
+               [&](std::size_t k) { return k == from ? Interval(-1) : squared_distance(approx(from), approx(k)); },
+               [&](std::size_t k) {
+                 const Rational dx = exact(k).x - exact(from).x, dy = exact(k).y - exact(from).y;
+                 return Rational(dx * dx + dy * dy);
+               })
         .value_or(from);
   };
-  result.first = farthest_from(0);
-  result.second = farthest_from(result.first);
-  if (result.first == result.second) return result;
-  const std::size_t a = std::min(result.first, result.second), b = std::max(result.first, result.second);
+  const std::size_t first = farthest_from(0), second = farthest_from(first);
+  result.first = placed[first], result.second = placed[second];
+  if (first == second) return result;
+  const std::size_t a = std::min(first, second), b = std::max(first, second);
   // Squared distances to the line are cross² / length², the same length for every point: cross²
-  // orders them.
-  auto cross_exact = [&](std::size_t k) {
-    const Rational c = (points[b]->x - points[a]->x) * (points[k]->y - points[a]->y) -
-                       (points[b]->y - points[a]->y) * (points[k]->x - points[a]->x);
-    return Rational(c * c);
-  };
+  // orders them. A point is not farther than 0 from itself, nor the extremes from their line
+  // (their enclosure, −1, says so without an exact zero).
   const auto worst = first_largest(
-      points.size(), 0, [&](std::size_t k) { return CGAL::square(cross(approx[a], approx[b], approx[k])); },
-      cross_exact);
+      placed.size(), 0,
+      [&](std::size_t k) {
+        return k == a || k == b ? Interval(-1) : CGAL::square(cross(approx(a), approx(b), approx(k)));
+      },
+      [&](std::size_t k) {
+        const Rational c = (exact(b).x - exact(a).x) * (exact(k).y - exact(a).y) -
+                           (exact(b).y - exact(a).y) * (exact(k).x - exact(a).x);
+        return Rational(c * c);
+      });
   if (!worst) return result;
-  result.worst = *worst;
-  result.a_ = points[a], result.b_ = points[b], result.off_ = points[*worst];
+  result.worst = placed[*worst];
+  result.a_ = &exact(a), result.b_ = &exact(b), result.off_ = &exact(*worst);
   const Interval off =
-      CGAL::square(cross(approx[a], approx[b], approx[*worst])) / squared_distance(approx[a], approx[b]);
+      CGAL::square(cross(approx(a), approx(b), approx(*worst))) / squared_distance(approx(a), approx(b));
   result.low_ = off.inf(), result.high_ = off.sup();
   return result;
 }
@@ -227,8 +245,7 @@ const Rational& Spread::squared_off() const {
   return *exact_;
 }
 
-void sort_along(const std::vector<const Vec2*>& points, const Vec2& a, const Vec2& b,
-                std::vector<std::size_t>& indices) {
+void PlacedPoints::sort_along(const Vec2& a, const Vec2& b, std::vector<std::size_t>& indices) const {
   // Keys (p − a)·(b − a): enclosed in intervals, exact only when two enclosures overlap.
   std::vector<Interval> approx(indices.size());
   {
@@ -236,7 +253,7 @@ void sort_along(const std::vector<const Vec2*>& points, const Vec2& a, const Vec
     const IntervalPoint from(a), to(b);
     const Interval dx = to.x - from.x, dy = to.y - from.y;
     for (std::size_t k = 0; k < indices.size(); ++k) {
-      const IntervalPoint p(*points[indices[k]]);
+      const IntervalPoint& p = *impl_->approx[indices[k]];
       approx[k] = (p.x - from.x) * dx + (p.y - from.y) * dy;
     }
   }
@@ -244,7 +261,7 @@ void sort_along(const std::vector<const Vec2*>& points, const Vec2& a, const Vec
   std::vector<std::optional<Rational>> exact(indices.size());
   auto exact_key = [&](std::size_t k) -> const Rational& {
     if (!exact[k]) {
-      const Vec2& p = *points[indices[k]];
+      const Vec2& p = *impl_->exact[indices[k]];
       exact[k] = (p.x - a.x) * dx + (p.y - a.y) * dy;
     }
     return *exact[k];
@@ -254,11 +271,17 @@ void sort_along(const std::vector<const Vec2*>& points, const Vec2& a, const Vec
   std::stable_sort(order.begin(), order.end(), [&](std::size_t k, std::size_t m) {
     if (approx[k].sup() < approx[m].inf()) return true;
     if (approx[k].inf() > approx[m].sup()) return false;
+    if (*impl_->exact[indices[k]] == *impl_->exact[indices[m]]) return false;  // one place (pieces' shared ends)
     return exact_key(k) < exact_key(m);
   });
   std::vector<std::size_t> sorted(indices.size());
   for (std::size_t k = 0; k < order.size(); ++k) sorted[k] = indices[order[k]];
   indices = std::move(sorted);
+}
+
+void sort_along(const std::vector<const Vec2*>& points, const Vec2& a, const Vec2& b,
+                std::vector<std::size_t>& indices) {
+  PlacedPoints(points).sort_along(a, b, indices);
 }
 
 }  // namespace geotruth::geometry

@@ -41,15 +41,12 @@ class SegmentSet {
   std::unique_ptr<Impl> impl_;
 };
 
-/// How far a set of points strays from one line: the two farthest apart, found by two
-/// farthest-point sweeps (from points[0], then from the point found: linear, and the farthest pair
-/// of a set that is nearly straight), and the point farthest from the line through them. Ties go
-/// to the earlier point. Fewer than three points, or all at one place: `first == second`, nothing
-/// off. Filtered: exact squared distances only where intervals cannot order two values; the
-/// farthest point's own distance is computed exactly only when asked for.
+/// How far a set of points strays from one line (PlacedPoints::spread): the two farthest apart and
+/// the point farthest off the line through them. Its own distance is computed exactly only when
+/// asked for.
 class Spread {
  public:
-  std::size_t first = 0, second = 0;  ///< indices into the points: the extremes
+  std::size_t first = 0, second = 0;  ///< positions in the index list asked about: the extremes
   std::size_t worst = 0;              ///< the point farthest off their line (0 when none is off)
 
   /// The sign of (squared distance of `worst` to the line) − r2.
@@ -60,16 +57,36 @@ class Spread {
   const Rational& squared_off() const;
 
  private:
-  friend Spread spread(const std::vector<const Vec2*>& points);
+  friend class PlacedPoints;
   const Vec2 *a_ = nullptr, *b_ = nullptr, *off_ = nullptr;  // the line's ends, the farthest point off it
   double low_ = 0, high_ = 0;                                // an enclosure of its squared distance
   mutable std::optional<Rational> exact_;
 };
-/// The pointed-to points must outlive the result.
-Spread spread(const std::vector<const Vec2*>& points);
 
-/// Sorts `indices` into `points` by their position along the direction a → b (exact projection;
-/// equal positions keep their order). Precondition: a ≠ b.
+/// Points converted once (interval enclosures of their coordinates) for many filtered queries
+/// about subsets of them: exact rationals only where the intervals cannot decide. The pointed-to
+/// points must outlive this object and every Spread it gives.
+class PlacedPoints {
+ public:
+  explicit PlacedPoints(std::vector<const Vec2*> points);  ///< null: a point without a position
+  ~PlacedPoints();
+
+  /// The points `indices` (placed ones only; at least three, else nothing is off) as one line:
+  /// the two farthest apart by two farthest-point sweeps (from the first index, then from the
+  /// point found: linear, and the farthest pair of a set that is nearly straight), and the point
+  /// farthest from the line through them. Ties go to the earlier index.
+  Spread spread(const std::vector<std::size_t>& indices) const;
+
+  /// Sorts `indices` (placed points) by their position along the direction a → b (exact
+  /// projection; equal positions keep their order). Precondition: a ≠ b.
+  void sort_along(const Vec2& a, const Vec2& b, std::vector<std::size_t>& indices) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// PlacedPoints(points).sort_along(a, b, indices), for a one-off order.
 void sort_along(const std::vector<const Vec2*>& points, const Vec2& a, const Vec2& b,
                 std::vector<std::size_t>& indices);
 

@@ -26,7 +26,7 @@ bool is_blank(const std::string& s) {
 }  // namespace
 
 RecordReader::RecordReader(std::string path, std::size_t max_bytes)
-    : path_(std::move(path)), max_bytes_(max_bytes), buffer_(kChunk) {
+    : path_(std::move(path)), max_bytes_(max_bytes), buffer_(new char[kChunk]) {
   if (path_ == "-") {
     file_ = stdin;
   } else {
@@ -43,7 +43,7 @@ RecordReader::~RecordReader() {
 
 bool RecordReader::fill() {
   if (done_) return false;
-  const std::size_t n = std::fread(buffer_.data(), 1, buffer_.size(), file_);
+  const std::size_t n = std::fread(buffer_.get(), 1, kChunk, file_);
   begin_ = 0;
   end_ = n;
   if (n == 0) done_ = true;
@@ -57,7 +57,7 @@ bool RecordReader::next(RawRecord& record) {
     for (;;) {
       if (begin_ == end_ && !fill()) break;
       saw_any = true;
-      const char* start = buffer_.data() + begin_;
+      const char* start = buffer_.get() + begin_;
       const std::size_t avail = end_ - begin_;
       const void* nl = whole_file_ ? nullptr : std::memchr(start, '\n', avail);
       const std::size_t take = nl ? static_cast<const char*>(nl) - start : avail;

@@ -47,7 +47,7 @@ class RecordReader {
   std::size_t max_bytes_;
   std::FILE* file_ = nullptr;
   bool owns_ = false, whole_file_ = false, done_ = false;
-  std::vector<char> buffer_;
+  std::unique_ptr<char[]> buffer_;  // not zeroed: a small input touches only the pages it fills
   std::size_t begin_ = 0, end_ = 0, line_ = 0, consumed_ = 0;
   std::string open_error_;
 };

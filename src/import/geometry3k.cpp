@@ -156,6 +156,20 @@ class SourceText : public std::streambuf {
   SourceText& operator=(const SourceText&) = delete;
   bool ok() const { return file_ != nullptr; }
 
+  // Appends to `out` the characters before the next one for which `stop` holds, and returns that
+  // one (not consumed), or EOF: a whole buffer's run at a time.
+  template <typename Stop>
+  int append_until(std::string& out, Stop&& stop) {
+    for (;;) {
+      if (gptr() == egptr() && underflow() == traits_type::eof()) return traits_type::eof();
+      char* at = gptr();
+      while (at < egptr() && !stop(*at)) ++at;
+      out.append(gptr(), at);
+      setg(eback(), at, egptr());
+      if (at < egptr()) return traits_type::to_int_type(*at);
+    }
+  }
+
   // Bytes [from, to) of the text, for error messages.
   static std::string bytes(const std::string& path, std::size_t size, std::size_t from, std::size_t to) {
     SourceText text(path);
@@ -193,21 +207,21 @@ class SourceText : public std::streambuf {
 // by its brackets and string quotes, then read and imported on its own.
 class ProblemStream final : public SourceStream {
  public:
-  ProblemStream(const std::string& path) : text_(path), in_(&text_), file_name_(path) {
+  explicit ProblemStream(const std::string& path) : text_(path), file_name_(path) {
     skip_space();
-    in_.get();  // '{'
+    text_.sbumpc();  // '{'
   }
 
   bool next(ImportedScene& scene) override {
     skip_space();
-    if (in_.peek() != '"') return false;  // '}' (or the end)
+    if (text_.sgetc() != '"') return false;  // '}' (or the end)
     const std::string id = nlohmann::json::parse(token()).get<std::string>();
     skip_space();
-    in_.get();  // ':'
+    text_.sbumpc();  // ':'
     skip_space();
-    const std::string value = in_.peek() == '"' ? token() : nested_value();
+    const std::string value = text_.sgetc() == '"' ? token() : nested_value();
     skip_space();
-    if (in_.peek() == ',') in_.get();
+    if (text_.sgetc() == ',') text_.sbumpc();
     auto problem = json::read(value, source_limits());
     if (auto* error = std::get_if<InputError>(&problem)) {  // the file changed since it was checked
       scene = ImportedScene{file_name_, *error, {}, {}};
@@ -220,17 +234,16 @@ class ProblemStream final : public SourceStream {
 
  private:
   void skip_space() {
-    while (in_.peek() == ' ' || in_.peek() == '\n' || in_.peek() == '\t' || in_.peek() == '\r') in_.get();
+    while (text_.sgetc() == ' ' || text_.sgetc() == '\n' || text_.sgetc() == '\t' || text_.sgetc() == '\r')
+      text_.sbumpc();
   }
   // A string token with its quotes and escapes, as written.
   std::string token() {
-    std::string out(1, static_cast<char>(in_.get()));
-    for (int c; (c = in_.get()) != EOF;) {
-      out += static_cast<char>(c);
-      if (c == '\\')
-        out += static_cast<char>(in_.get());
-      else if (c == '"')
-        break;
+    std::string out(1, static_cast<char>(text_.sbumpc()));
+    for (int c; (c = text_.append_until(out, [](char k) { return k == '\\' || k == '"'; })) != EOF;) {
+      out += static_cast<char>(text_.sbumpc());
+      if (c == '"') break;
+      if (text_.sgetc() != EOF) out += static_cast<char>(text_.sbumpc());  // the escaped character
     }
     return out;
   }
@@ -238,21 +251,21 @@ class ProblemStream final : public SourceStream {
   std::string nested_value() {
     std::string out;
     int depth = 0;
-    for (int c; (c = in_.peek()) != EOF;) {
+    auto structure = [](char k) { return k == '"' || k == '{' || k == '[' || k == '}' || k == ']' || k == ','; };
+    for (int c; (c = text_.append_until(out, structure)) != EOF;) {
       if (c == '"') {
         out += token();
         continue;
       }
       if (depth == 0 && (c == ',' || c == '}' || c == ']')) break;
       depth += (c == '{' || c == '[') - (c == '}' || c == ']');
-      out += static_cast<char>(in_.get());
+      out += static_cast<char>(text_.sbumpc());
       if (depth == 0 && (c == '}' || c == ']')) break;
     }
     return out;
   }
 
-  SourceText text_;
-  std::istream in_;
+  SourceText text_;  // read through its buffer directly: a character at a time, without istream's checks
   std::string file_name_;
 };
 

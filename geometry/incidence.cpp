@@ -176,7 +176,7 @@ class Builder {
     charge_work(3 * points.size());
     result.spread = placed_.spread(points);
     result.extremes = std::minmax(points[result.spread.first], points[result.spread.second]);
-    if (result.spread.compare_off(0) > 0) result.worst = points[result.spread.worst];
+    if (result.spread.has_off()) result.worst = points[result.spread.worst];
     return result;
   }
 

@@ -147,12 +147,21 @@ namespace {
 // when enclosures overlap, exactly. A value must exceed `floor` (exactly) to count.
 template <typename Approx, typename Exact>
 std::optional<std::size_t> first_largest(std::size_t n, const Rational& floor, Approx&& approx, Exact&& exact) {
+  std::vector<Interval> values(n);
+  for (std::size_t k = 0; k < n; ++k) values[k] = approx(k);
+  Interval best_approx = enclosure(floor);
+  // Usually one value's enclosure lies above every other and the floor: it is the largest.
+  std::size_t top = 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if (values[k].inf() > values[top].inf()) top = k;
+  bool clear = n > 0 && values[top].inf() > best_approx.sup();
+  for (std::size_t k = 0; k < n && clear; ++k) clear = k == top || values[k].sup() < values[top].inf();
+  if (clear) return top;
+  // Otherwise one at a time, exactly where two enclosures overlap.
   std::optional<std::size_t> best;
   std::optional<Rational> best_exact;
-  Interval best_approx = enclosure(floor);
   for (std::size_t k = 0; k < n; ++k) {
-    const Interval value = approx(k);
-    std::optional<int> order = certain_compare(value, best_approx);
+    std::optional<int> order = certain_compare(values[k], best_approx);
     if (!order) {
       if (!best_exact) best_exact = best ? exact(*best) : floor;
       Rational value_exact = exact(k);
@@ -161,7 +170,7 @@ std::optional<std::size_t> first_largest(std::size_t n, const Rational& floor, A
     } else if (*order > 0) {
       best_exact.reset();
     }
-    if (*order > 0) best = k, best_approx = value;
+    if (*order > 0) best = k, best_approx = values[k];
   }
   return best;
 }
@@ -240,12 +249,17 @@ bool Spread::less_off(const Spread& other) const {
   return squared_off() < other.squared_off();
 }
 
+bool Spread::has_off() const {
+  return off_ != nullptr;
+}
+
 const Rational& Spread::squared_off() const {
   if (!exact_) exact_ = off_ ? squared_distance_to_line(*off_, *a_, *b_) : Rational(0);
   return *exact_;
 }
 
 void PlacedPoints::sort_along(const Vec2& a, const Vec2& b, std::vector<std::size_t>& indices) const {
+  if (indices.size() < 2) return;
   // Keys (p − a)·(b − a): enclosed in intervals, exact only when two enclosures overlap.
   std::vector<Interval> approx(indices.size());
   {
@@ -257,12 +271,13 @@ void PlacedPoints::sort_along(const Vec2& a, const Vec2& b, std::vector<std::siz
       approx[k] = (p.x - from.x) * dx + (p.y - from.y) * dy;
     }
   }
-  const Rational dx = b.x - a.x, dy = b.y - a.y;
+  std::optional<std::pair<Rational, Rational>> direction;  // b − a, when an exact key is needed
   std::vector<std::optional<Rational>> exact(indices.size());
   auto exact_key = [&](std::size_t k) -> const Rational& {
+    if (!direction) direction.emplace(b.x - a.x, b.y - a.y);
     if (!exact[k]) {
       const Vec2& p = *impl_->exact[indices[k]];
-      exact[k] = (p.x - a.x) * dx + (p.y - a.y) * dy;
+      exact[k] = (p.x - a.x) * direction->first + (p.y - a.y) * direction->second;
     }
     return *exact[k];
   };
@@ -281,6 +296,7 @@ void PlacedPoints::sort_along(const Vec2& a, const Vec2& b, std::vector<std::siz
 
 void sort_along(const std::vector<const Vec2*>& points, const Vec2& a, const Vec2& b,
                 std::vector<std::size_t>& indices) {
+  if (indices.size() < 2) return;
   PlacedPoints(points).sort_along(a, b, indices);
 }
 

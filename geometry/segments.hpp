@@ -53,6 +53,8 @@ class Spread {
   int compare_off(const Rational& r2) const;
   /// Whether this set strays strictly less than `other`.
   bool less_off(const Spread& other) const;
+  /// Whether some point is off the line (exactly).
+  bool has_off() const;
   /// The squared distance of `worst` to the line (0 when none is off).
   const Rational& squared_off() const;
 

@@ -131,7 +131,7 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
     if (!stack_.empty() && stack_.back()->kind == Value::Kind::object && !pending_key_.empty())
       out += "/" + pointer_token(pending_key_);
     else if (!stack_.empty() && stack_.back()->kind == Value::Kind::array)
-      out += "/" + std::to_string(stack_.back()->items.size());
+      out += "/" + std::to_string(counts_.back());
     return out;
   }
 
@@ -160,12 +160,15 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
       return &root;
     }
     Value& parent = *stack_.back();
-    if (parent.kind == Value::Kind::array) {
+    if (parent.kind == Value::Kind::array && stack_.size() == 2 && ++elements_ > limits_.max_elements)
       // Items of the scene's top-level arrays (points, lines, ...) are its elements.
-      if (stack_.size() == 2 && ++elements_ > limits_.max_elements)
-        return fail("more than " + std::to_string(limits_.max_elements) +
-                    " elements in one scene (raise --max-elements)"),
-               nullptr;
+      return fail("more than " + std::to_string(limits_.max_elements) +
+                  " elements in one scene (raise --max-elements)"),
+             nullptr;
+    ++counts_.back();
+    const bool container = value.kind == Value::Kind::array || value.kind == Value::Kind::object;
+    if (drop_root_members && stack_.size() >= 2 && !container) return &dropped_;  // checked, counted, not kept
+    if (parent.kind == Value::Kind::array) {
       parent.items.push_back(std::move(value));
       return &parent.items.back();
     }
@@ -194,12 +197,13 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
     std::string token;
     if (!stack_.empty()) {
       const Value& parent = *stack_.back();
-      token = parent.kind == Value::Kind::array ? std::to_string(parent.items.size()) : pointer_token(pending_key_);
+      token = parent.kind == Value::Kind::array ? std::to_string(counts_.back()) : pointer_token(pending_key_);
     }
     Value* placed = place(Value{kind});
     if (!placed) return false;
     if (!stack_.empty()) path_.push_back(std::move(token));
     stack_.push_back(placed);
+    counts_.push_back(0);
     open_keys_.emplace_back();
     pending_key_.clear();
     return true;
@@ -207,6 +211,7 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
 
   bool close() {
     stack_.pop_back();
+    counts_.pop_back();
     open_keys_.pop_back();
     if (!path_.empty() && stack_.size() == path_.size()) path_.pop_back();
     pending_key_.clear();
@@ -219,6 +224,8 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
   const Limits& limits_;
   // Pointers stay valid: a container only grows while it is the innermost open one.
   std::vector<Value*> stack_;
+  std::vector<std::size_t> counts_;  // values placed in each open container (kept or dropped)
+  Value dropped_;                    // where a dropped value goes
   std::vector<std::unordered_set<std::string>> open_keys_;
   std::vector<std::string> path_;
   std::string pending_key_;

@@ -2,7 +2,6 @@
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
-#include <png.h>
 
 #include <algorithm>
 #include <cmath>
@@ -79,48 +78,6 @@ std::vector<Detections::Line> cluster_segments(const std::vector<Detections::Seg
     lines.push_back(std::move(g.line));
   }
   return lines;
-}
-
-namespace {
-
-void append_png_bytes(png_structp png, png_bytep data, png_size_t size) {
-  auto* bytes = static_cast<std::vector<std::uint8_t>*>(png_get_io_ptr(png));
-  bytes->insert(bytes->end(), data, data + size);
-}
-
-// PNG through libpng, set for speed: no per-row filter search and zlib's fastest level. A line
-// drawing on white compresses well without them, and any reader opens the result.
-std::vector<std::uint8_t> encode_png(const Image& image) {
-  std::vector<std::uint8_t> bytes;
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-  png_infop info = png ? png_create_info_struct(png) : nullptr;
-  if (!info || setjmp(png_jmpbuf(png))) {
-    png_destroy_write_struct(&png, &info);
-    throw std::runtime_error("cannot encode a PNG image");
-  }
-  png_set_write_fn(png, &bytes, append_png_bytes, nullptr);
-  png_set_IHDR(png, info, static_cast<png_uint_32>(image.width), static_cast<png_uint_32>(image.height), 8,
-               PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
-  png_set_compression_level(png, 1);
-  png_write_info(png, info);
-  for (int y = 0; y < image.height; ++y)
-    png_write_row(png, image.rgb.data() + static_cast<std::size_t>(y) * image.width * 3);
-  png_write_end(png, nullptr);
-  png_destroy_write_struct(&png, &info);
-  return bytes;
-}
-
-}  // namespace
-
-std::vector<std::uint8_t> encode(const Image& image, ImageFormat format, int quality) {
-  if (format == ImageFormat::png) return encode_png(image);
-  const cv::Mat rgb(image.height, image.width, CV_8UC3, const_cast<std::uint8_t*>(image.rgb.data()));
-  cv::Mat bgr;
-  cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);
-  std::vector<std::uint8_t> bytes;
-  cv::imencode(".jpg", bgr, bytes, {cv::IMWRITE_JPEG_QUALITY, std::clamp(quality, 0, 100)});
-  return bytes;
 }
 
 Image decode(const std::vector<std::uint8_t>& bytes, std::string& error) {

@@ -153,11 +153,10 @@ struct CrosscheckCommand {
 };
 int crosscheck(CrosscheckCommand command, const BandOptions& bands);
 
-/// What the vision module (src/cli/vision.cpp) exports as `geotruth_vision_commands`; render and
-/// crosscheck above load it on first use (cli/vision_loader.cpp).
-struct VisionCommands {
-  int (*render)(const RenderCommand& command, const BandOptions& bands);
-  int (*crosscheck)(CrosscheckCommand command, const BandOptions& bands);
-};
+/// render and crosscheck above run in modules loaded on first use (cli/vision_loader.cpp):
+/// geotruth-render.so (src/cli/render.cpp) exports `geotruth_render`, geotruth-vision.so
+/// (src/cli/crosscheck.cpp) exports `geotruth_crosscheck`, with these types.
+using RenderFunction = int(const RenderCommand& command, const BandOptions& bands);
+using CrosscheckFunction = int(CrosscheckCommand command, const BandOptions& bands);
 
 }  // namespace geotruth::cli

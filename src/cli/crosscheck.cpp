@@ -1,50 +1,15 @@
-// geotruth render and geotruth crosscheck: the picture side of the command line. Built into the
-// vision module (with vision/, cairo and OpenCV), which the executable loads only for these two
-// subcommands (cli/vision_loader.cpp); the commands are reached through `geotruth_vision_commands`.
-#include <cstdio>
-#include <filesystem>
+// geotruth crosscheck: built into geotruth-vision.so (with vision/: cairo and OpenCV), which the
+// executable loads only for this subcommand (cli/vision_loader.cpp).
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <memory>
-#include <set>
 
-#include "audit/run.hpp"
 #include "cli/common.hpp"
+#include "cli/picture_files.hpp"
 #include "cli/records.hpp"
 
 namespace geotruth::cli {
 namespace {
-
-namespace fs = std::filesystem;
-
-// A file name from a scene id: letters, digits, '.', '-', '_' kept, the rest '_'.
-std::string file_stem(const Scene& scene, const RawRecord& record) {
-  std::string stem = scene.id.empty() ? "line" + std::to_string(record.line) : scene.id;
-  for (char& c : stem)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
-  if (stem.front() == '.') stem.insert(stem.begin(), '_');
-  return stem;
-}
-
-void write_image(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
-  write_atomically(path.string(), {reinterpret_cast<const char*>(bytes.data()), bytes.size()});
-}
-
-// Unique names within one run: a second scene with the same id gets its line number appended.
-class Names {
- public:
-  fs::path next(const fs::path& dir, std::string stem, std::size_t line, const std::string& extension) {
-    if (!taken_.insert(stem).second) {
-      stem += "-line" + std::to_string(line);
-      taken_.insert(stem);
-    }
-    return dir / (stem + extension);
-  }
-
- private:
-  std::set<std::string> taken_;
-};
 
 std::vector<std::uint8_t> read_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -61,45 +26,6 @@ fs::path image_for(const std::string& image_option, const Scene& scene, const Ra
   std::string list;
   for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t.string();
   throw InputError{"", "no image for scene \"" + scene.id + "\" (looked for " + list + ")"};
-}
-
-int render_images(const RenderCommand& command, const BandOptions& band_options) {
-  Bands bands;  // only the render size matters for drawing
-  bands.render_size_px = band_options.render_size;
-  const vision::RenderOptions options = command.picture.options(bands);
-  const bool jpeg = command.format == "jpeg";
-  const fs::path dir(command.directory);
-  fs::create_directories(dir);
-  Names names;
-  Output out(command.output);
-  std::size_t images = 0;
-  // Drawing and encoding run on every core; naming and writing the files, in input order.
-  const BatchStats stats = run_batch_parallel(
-      command.in.inputs, command.in.format(), command.in.limits, command.threads,
-      [&](const Scene& scene, const RawRecord& record) -> RecordStep {
-        vision::Image image;
-        try {
-          image = vision::render(scene, options);
-        } catch (const std::invalid_argument& e) {
-          throw InputError{"/frame", e.what()};
-        }
-        auto bytes = std::make_shared<const std::vector<std::uint8_t>>(
-            vision::encode(image, jpeg ? vision::ImageFormat::jpeg : vision::ImageFormat::png, command.quality));
-        ordered_json result = record_head(scene, record);
-        result["width"] = image.width, result["height"] = image.height;
-        return [&, bytes, result, stem = file_stem(scene, record), line = record.line]() mutable {
-          const fs::path path = names.next(dir, stem, line, jpeg ? ".jpg" : ".png");
-          write_image(path, *bytes);
-          ++images;
-          result["image"] = path.string();
-          return result;
-        };
-      },
-      out.stream(), std::cerr);
-  if (!out.commit()) return kUsage;
-  std::cerr << "render: " << stats.records << " records, " << images << " images in " << dir.string() << ", "
-            << stats.errors << " errors\n";
-  return stats.errors ? kRecordErrors : kOk;
 }
 
 int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options) {
@@ -166,5 +92,6 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
 }  // namespace
 }  // namespace geotruth::cli
 
-extern "C" const geotruth::cli::VisionCommands geotruth_vision_commands{geotruth::cli::render_images,
-                                                                        geotruth::cli::crosscheck_images};
+extern "C" int geotruth_crosscheck(geotruth::cli::CrosscheckCommand command, const geotruth::cli::BandOptions& bands) {
+  return geotruth::cli::crosscheck_images(std::move(command), bands);
+}

@@ -23,8 +23,8 @@ ROOT = os.path.dirname(HERE)
 
 
 def run(cmd):
-    """One run: (wall s, CPU s, max RSS MiB). posix_spawn, not fork: a forked child would count
-    this script's own memory in its peak and the copying in its CPU time."""
+    """One run: (wall s, CPU s). posix_spawn, not fork, so the copying of this script's memory is
+    not counted in the child's time."""
     devnull = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
     start = time.perf_counter()
     pid = os.posix_spawn(shutil.which(cmd[0]) or cmd[0], cmd, os.environ, file_actions=devnull)
@@ -33,17 +33,27 @@ def run(cmd):
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         raise SystemExit("bench: %s exited %d" % (" ".join(cmd), code))
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def peak_rss(cmd):
+    """Max RSS in MiB, through GNU time: a child of this script would count the script's own
+    memory, shared until it execs, in its peak."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True).stderr
+    return int(out.strip().splitlines()[-1]) / 1024
 
 
 def median_of(cmd, runs, before=None):
-    walls, cpus, rss = [], [], []
-    for _ in range(runs):
+    """Medians of `runs` runs (wall s, CPU s) and the peak RSS of one more run."""
+    walls, cpus = [], []
+    for _ in range(runs + 1):
         if before:
             before()
-        w, c, m = run(cmd)
-        walls.append(w), cpus.append(c), rss.append(m)
-    return statistics.median(walls), statistics.median(cpus), max(rss)
+        if len(walls) == runs:
+            return statistics.median(walls), statistics.median(cpus), peak_rss(cmd)
+        w, c = run(cmd)
+        walls.append(w), cpus.append(c)
 
 
 class Table:
@@ -129,7 +139,7 @@ def main():
 
         # 4. Line-list figures vs CountShapes (only when given a binary).
         countshapes = os.environ.get("COUNTSHAPES")
-        for n in (10, 30, 60):
+        for n in (10, 20, 40, 60):
             with open(path("lines%d.txt" % n), "w") as f:
                 subprocess.run([sys.executable, os.path.join(HERE, "line_figure.py"), str(n), "1"], stdout=f, check=True)
             _, cpu, _ = median_of([gt, "count", "--from", "linelist", "--any-vertex", "--quadrilaterals",

@@ -7,8 +7,11 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "geometry/predicates.hpp"
+#include "geometry/segments.hpp"
 
 namespace geotruth {
 
@@ -55,6 +58,7 @@ class Builder {
  public:
   Builder(const Scene& scene, IncidenceMode mode, const Bands& bands)
       : scene_(scene),
+        placed_(positions(scene)),
         mode_(mode),
         bands_(bands, scene.frame),
         eps_(bands_.eps_num()),
@@ -155,11 +159,13 @@ class Builder {
     return n;
   }
 
-  // How far these points, where placed, stray from the line through their two extremes.
+  // How far these points, where placed, stray from the line through their two extremes (named in
+  // scene order).
   struct Straightness {
-    Rational squared_off = 0;  // of the point farthest off
-    std::size_t worst = 0;
+    Spread spread;
+    std::size_t worst = 0;  // the scene point farthest off (0 when none is)
     std::pair<std::size_t, std::size_t> extremes{0, 0};
+    bool straight_within(const Rational& r2) const { return spread.compare_off(r2) <= 0; }
   };
   Straightness straightness(std::vector<std::size_t> points) const {
     std::sort(points.begin(), points.end());
@@ -168,25 +174,9 @@ class Builder {
     Straightness result;
     if (points.size() < 3) return result;
     charge_work(3 * points.size());
-    auto at = [&](std::size_t m) -> const Vec2& { return *scene_.points[m].at; };
-    // The extremes by two farthest-point sweeps (linear; the two farthest apart of a set that is
-    // nearly straight, which is what is asked).
-    auto farthest_from = [&](std::size_t from) {
-      std::size_t best = from;
-      Rational longest = 0;
-      for (auto m : points) {
-        const Rational dx = at(m).x - at(from).x, dy = at(m).y - at(from).y;
-        if (Rational d2 = dx * dx + dy * dy; d2 > longest) longest = d2, best = m;
-      }
-      return best;
-    };
-    const std::size_t first = farthest_from(points[0]);
-    result.extremes = std::minmax(first, farthest_from(first));  // named in scene order
-    if (result.extremes.first == result.extremes.second) return result;
-    for (auto m : points)
-      if (Rational off = squared_distance_to_line(at(m), at(result.extremes.first), at(result.extremes.second));
-          off > result.squared_off)
-        result.squared_off = off, result.worst = m;
+    result.spread = placed_.spread(points);
+    result.extremes = std::minmax(points[result.spread.first], points[result.spread.second]);
+    if (result.spread.has_off()) result.worst = points[result.spread.worst];
     return result;
   }
 
@@ -201,18 +191,20 @@ class Builder {
     std::vector<std::size_t> both = first;
     both.insert(both.end(), second.begin(), second.end());
     const Straightness s = straightness(both);
-    if (s.squared_off <= eps_vis2_) return true;
+    if (s.straight_within(eps_vis2_)) return true;
     std::string names;
-    Bend bend{s.worst, line_through(s.extremes), s.squared_off, "", true};
+    Bend bend{s.worst, line_through(s.extremes), s.spread.squared_off(), "", true};
     Rational culprit_off = eps_vis2_;  // a shared point off either line on its own is the cause
     const Straightness own_lines[] = {straightness(first), straightness(second)};
     for (auto m : shared) {
       names += (names.empty() ? "" : ", ") + scene_.points[m].id;
       for (const Straightness& line : own_lines) {
         if (!scene_.points[m].at || line.extremes.first == line.extremes.second) continue;
-        const Rational off = squared_distance_to_line(*scene_.points[m].at, *scene_.points[line.extremes.first].at,
-                                                      *scene_.points[line.extremes.second].at);
-        if (off > culprit_off) culprit_off = off, bend = {m, line_through(line.extremes), off, "", false};
+        const Vec2 &p = *scene_.points[m].at, &a = *scene_.points[line.extremes.first].at,
+                   &b = *scene_.points[line.extremes.second].at;
+        if (compare_squared_distance_to_line(p, a, b, culprit_off) <= 0) continue;  // exact only when farther
+        culprit_off = squared_distance_to_line(p, a, b);
+        bend = {m, line_through(line.extremes), culprit_off, "", false};
       }
     }
     bend.detail = first_name + " and " + second_name + " share " + names +
@@ -262,18 +254,24 @@ class Builder {
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = i + 1; j < n; ++j) {
         charge_work();
-        if (shared_count(pieces_[i].members, pieces_[j].members) >= 2)
-          sharing.emplace_back(i, j);
-        else if (uses_geometry() && geometrically_one_line(pieces_[i], pieces_[j]))
-          near.emplace_back(i, j);
+        if (shared_count(pieces_[i].members, pieces_[j].members) >= 2) sharing.emplace_back(i, j);
       }
+    if (uses_geometry()) {
+      std::vector<const std::pair<Vec2, Vec2>*> extents;
+      for (const Piece& piece : pieces_) extents.push_back(piece.extent ? &*piece.extent : nullptr);
+      for (const auto& [i, j] : SegmentSet(extents).maybe_collinear_pairs(eps2_))
+        if (!std::binary_search(sharing.begin(), sharing.end(), std::make_pair(i, j)) &&
+            geometrically_one_line(pieces_[i], pieces_[j]))
+          near.emplace_back(i, j);
+    }
     // Straightest pairs first, so that one stray fact cannot split a line that the others agree on.
-    std::vector<Rational> bend(sharing.size());
+    std::vector<Straightness> bend(sharing.size());
     for (std::size_t k = 0; k < sharing.size(); ++k)
-      bend[k] = straightness(ends_of({sharing[k].first, sharing[k].second})).squared_off;
+      bend[k] = straightness(ends_of({sharing[k].first, sharing[k].second}));
     std::vector<std::size_t> order(sharing.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return bend[x] < bend[y]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return bend[x].spread.less_off(bend[y].spread); });
     Groups groups(n);
     std::vector<std::vector<std::size_t>> pieces_of(n);  // by group root
     for (std::size_t i = 0; i < n; ++i) pieces_of[i] = {i};
@@ -317,7 +315,7 @@ class Builder {
       std::vector<std::size_t> pieces;
       for (std::size_t i = 0; i < pieces_.size(); ++i)
         if (std::count(roots.begin(), roots.end(), groups.find(i))) pieces.push_back(i);
-      bool clique = straightness(ends_of(pieces)).squared_off <= eps_vis2_;
+      bool clique = straightness(ends_of(pieces)).straight_within(eps_vis2_);
       for (std::size_t x = 0; x < pieces.size() && clique; ++x)
         for (std::size_t y = x + 1; y < pieces.size() && clique; ++y) {
           charge_work();
@@ -356,15 +354,15 @@ class Builder {
   // ends, and the line is named by the points at those ends.
   void recompute_line(MaximalLine& line) {
     std::set<std::size_t> members(line.vertices.begin(), line.vertices.end());
-    std::optional<std::pair<Vec2, Vec2>> reference;
-    std::vector<Vec2> ends;
+    const std::pair<Vec2, Vec2>* reference = nullptr;
+    std::vector<const Vec2*> ends;  // the pieces' own extents: no copies
     std::vector<std::size_t> end_points;
     for (auto p : line.pieces) {
       members.insert(pieces_[p].members.begin(), pieces_[p].members.end());
       if (pieces_[p].extent) {
-        if (!reference) reference = pieces_[p].extent;
-        ends.push_back(pieces_[p].extent->first);
-        ends.push_back(pieces_[p].extent->second);
+        if (!reference) reference = &*pieces_[p].extent;
+        ends.push_back(&pieces_[p].extent->first);
+        ends.push_back(&pieces_[p].extent->second);
         end_points.push_back(pieces_[p].ends.first);
         end_points.push_back(pieces_[p].ends.second);
       }
@@ -379,8 +377,8 @@ class Builder {
     }
     std::vector<std::size_t> order(ends.size());
     std::iota(order.begin(), order.end(), 0);
-    PointSet(ends).sort_along(reference->first, reference->second, order);
-    line.ends = std::make_pair(ends[order.front()], ends[order.back()]);
+    sort_along(ends, reference->first, reference->second, order);
+    line.ends = std::make_pair(*ends[order.front()], *ends[order.back()]);
     line.name = line.pieces.size() == 1 ? pieces_[line.pieces.front()].name
                                         : line_name(scene_.points[end_points[order.front()]].id,
                                                     scene_.points[end_points[order.back()]].id);
@@ -451,19 +449,20 @@ class Builder {
       for (auto i : line.vertices) {
         const Point& point = scene_.points[i];
         if (!point.at) continue;
-        const Rational to_line = squared_distance_to_line(*point.at, a, b);
+        // Exact distances only for the findings: the filtered comparisons decide the rest.
+        const bool off_line = compare_squared_distance_to_line(*point.at, a, b, eps2_) > 0;
         if (!inner.count(i)) {
-          if (to_line > eps2_)
-            finding(FindingKind::line_not_straight, i, line.name, to_line,
+          if (off_line)
+            finding(FindingKind::line_not_straight, i, line.name, squared_distance_to_line(*point.at, a, b),
                     "an end of a piece merged into the line lies off the line through its extreme points");
           continue;
         }
-        const Rational to_segment = squared_distance_to_segment(*point.at, a, b);
-        if (to_line > eps2_) {
+        if (off_line) {
+          const Rational to_line = squared_distance_to_line(*point.at, a, b);
           finding(FindingKind::declared_off_line, i, line.name, to_line, "declared on the line but off it");
           if (to_line > eps_vis2_) dropped.insert(i), off_their_line_.insert(i);
-        } else if (to_segment > eps2_) {
-          finding(FindingKind::declared_outside_extent, i, line.name, to_segment,
+        } else if (compare_squared_distance_to_segment(*point.at, a, b, eps2_) > 0) {
+          finding(FindingKind::declared_outside_extent, i, line.name, squared_distance_to_segment(*point.at, a, b),
                   "declared on the line but beyond its drawn ends");
         }
       }
@@ -512,28 +511,19 @@ class Builder {
   }
 
   void order_points_along_lines() {
-    std::vector<Vec2> placed;
-    std::vector<std::size_t> index_in_set(out_.vertices.size(), SIZE_MAX);
+    std::vector<const Vec2*> at(out_.vertices.size(), nullptr);
     for (std::size_t v = 0; v < out_.vertices.size(); ++v)
-      if (out_.vertices[v].at) {
-        index_in_set[v] = placed.size();
-        placed.push_back(*out_.vertices[v].at);
-      }
-    const PointSet points(placed);
+      if (out_.vertices[v].at) at[v] = &*out_.vertices[v].at;
+    const PlacedPoints vertices(at);
     for (auto& line : out_.lines) {
       charge_work(line.vertices.size() * 16);  // an exact sort of the line's points
-      const bool all_placed = line.ends && std::all_of(line.vertices.begin(), line.vertices.end(),
-                                                       [&](std::size_t v) { return index_in_set[v] != SIZE_MAX; });
+      const bool all_placed =
+          line.ends && std::all_of(line.vertices.begin(), line.vertices.end(), [&](std::size_t v) { return at[v]; });
       if (!all_placed) {
         order_by_declarations(line);
         continue;
       }
-      std::vector<std::size_t> keys;
-      for (auto v : line.vertices) keys.push_back(index_in_set[v]);
-      std::vector<std::size_t> vertex_of_key(placed.size());
-      for (auto v : line.vertices) vertex_of_key[index_in_set[v]] = v;
-      points.sort_along(line.ends->first, line.ends->second, keys);
-      for (std::size_t k = 0; k < keys.size(); ++k) line.vertices[k] = vertex_of_key[keys[k]];
+      vertices.sort_along(line.ends->first, line.ends->second, line.vertices);
     }
   }
 
@@ -589,25 +579,37 @@ class Builder {
     for (const auto& [v, lines] : lines_at)
       for (auto x : lines)
         for (auto y : lines) meet[x][y] = true;
-    std::map<std::pair<Rational, Rational>, std::size_t> crossing_at;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!out_.lines[i].ends) continue;
-      for (std::size_t j = i + 1; j < n; ++j) {
-        charge_work();
-        if (!out_.lines[j].ends || meet[i][j]) continue;
-        const auto& [a, b] = *out_.lines[i].ends;
-        const auto& [c, d] = *out_.lines[j].ends;
-        const auto x = segment_crossing(a, b, c, d);
-        if (!x || !depths_meet(out_.lines[i], out_.lines[j], *x)) continue;
-        auto [it, fresh] = crossing_at.emplace(std::make_pair(x->x, x->y), out_.vertices.size());
-        if (fresh) out_.vertices.push_back({std::nullopt, *x, false});
-        for (auto line : {i, j}) {
-          auto& vertices = out_.lines[line].vertices;
-          if (fresh || std::find(vertices.begin(), vertices.end(), it->second) == vertices.end())
-            vertices.push_back(it->second);
-        }
+    std::vector<const std::pair<Vec2, Vec2>*> extents;
+    for (const MaximalLine& line : out_.lines) extents.push_back(line.ends ? &*line.ends : nullptr);
+    std::unordered_multimap<std::size_t, std::size_t> crossing_at;  // hash of the exact point → vertex
+    for (auto& [i, j, x] : SegmentSet(extents).crossings()) {
+      if (meet[i][j] || !depths_meet(out_.lines[i], out_.lines[j], x)) continue;
+      const std::size_t hash = exact_hash(x);
+      std::optional<std::size_t> known;
+      for (auto [it, end] = crossing_at.equal_range(hash); it != end && !known; ++it)
+        if (*out_.vertices[it->second].at == x) known = it->second;
+      if (!known) {
+        crossing_at.emplace(hash, out_.vertices.size());
+        out_.vertices.push_back({std::nullopt, std::move(x), false});
+      }
+      const std::size_t vertex = known.value_or(out_.vertices.size() - 1);
+      for (auto line : {i, j}) {
+        auto& vertices = out_.lines[line].vertices;
+        if (!known || std::find(vertices.begin(), vertices.end(), vertex) == vertices.end()) vertices.push_back(vertex);
       }
     }
+  }
+
+  static std::size_t exact_hash(const Vec2& p) {
+    auto limbs = [](const mpz_class& z) {
+      return std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(z.get_mpz_t()->_mp_d),
+                                                            sizeof(mp_limb_t) * mpz_size(z.get_mpz_t()))) ^
+             static_cast<std::size_t>(mpz_sgn(z.get_mpz_t()) + 1);
+    };
+    std::size_t h = 0;
+    for (const Rational* q : {&p.x, &p.y})
+      for (const mpz_class* z : {&q->get_num(), &q->get_den()}) h = h * 1000003 ^ limbs(*z);
+    return h;
   }
 
   std::optional<Rational> depth_at(const MaximalLine& line, const Vec2& x) const {
@@ -689,7 +691,14 @@ class Builder {
     }
   }
 
+  static std::vector<const Vec2*> positions(const Scene& scene) {
+    std::vector<const Vec2*> at;
+    for (const Point& p : scene.points) at.push_back(p.at ? &*p.at : nullptr);
+    return at;
+  }
+
   const Scene& scene_;
+  PlacedPoints placed_;  // the scene's points, converted once for the filtered predicates
   IncidenceMode mode_;
   FrameBands bands_;
   const Rational &eps_, &eps2_, &eps_vis2_;

@@ -1,6 +1,8 @@
 // The only translation unit that includes CGAL's kernels (slow to compile: keep it alone).
 #include "geometry/predicates.hpp"
 
+#include "geometry/intervals.hpp"
+
 #include <CGAL/CORE_Expr.h>
 #include <CGAL/Exact_circular_kernel_2.h>
 #include <CGAL/Exact_predicates_exact_constructions_kernel.h>
@@ -17,13 +19,11 @@
 namespace geotruth::geometry {
 namespace {
 
-// Two CGAL kernels, each where it is fastest (measured with bench/bench_counts):
-// - K, exact rationals without laziness, for constructions whose result must come back as an
-//   exact rational anyway (crossing points, parameters, squared distances);
-// - FK (Epeck), whose interval filters decide most predicates without exact arithmetic, for
-//   comparisons and bulk queries.
+// K: exact rationals without laziness, for constructions whose result must come back as an exact
+// rational anyway (crossing points, parameters, squared distances) and for the exact side of
+// every filtered predicate. The filters themselves are intervals straight from the rationals
+// (geometry/intervals.hpp): cheaper than converting each coordinate into Epeck's lazy numbers.
 using K = CGAL::Simple_cartesian<mpq_class>;
-using FK = CGAL::Epeck;
 // Interval arithmetic for bulk filters, exact fallback in K.
 using IK = CGAL::Simple_cartesian<CGAL::Interval_nt<false>>;
 using CK = CGAL::Exact_circular_kernel_2;
@@ -37,12 +37,6 @@ K::Point_2 pt(const Vec2& v) {
 }
 const Rational& rational(const K::FT& value) {
   return value;
-}
-FK::FT fft(const Rational& q) {
-  return FK::FT(CGAL::Exact_rational(q.get_mpq_t()));
-}
-FK::Point_2 fpt(const Vec2& v) {
-  return {fft(v.x), fft(v.y)};
 }
 IK::Point_2 ipt(const Vec2& v) {
   return {CGAL::to_interval(v.x), CGAL::to_interval(v.y)};
@@ -75,23 +69,54 @@ CORE::Expr expr(const Rational& q) {
 }  // namespace
 
 int orientation(const Vec2& a, const Vec2& b, const Vec2& c) {
-  return static_cast<int>(CGAL::orientation(fpt(a), fpt(b), fpt(c)));
+  {
+    CGAL::Protect_FPU_rounding<true> rounding;
+    if (auto sign = certain_compare(cross(IntervalPoint(a), IntervalPoint(b), IntervalPoint(c)), Interval(0)))
+      return *sign;
+  }
+  return static_cast<int>(CGAL::orientation(pt(a), pt(b), pt(c)));
 }
 
 Rational squared_distance_to_line(const Vec2& p, const Vec2& a, const Vec2& b) {
-  return rational(CGAL::squared_distance(pt(p), K::Line_2(pt(a), pt(b))));
+  // ((b − a) × (p − a))² / |b − a|²: half the work of going through a K::Line_2.
+  const Rational dx = b.x - a.x, dy = b.y - a.y, ex = p.x - a.x, ey = p.y - a.y;
+  const Rational cross = dx * ey - dy * ex;
+  return cross * cross / (dx * dx + dy * dy);
 }
 
 Rational squared_distance_to_segment(const Vec2& p, const Vec2& a, const Vec2& b) {
   return rational(CGAL::squared_distance(pt(p), K::Segment_2(pt(a), pt(b))));
 }
 
+// Both compare d² with r2 on intervals first (d² = cross² / length², compared as cross² against
+// r2·length², no division), and exactly when the enclosures overlap.
 int compare_squared_distance_to_line(const Vec2& p, const Vec2& a, const Vec2& b, const Rational& r2) {
-  return static_cast<int>(CGAL::compare(CGAL::squared_distance(fpt(p), FK::Line_2(fpt(a), fpt(b))), fft(r2)));
+  {
+    CGAL::Protect_FPU_rounding<true> rounding;
+    const IntervalPoint ia(a), ib(b), ip(p);
+    if (auto order = certain_compare(CGAL::square(cross(ia, ib, ip)), enclosure(r2) * squared_distance(ia, ib)))
+      return *order;
+  }
+  return static_cast<int>(CGAL::compare(CGAL::squared_distance(pt(p), K::Line_2(pt(a), pt(b))), r2));
 }
 
 int compare_squared_distance_to_segment(const Vec2& p, const Vec2& a, const Vec2& b, const Rational& r2) {
-  return static_cast<int>(CGAL::compare(CGAL::squared_distance(fpt(p), FK::Segment_2(fpt(a), fpt(b))), fft(r2)));
+  {
+    CGAL::Protect_FPU_rounding<true> rounding;
+    const IntervalPoint ia(a), ib(b), ip(p);
+    const Interval along = (ip.x - ia.x) * (ib.x - ia.x) + (ip.y - ia.y) * (ib.y - ia.y),
+                   length = squared_distance(ia, ib);
+    const Interval r = enclosure(r2);
+    std::optional<int> order;
+    if (along.sup() <= 0)  // nearest to a
+      order = certain_compare(squared_distance(ia, ip), r);
+    else if (along.inf() >= length.sup())  // nearest to b
+      order = certain_compare(squared_distance(ib, ip), r);
+    else if (along.inf() > 0 && along.sup() < length.inf())  // nearest to a point between
+      order = certain_compare(CGAL::square(cross(ia, ib, ip)), r * length);
+    if (order) return *order;
+  }
+  return static_cast<int>(CGAL::compare(CGAL::squared_distance(pt(p), K::Segment_2(pt(a), pt(b))), r2));
 }
 
 Rational line_parameter(const Vec2& p, const Vec2& a, const Vec2& b) {
@@ -237,16 +262,6 @@ std::vector<std::size_t> PointSet::near_segment(const Vec2& a, const Vec2& b, co
     if (CGAL::squared_distance(impl_->exact[i], segment) < r2) out.push_back(i);
   }
   return out;
-}
-
-void PointSet::sort_along(const Vec2& a, const Vec2& b, std::vector<std::size_t>& indices) const {
-  const K::Point_2 origin = pt(a);
-  const K::Vector_2 direction = pt(b) - origin;
-  std::vector<std::pair<K::FT, std::size_t>> keyed;
-  keyed.reserve(indices.size());
-  for (auto i : indices) keyed.emplace_back((impl_->exact[i] - origin) * direction, i);
-  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-  for (std::size_t k = 0; k < keyed.size(); ++k) indices[k] = keyed[k].second;
 }
 
 std::vector<CirclePoint> segment_circle_points(const Vec2& a, const Vec2& b, const Vec2& c, const Rational& r2) {

@@ -89,9 +89,6 @@ class PointSet {
   /// increasing order. Precondition: a ≠ b.
   std::vector<std::size_t> near_segment(const Vec2& a, const Vec2& b, const Rational& r2) const;
 
-  /// The given indices sorted by position along the direction a → b (exactly, by projection).
-  void sort_along(const Vec2& a, const Vec2& b, std::vector<std::size_t>& indices) const;
-
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

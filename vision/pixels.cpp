@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace geotruth::vision {
 
@@ -77,18 +78,6 @@ std::vector<Detections::Line> cluster_segments(const std::vector<Detections::Seg
     lines.push_back(std::move(g.line));
   }
   return lines;
-}
-
-std::vector<std::uint8_t> encode(const Image& image, ImageFormat format, int quality) {
-  const cv::Mat rgb(image.height, image.width, CV_8UC3, const_cast<std::uint8_t*>(image.rgb.data()));
-  cv::Mat bgr;
-  cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);
-  std::vector<std::uint8_t> bytes;
-  if (format == ImageFormat::jpeg)
-    cv::imencode(".jpg", bgr, bytes, {cv::IMWRITE_JPEG_QUALITY, std::clamp(quality, 0, 100)});
-  else
-    cv::imencode(".png", bgr, bytes, {cv::IMWRITE_PNG_COMPRESSION, 3});
-  return bytes;
 }
 
 Image decode(const std::vector<std::uint8_t>& bytes, std::string& error) {

@@ -3,6 +3,7 @@
 
 #include <geotruth/input.hpp>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,6 +60,19 @@ std::vector<ImportedScene> import_source(SourceFormat format, std::string_view t
 
 /// The id of the scene GePBench's image `image_id` becomes: "gepbench-<image_id>".
 std::string gepbench_scene_id(const std::string& image_id);
+
+/// A source read one scene at a time: memory holds one scene, not the file.
+class SourceStream {
+ public:
+  virtual ~SourceStream() = default;
+  /// The next scene in file order, validated as import_source's; false at the end.
+  virtual bool next(ImportedScene& scene) = 0;
+};
+
+/// Streams the source file at `path` when its format can be read a scene at a time (Geometry3K's
+/// annotation file); null when it must be read whole (use import_source). A stream gives the
+/// scenes and errors import_source gives for the same file.
+std::unique_ptr<SourceStream> stream_source(SourceFormat format, const std::string& path);
 
 /// GePBench: the rules file (a JSON list, recognized by its text) and any number of VQA JSONL
 /// files, given as (file name, text) pairs; questions attach to their image's scene.

@@ -6,6 +6,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>
 #include <cerrno>
 #include <chrono>
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <geotruth/audit.hpp>
 #include <iomanip>
 #include <map>
@@ -424,6 +426,26 @@ double uniform_p_value(const std::map<std::string, std::size_t>& counts, std::si
   return boost::math::gamma_q((options - 1) / 2.0, x / 2);
 }
 
+// Scenes that share a content hash, by hash, each group's ids in file order. `keys` (a key of each
+// scene's hash) finds the few candidates; a second reading collects their ids.
+std::map<std::string, std::vector<std::string>> duplicate_scenes(const fs::path& scenes,
+                                                                 std::vector<std::size_t> keys) {
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::size_t> repeated;
+  for (std::size_t k = 1; k < keys.size(); ++k)
+    if (keys[k] == keys[k - 1] && (repeated.empty() || repeated.back() != keys[k])) repeated.push_back(keys[k]);
+  std::map<std::string, std::vector<std::string>> groups;
+  if (repeated.empty()) return groups;
+  each_record(scenes, [&](const ordered_json& r) {
+    if (r.contains("error")) return;
+    const std::string hash = r["hash"];
+    if (std::binary_search(repeated.begin(), repeated.end(), std::hash<std::string>{}(hash)))
+      groups[hash].push_back(r["id"]);
+  });
+  std::erase_if(groups, [](const auto& group) { return group.second.size() < 2; });
+  return groups;
+}
+
 }  // namespace
 
 void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
@@ -433,24 +455,9 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
   std::map<std::string, std::size_t> by_reason, findings_by_kind, unsupported_by_template;
   std::map<std::string, std::map<std::string, std::size_t>> by_kind, letters_by_kind, letters_by_ask, by_difficulty;
   std::map<std::string, std::size_t> options_by_kind;
-  std::map<std::string, std::vector<std::string>> by_hash;
-  std::map<std::size_t, std::string> difficulty_of_record;
+  std::vector<std::size_t> hash_keys;  // of every scene's content hash: 8 bytes a scene, not its id
   std::size_t records = 0, errors = 0, questions = 0;
-  each_record(dir / "scenes.jsonl", [&](const ordered_json& r) {
-    ++records;
-    if (r.contains("error")) {
-      ++errors;
-      return;
-    }
-    by_hash[r["hash"]].push_back(r["id"]);
-    for (const auto& f : r["findings"]) ++findings_by_kind[f["kind"]];
-    const std::string difficulty = r.value("difficulty", "");
-    if (!difficulty.empty()) {
-      difficulty_of_record[r["record"]] = difficulty;
-      ++by_difficulty[difficulty]["scenes"];
-    }
-  });
-  each_record(dir / "verdicts.jsonl", [&](const ordered_json& v) {
+  auto count_verdict = [&](const ordered_json& v, const std::string& difficulty) {
     ++questions;
     const std::string verdict = v["verdict"], kind = v["kind"], annotated = v["annotated"];
     ++by_verdict[verdict];
@@ -458,13 +465,30 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
     // Unsupported questions by the dataset's template (or by kind for native items): what to map next.
     if (verdict == "unsupported") ++unsupported_by_template[v.value("template", kind)];
     for (const auto& r : v["reasons"]) ++by_reason[r["kind"]];
-    if (auto it = difficulty_of_record.find(v["record"]); it != difficulty_of_record.end())
-      ++by_difficulty[it->second][verdict];
+    if (!difficulty.empty()) ++by_difficulty[difficulty][verdict];
     if (annotated.size() == 1 && annotated[0] >= 'A' && annotated[0] <= 'Z') {
       ++letters_by_kind[kind][annotated];
       ++letters_by_ask[kind.substr(0, kind.find('/'))][annotated];  // per aspect: count, size, relation, ...
     }
+  };
+  // Both files are in record order: each scene's verdicts follow it in verdicts.jsonl, so they are
+  // read side by side and nothing is kept per record.
+  JsonlCursor verdicts(dir / "verdicts.jsonl");
+  each_record(dir / "scenes.jsonl", [&](const ordered_json& r) {
+    ++records;
+    if (r.contains("error")) {
+      ++errors;
+      return;
+    }
+    hash_keys.push_back(std::hash<std::string>{}(r["hash"].get<std::string>()));
+    for (const auto& f : r["findings"]) ++findings_by_kind[f["kind"]];
+    const std::string difficulty = r.value("difficulty", "");
+    if (!difficulty.empty()) ++by_difficulty[difficulty]["scenes"];
+    const std::size_t record = r["record"];
+    for (; verdicts.current() && (*verdicts.current())["record"].get<std::size_t>() <= record; verdicts.advance())
+      count_verdict(*verdicts.current(), (*verdicts.current())["record"] == record ? difficulty : "");
   });
+  for (; verdicts.current(); verdicts.advance()) count_verdict(*verdicts.current(), "");
   auto bias_of = [](const std::map<std::string, std::map<std::string, std::size_t>>& groups) {
     ordered_json bias = ordered_json::object();
     for (const auto& [group, letters] : groups) {
@@ -483,8 +507,7 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
     return bias;
   };
   ordered_json duplicates = ordered_json::array();
-  for (const auto& [_, ids] : by_hash)
-    if (ids.size() > 1) duplicates.push_back(ids);
+  for (const auto& [_, ids] : duplicate_scenes(dir / "scenes.jsonl", std::move(hash_keys))) duplicates.push_back(ids);
   ordered_json summary{{"records", records},
                        {"errors", errors},
                        {"scenes", records - errors},

@@ -27,7 +27,7 @@ bool is_blank(const std::string& s) {
 }  // namespace
 
 RecordReader::RecordReader(std::string path, std::size_t max_bytes)
-    : path_(std::move(path)), max_bytes_(max_bytes), buffer_(kChunk) {
+    : path_(std::move(path)), max_bytes_(max_bytes), buffer_(new char[kChunk]) {
   if (path_ == "-") {
     file_ = stdin;
   } else {
@@ -44,7 +44,7 @@ RecordReader::~RecordReader() {
 
 bool RecordReader::fill() {
   if (done_) return false;
-  const std::size_t n = std::fread(buffer_.data(), 1, buffer_.size(), file_);
+  const std::size_t n = std::fread(buffer_.get(), 1, kChunk, file_);
   begin_ = 0;
   end_ = n;
   if (n == 0) done_ = true;
@@ -58,7 +58,7 @@ bool RecordReader::next(RawRecord& record) {
     for (;;) {
       if (begin_ == end_ && !fill()) break;
       saw_any = true;
-      const char* start = buffer_.data() + begin_;
+      const char* start = buffer_.get() + begin_;
       const std::size_t avail = end_ - begin_;
       const void* nl = whole_file_ ? nullptr : std::memchr(start, '\n', avail);
       const std::size_t take = nl ? static_cast<const char*>(nl) - start : avail;
@@ -158,6 +158,7 @@ std::size_t RecordStream::bytes_read() const {
 bool RecordStream::open_next_input() {
   if (reader_) bytes_done_ += reader_->consumed();
   reader_.reset();
+  source_.reset();
   imported_.clear();
   imported_next_ = 0;
   if (input_ >= inputs_.size()) return false;
@@ -191,6 +192,8 @@ bool RecordStream::open_next_input() {
     input_ = inputs_.size();
   } else if (format_ == SourceFormat::ai2d) {
     open_ai2d(path);
+  } else if ((source_ = stream_source(format_, path))) {
+    imported_file_ = path;
   } else {
     std::string error;
     const auto text = slurp(path, error);
@@ -228,6 +231,11 @@ void RecordStream::open_ai2d(const std::string& path) {
   imported_.push_back(import_ai2d(*text, questions, ai2d_key(path), categories_));
 }
 
+ImportedScene* RecordStream::next_imported() {
+  if (source_) return source_->next(streamed_) ? &streamed_ : nullptr;
+  return imported_next_ < imported_.size() ? &imported_[imported_next_] : nullptr;
+}
+
 bool RecordStream::next(StreamItem& item) {
   for (;;) {
     if (pending_error_) {
@@ -243,11 +251,11 @@ bool RecordStream::next(StreamItem& item) {
         item.ordinal = ++ordinal_;
         return true;
       }
-    } else if (imported_next_ < imported_.size()) {
-      ImportedScene& imported = imported_[imported_next_++];
+    } else if (ImportedScene* imported = next_imported()) {
+      ++imported_next_;
       item = StreamItem{};
-      item.raw = RawRecord{imported_file_, imported_next_, {}, 0, imported.key, std::move(imported.notes)};
-      item.imported = std::move(imported.scene);
+      item.raw = RawRecord{imported_file_, imported_next_, {}, 0, imported->key, std::move(imported->notes)};
+      item.imported = std::move(imported->scene);
       item.ordinal = ++ordinal_;
       return true;
     }

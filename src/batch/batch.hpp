@@ -47,7 +47,7 @@ class RecordReader {
   std::size_t max_bytes_;
   std::FILE* file_ = nullptr;
   bool owns_ = false, whole_file_ = false, done_ = false;
-  std::vector<char> buffer_;
+  std::unique_ptr<char[]> buffer_;  // not zeroed: a small input touches only the pages it fills
   std::size_t begin_ = 0, end_ = 0, line_ = 0, consumed_ = 0;
   std::string open_error_;
 };
@@ -60,8 +60,9 @@ struct StreamItem {
   std::optional<SceneOrError> imported;
 };
 
-/// Every record of the inputs in order: native JSONL line by line (streaming), other formats a
-/// whole file at a time through their importer. Over-long lines and unreadable files become
+/// Every record of the inputs in order: native JSONL line by line (streaming), Geometry3K's
+/// annotation file a problem at a time (stream_source), other formats a whole file at a time
+/// through their importer. Over-long lines and unreadable files become
 /// records whose scene() is an InputError, so nothing is lost.
 class RecordStream {
  public:
@@ -77,13 +78,16 @@ class RecordStream {
  private:
   bool open_next_input();
   void open_ai2d(const std::string& path);
+  ImportedScene* next_imported();  ///< the next scene of the open imported input, or null
   std::vector<std::string> inputs_;
   SourceFormat format_;
   Ai2dCategories categories_;
   Limits limits_;
   std::size_t input_ = 0, ordinal_ = 0, bytes_total_ = 0, bytes_done_ = 0;
   std::unique_ptr<RecordReader> reader_;
-  std::vector<ImportedScene> imported_;
+  std::unique_ptr<SourceStream> source_;  ///< a streamed import, else:
+  ImportedScene streamed_;
+  std::vector<ImportedScene> imported_;  ///< a whole file's scenes
   std::string imported_file_;
   std::size_t imported_next_ = 0;
   std::optional<StreamItem> pending_error_;

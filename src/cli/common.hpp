@@ -155,4 +155,10 @@ struct CrosscheckCommand {
 };
 int crosscheck(CrosscheckCommand command, const BandOptions& bands);
 
+/// render and crosscheck above run in modules loaded on first use (cli/vision_loader.cpp):
+/// geotruth-render.so (src/cli/render.cpp) exports `geotruth_render`, geotruth-vision.so
+/// (src/cli/crosscheck.cpp) exports `geotruth_crosscheck`, with these types.
+using RenderFunction = int(const RenderCommand& command, const BandOptions& bands);
+using CrosscheckFunction = int(CrosscheckCommand command, const BandOptions& bands);
+
 }  // namespace geotruth::cli

@@ -1,6 +1,8 @@
 #include "core/json_reader.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
@@ -56,7 +58,14 @@ using nlohmann::json;
 // Builds a Value tree from SAX events while tracking the JSON pointer of the current position.
 class TreeBuilder final : public nlohmann::json_sax<json> {
  public:
-  TreeBuilder(std::string_view text, const Limits& limits) : text_(text), limits_(limits) {}
+  // `bytes(from, to)`: the document's text in [from, to) (clipped to its size), for error messages.
+  using Bytes = std::function<std::string(std::size_t from, std::size_t to)>;
+  TreeBuilder(std::size_t size, Bytes bytes, const Limits& limits)
+      : size_(size), bytes_(std::move(bytes)), limits_(limits) {}
+
+  // Drops each member of a root object once it is complete; those named in `kept_keys` stay, as null.
+  bool drop_root_members = false;
+  std::vector<std::string_view> kept_keys;
 
   Value root;
   std::optional<InputError> error;
@@ -94,12 +103,14 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
                    const nlohmann::detail::exception& ex) override {
     if (error) return false;  // our own earlier failure is the real cause
     // The word the lexer stopped in: back from the failure position over letters and signs.
-    std::size_t start = std::min(position, text_.size());
-    while (start > 0 && (std::isalpha(static_cast<unsigned char>(text_[start - 1])) || text_[start - 1] == '-'))
+    const std::size_t stop = std::min(position, size_), from = stop - std::min<std::size_t>(stop, 4096);
+    const std::string before = bytes_(from, stop);
+    std::size_t start = before.size();
+    while (start > 0 && (std::isalpha(static_cast<unsigned char>(before[start - 1])) || before[start - 1] == '-'))
       --start;
-    const std::string_view rest = text_.substr(start);
+    const std::string rest = before.substr(start) + bytes_(stop, stop + 16);
     for (std::string_view word : {"NaN", "nan", "Infinity", "-Infinity", "inf", "-inf", "-NaN"}) {
-      if (rest.substr(0, word.size()) == word) {
+      if (std::string_view(rest).substr(0, word.size()) == word) {
         return fail("non-finite number '" + std::string(word) +
                     "': numbers must be finite JSON numbers or \"p/q\" strings");
       }
@@ -109,7 +120,7 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
     std::string message = ex.what();
     // "[json.exception.parse_error.101] parse error at line 1, column 5: ..." → from "parse error".
     if (auto at = message.find("parse error"); at != std::string::npos) message = message.substr(at);
-    if (stack_.empty() && root.kind == Value::Kind::null && position <= 1 && text_.empty())
+    if (stack_.empty() && root.kind == Value::Kind::null && position <= 1 && size_ == 0)
       message = "empty input: expected a JSON object";
     return fail("invalid JSON (" + message + ")");
   }
@@ -120,7 +131,7 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
     if (!stack_.empty() && stack_.back()->kind == Value::Kind::object && !pending_key_.empty())
       out += "/" + pointer_token(pending_key_);
     else if (!stack_.empty() && stack_.back()->kind == Value::Kind::array)
-      out += "/" + std::to_string(stack_.back()->items.size());
+      out += "/" + std::to_string(counts_.back());
     return out;
   }
 
@@ -149,12 +160,15 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
       return &root;
     }
     Value& parent = *stack_.back();
-    if (parent.kind == Value::Kind::array) {
+    if (parent.kind == Value::Kind::array && stack_.size() == 2 && ++elements_ > limits_.max_elements)
       // Items of the scene's top-level arrays (points, lines, ...) are its elements.
-      if (stack_.size() == 2 && ++elements_ > limits_.max_elements)
-        return fail("more than " + std::to_string(limits_.max_elements) +
-                    " elements in one scene (raise --max-elements)"),
-               nullptr;
+      return fail("more than " + std::to_string(limits_.max_elements) +
+                  " elements in one scene (raise --max-elements)"),
+             nullptr;
+    ++counts_.back();
+    const bool container = value.kind == Value::Kind::array || value.kind == Value::Kind::object;
+    if (drop_root_members && stack_.size() >= 2 && !container) return &dropped_;  // checked, counted, not kept
+    if (parent.kind == Value::Kind::array) {
       parent.items.push_back(std::move(value));
       return &parent.items.back();
     }
@@ -162,7 +176,20 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
     return &parent.members.back().second;
   }
 
-  bool add(Value&& value) { return place(std::move(value)) != nullptr; }
+  bool add(Value&& value) {
+    if (!place(std::move(value))) return false;
+    if (stack_.size() == 1) drop_finished_member();
+    return true;
+  }
+
+  void drop_finished_member() {
+    if (!drop_root_members || stack_.front()->kind != Value::Kind::object) return;
+    auto& members = stack_.front()->members;
+    if (std::find(kept_keys.begin(), kept_keys.end(), members.back().first) != kept_keys.end())
+      members.back().second = {};
+    else
+      members.pop_back();
+  }
 
   bool open(Value::Kind kind) {
     if (stack_.size() + 1 > limits_.max_depth)
@@ -170,12 +197,13 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
     std::string token;
     if (!stack_.empty()) {
       const Value& parent = *stack_.back();
-      token = parent.kind == Value::Kind::array ? std::to_string(parent.items.size()) : pointer_token(pending_key_);
+      token = parent.kind == Value::Kind::array ? std::to_string(counts_.back()) : pointer_token(pending_key_);
     }
     Value* placed = place(Value{kind});
     if (!placed) return false;
     if (!stack_.empty()) path_.push_back(std::move(token));
     stack_.push_back(placed);
+    counts_.push_back(0);
     open_keys_.emplace_back();
     pending_key_.clear();
     return true;
@@ -183,16 +211,21 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
 
   bool close() {
     stack_.pop_back();
+    counts_.pop_back();
     open_keys_.pop_back();
     if (!path_.empty() && stack_.size() == path_.size()) path_.pop_back();
     pending_key_.clear();
+    if (stack_.size() == 1) drop_finished_member();
     return true;
   }
 
-  std::string_view text_;
+  std::size_t size_;
+  Bytes bytes_;
   const Limits& limits_;
   // Pointers stay valid: a container only grows while it is the innermost open one.
   std::vector<Value*> stack_;
+  std::vector<std::size_t> counts_;  // values placed in each open container (kept or dropped)
+  Value dropped_;                    // where a dropped value goes
   std::vector<std::unordered_set<std::string>> open_keys_;
   std::vector<std::string> path_;
   std::string pending_key_;
@@ -206,13 +239,32 @@ std::variant<Value, InputError> read(std::string_view text, const Limits& limits
   if (text.size() > limits.max_line_bytes)
     return InputError{"", "record of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
                               std::to_string(limits.max_line_bytes) + " bytes (raise --max-line-bytes)"};
-  TreeBuilder builder(text, limits);
+  TreeBuilder builder(
+      text.size(), [&](std::size_t from, std::size_t to) { return std::string(text.substr(from, to - from)); }, limits);
   const bool ok = json::sax_parse(text.begin(), text.end(), &builder);
   if (!ok || builder.error) {
     if (builder.error) return *builder.error;
     return InputError{builder.pointer(), "invalid JSON"};
   }
   return std::move(builder.root);
+}
+
+std::optional<InputError> check(std::istream& in, std::size_t size,
+                                const std::function<std::string(std::size_t, std::size_t)>& bytes, const Limits& limits,
+                                const std::vector<std::string_view>& kept_keys, Value& root) {
+  if (size > limits.max_line_bytes)
+    return InputError{"", "record of " + std::to_string(size) + " bytes exceeds the limit of " +
+                              std::to_string(limits.max_line_bytes) + " bytes (raise --max-line-bytes)"};
+  TreeBuilder builder(size, bytes, limits);
+  builder.drop_root_members = true;
+  builder.kept_keys = kept_keys;
+  const bool ok = json::sax_parse(in, &builder);
+  if (!ok || builder.error) {
+    if (builder.error) return *builder.error;
+    return InputError{builder.pointer(), "invalid JSON"};
+  }
+  root = std::move(builder.root);
+  return std::nullopt;
 }
 
 std::string to_text(const Value& value) {

@@ -1,7 +1,9 @@
 // A JSON tree that keeps each number's decimal text, read through nlohmann's SAX interface.
 #pragma once
 
+#include <functional>
 #include <geotruth/input.hpp>
+#include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +31,15 @@ const char* kind_name(Value::Kind kind);
 /// Parses one JSON document. Fails with an InputError (pointer to where parsing stopped) on
 /// syntax errors, invalid UTF-8, duplicate keys, and on exceeding the depth/element limits.
 std::variant<Value, InputError> read(std::string_view text, const Limits& limits);
+
+/// Checks one JSON document read from `in` (`size` bytes) exactly as `read` would — the same
+/// errors, pointers and limits — without keeping it: each member of a root object is dropped as
+/// soon as it is complete (memory: one member, and the root's keys for the duplicate check). On
+/// success `root` is the root holding only the members named in `kept_keys`, with null values (for
+/// an array, its items). `bytes(from, to)` gives the document's text in [from, to) for error messages.
+std::optional<InputError> check(std::istream& in, std::size_t size,
+                                const std::function<std::string(std::size_t, std::size_t)>& bytes, const Limits& limits,
+                                const std::vector<std::string_view>& kept_keys, Value& root);
 
 /// RFC 6901 escaping of one reference token ('~' → "~0", '/' → "~1").
 std::string pointer_token(std::string_view key);

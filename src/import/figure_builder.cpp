@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "geometry/predicates.hpp"
+#include "geometry/segments.hpp"
 
 namespace geotruth::import {
 
@@ -187,11 +188,11 @@ ImportedScene FigureBuilder::finish() {
     if (placed) {
       // Exact order along a→b; points beyond the ends stay inside the list (the incidence
       // builder reports them as declared outside the drawn extent).
-      std::vector<Vec2> positions;
-      for (const auto& p : inner) positions.push_back(*scene_.points[index_.at(p)].at);
+      std::vector<const Vec2*> positions;
+      for (const auto& p : inner) positions.push_back(&*scene_.points[index_.at(p)].at);
       std::vector<std::size_t> order(inner.size());
       std::iota(order.begin(), order.end(), 0);
-      geometry::PointSet(positions).sort_along(*a.at, *b.at, order);
+      geometry::sort_along(positions, *a.at, *b.at, order);
       std::vector<std::string> sorted;
       for (auto k : order) sorted.push_back(inner[k]);
       inner = std::move(sorted);

@@ -1,6 +1,10 @@
 // Geometry3K: diagram_logic_forms_annot.json (keyed by problem id) or a per-problem logic_form.json.
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <istream>
+#include <nlohmann/json.hpp>
+#include <streambuf>
 
 #include "core/json_reader.hpp"
 #include "import/figure_builder.hpp"
@@ -138,10 +142,175 @@ ImportedScene import_problem(const std::string& id, const Value& problem, const 
   return figure.finish();
 }
 
+constexpr const char* kExpected = "a Geometry3K object keyed by problem id";
+
+// A whole-file input as the importers get it (batch.cpp reads the file and ends it with one '\n';
+// an empty file stays empty), read in chunks rather than held.
+class SourceText : public std::streambuf {
+ public:
+  explicit SourceText(const std::string& path) : file_(std::fopen(path.c_str(), "rb")), buffer_(1 << 16) {}
+  ~SourceText() override {
+    if (file_) std::fclose(file_);
+  }
+  SourceText(const SourceText&) = delete;
+  SourceText& operator=(const SourceText&) = delete;
+  bool ok() const { return file_ != nullptr; }
+
+  // Appends to `out` the characters before the next one for which `stop` holds, and returns that
+  // one (not consumed), or EOF: a whole buffer's run at a time.
+  template <typename Stop>
+  int append_until(std::string& out, Stop&& stop) {
+    for (;;) {
+      if (gptr() == egptr() && underflow() == traits_type::eof()) return traits_type::eof();
+      char* at = gptr();
+      while (at < egptr() && !stop(*at)) ++at;
+      out.append(gptr(), at);
+      setg(eback(), at, egptr());
+      if (at < egptr()) return traits_type::to_int_type(*at);
+    }
+  }
+
+  // Bytes [from, to) of the text, for error messages.
+  static std::string bytes(const std::string& path, std::size_t size, std::size_t from, std::size_t to) {
+    SourceText text(path);
+    std::string out;
+    if (!text.ok() || std::fseek(text.file_, static_cast<long>(from), SEEK_SET) != 0) return out;
+    for (std::size_t at = from; at < std::min(to, size); ++at) {
+      const int c = text.sbumpc();
+      if (c == traits_type::eof()) break;
+      out += static_cast<char>(c);
+    }
+    return out;
+  }
+
+ protected:
+  int_type underflow() override {
+    std::size_t n = file_ ? std::fread(buffer_.data(), 1, buffer_.size(), file_) : 0;
+    if (n == 0) {
+      if (ended_ || !read_any_) return traits_type::eof();
+      ended_ = true;
+      buffer_[0] = '\n';
+      n = 1;
+    }
+    read_any_ = true;
+    setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  std::FILE* file_;
+  std::vector<char> buffer_;
+  bool read_any_ = false, ended_ = false;
+};
+
+// The members of a root object checked beforehand (json::check): each problem's text is cut out
+// by its brackets and string quotes, then read and imported on its own.
+class ProblemStream final : public SourceStream {
+ public:
+  explicit ProblemStream(const std::string& path) : text_(path), file_name_(path) {
+    skip_space();
+    text_.sbumpc();  // '{'
+  }
+
+  bool next(ImportedScene& scene) override {
+    skip_space();
+    if (text_.sgetc() != '"') return false;  // '}' (or the end)
+    const std::string id = nlohmann::json::parse(token()).get<std::string>();
+    skip_space();
+    text_.sbumpc();  // ':'
+    skip_space();
+    const std::string value = text_.sgetc() == '"' ? token() : nested_value();
+    skip_space();
+    if (text_.sgetc() == ',') text_.sbumpc();
+    auto problem = json::read(value, source_limits());
+    if (auto* error = std::get_if<InputError>(&problem)) {  // the file changed since it was checked
+      scene = ImportedScene{file_name_, *error, {}, {}};
+    } else {
+      scene = import_problem(id, std::get<json::Value>(problem), json::member_pointer(id));
+      validate_imported(scene);
+    }
+    return true;
+  }
+
+ private:
+  void skip_space() {
+    while (text_.sgetc() == ' ' || text_.sgetc() == '\n' || text_.sgetc() == '\t' || text_.sgetc() == '\r')
+      text_.sbumpc();
+  }
+  // A string token with its quotes and escapes, as written.
+  std::string token() {
+    std::string out(1, static_cast<char>(text_.sbumpc()));
+    for (int c; (c = text_.append_until(out, [](char k) { return k == '\\' || k == '"'; })) != EOF;) {
+      out += static_cast<char>(text_.sbumpc());
+      if (c == '"') break;
+      if (text_.sgetc() != EOF) out += static_cast<char>(text_.sbumpc());  // the escaped character
+    }
+    return out;
+  }
+  // An object, array or bare scalar, up to where its parent resumes.
+  std::string nested_value() {
+    std::string out;
+    int depth = 0;
+    auto structure = [](char k) { return k == '"' || k == '{' || k == '[' || k == '}' || k == ']' || k == ','; };
+    for (int c; (c = text_.append_until(out, structure)) != EOF;) {
+      if (c == '"') {
+        out += token();
+        continue;
+      }
+      if (depth == 0 && (c == ',' || c == '}' || c == ']')) break;
+      depth += (c == '{' || c == '[') - (c == '}' || c == ']');
+      out += static_cast<char>(text_.sbumpc());
+      if (depth == 0 && (c == '}' || c == ']')) break;
+    }
+    return out;
+  }
+
+  SourceText text_;  // read through its buffer directly: a character at a time, without istream's checks
+  std::string file_name_;
+};
+
+// One record for the whole file: what import_geometry3k gives for a file it cannot read.
+class FileError final : public SourceStream {
+ public:
+  explicit FileError(ImportedScene error) : error_(std::move(error)) {}
+  bool next(ImportedScene& scene) override {
+    if (done_) return false;
+    scene = std::move(error_), done_ = true;
+    return true;
+  }
+
+ private:
+  ImportedScene error_;
+  bool done_ = false;
+};
+
 }  // namespace
 
+std::unique_ptr<SourceStream> stream_geometry3k(const std::string& path) {
+  // Only a .json file is read whole by the batch layer as it is here (others are read by lines).
+  std::error_code ec;
+  const std::size_t bytes = std::filesystem::file_size(path, ec);
+  if (path == "-" || ec || bytes >= kMaxSourceBytes ||
+      !std::filesystem::path(path).extension().string().ends_with(".json"))
+    return nullptr;
+  const std::size_t size = bytes + (bytes > 0);  // the text ends with the '\n' the batch layer adds
+  SourceText text(path);
+  if (!text.ok()) return nullptr;
+  std::istream in(&text);
+  json::Value root;
+  const auto error = json::check(
+      in, size, [&](std::size_t from, std::size_t to) { return SourceText::bytes(path, size, from, to); },
+      source_limits(), {"diagram_logic_form", "point_positions"}, root);
+  if (error) return std::make_unique<FileError>(ImportedScene{path, *error, {}, {}});
+  if (root.kind != json::Value::Kind::object)
+    return std::make_unique<FileError>(
+        ImportedScene{path, InputError{"", std::string("expected ") + kExpected}, {}, {}});
+  if (root.find("diagram_logic_form") || root.find("point_positions")) return nullptr;  // one small problem
+  return std::make_unique<ProblemStream>(path);
+}
+
 std::vector<ImportedScene> import_geometry3k(std::string_view text, const std::string& file_name) {
-  auto source = read_source_object(text, file_name, "a Geometry3K object keyed by problem id");
+  auto source = read_source_object(text, file_name, kExpected);
   if (auto* error = std::get_if<ImportedScene>(&source)) return {std::move(*error)};
   const Value& root = std::get<Value>(source);
   // A per-problem logic_form.json: its directory names the problem.

@@ -4,12 +4,16 @@ namespace geotruth {
 
 namespace import {
 
-std::variant<json::Value, ImportedScene> read_source_object(std::string_view text, const std::string& file_name,
-                                                            const std::string& expected) {
+Limits source_limits() {
   Limits limits;
   limits.max_line_bytes = kMaxSourceBytes;
   limits.max_elements = 10'000'000;
-  auto tree = json::read(text, limits);
+  return limits;
+}
+
+std::variant<json::Value, ImportedScene> read_source_object(std::string_view text, const std::string& file_name,
+                                                            const std::string& expected) {
+  auto tree = json::read(text, source_limits());
   if (auto* error = std::get_if<InputError>(&tree)) return ImportedScene{file_name, *error, {}};
   if (std::get<json::Value>(tree).kind != json::Value::Kind::object)
     return ImportedScene{file_name, InputError{"", "expected " + expected}, {}};
@@ -81,6 +85,10 @@ std::vector<ImportedScene> import_source(SourceFormat format, std::string_view t
       break;
   }
   return {{file_name, InputError{"", "native scenes are read by read_scene, not imported"}, {}, {}}};
+}
+
+std::unique_ptr<SourceStream> stream_source(SourceFormat format, const std::string& path) {
+  return format == SourceFormat::geometry3k ? import::stream_geometry3k(path) : nullptr;
 }
 
 std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::string, std::string>>& files) {

@@ -1,0 +1,35 @@
+// render and crosscheck live in modules loaded only when one of them runs: cairo (about twenty
+// shared objects) and OpenCV (GDAL, every image codec: about 140) would otherwise be loaded by every
+// subcommand and dominate its start-up. render's module has no OpenCV.
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "cli/common.hpp"
+
+namespace geotruth::cli {
+namespace {
+
+// `symbol` of the module `name`, which the build puts next to the executable.
+template <typename Function>
+Function* load(const char* name, const char* symbol) {
+  const std::filesystem::path module = std::filesystem::read_symlink("/proc/self/exe").parent_path() / name;
+  void* handle = dlopen(module.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) throw std::runtime_error("cannot load " + module.string() + ": " + dlerror());
+  auto* function = reinterpret_cast<Function*>(dlsym(handle, symbol));
+  if (!function) throw std::runtime_error(module.string() + " has no " + symbol + ": " + dlerror());
+  return function;
+}
+
+}  // namespace
+
+int render(const RenderCommand& command, const BandOptions& bands) {
+  return load<RenderFunction>(GEOTRUTH_RENDER_MODULE, "geotruth_render")(command, bands);
+}
+
+int crosscheck(CrosscheckCommand command, const BandOptions& bands) {
+  return load<CrosscheckFunction>(GEOTRUTH_VISION_MODULE, "geotruth_crosscheck")(std::move(command), bands);
+}
+
+}  // namespace geotruth::cli

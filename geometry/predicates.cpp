@@ -182,11 +182,17 @@ Polygon polygon_of(const std::vector<Vec2>& points) {
   for (const auto& p : points) polygon.push_back(pt(p));
   return polygon;
 }
+// The side of `p` by the even-odd rule, which is what Polygon_2::bounded_side computes too but
+// without its precondition that the polygon be simple: shapes with a repeated vertex (a finding of
+// their own) and hand-traced outlines that touch themselves are still regions here.
+CGAL::Bounded_side side_of(const Polygon& polygon, const K::Point_2& p) {
+  return CGAL::bounded_side_2(polygon.vertices_begin(), polygon.vertices_end(), p, K());
+}
 }  // namespace
 
 bool region_has_point(const Region& region, const Vec2& p) {
   if (region.center) return CGAL::squared_distance(pt(p), pt(*region.center)) <= region.radius * region.radius;
-  return polygon_of(region.polygon).bounded_side(pt(p)) != CGAL::ON_UNBOUNDED_SIDE;
+  return side_of(polygon_of(region.polygon), pt(p)) != CGAL::ON_UNBOUNDED_SIDE;
 }
 
 bool region_contains(const Region& outer, const Region& inner) {
@@ -202,13 +208,13 @@ bool region_contains(const Region& outer, const Region& inner) {
   }
   const Polygon out = polygon_of(outer.polygon);
   if (inner.center) {  // circle in polygon: centre inside, every edge at least r away
-    if (out.bounded_side(pt(*inner.center)) != CGAL::ON_BOUNDED_SIDE) return false;
+    if (side_of(out, pt(*inner.center)) != CGAL::ON_BOUNDED_SIDE) return false;
     for (auto e = out.edges_begin(); e != out.edges_end(); ++e)
       if (CGAL::squared_distance(pt(*inner.center), *e) < inner.radius * inner.radius) return false;
     return true;
   }
   for (const auto& v : inner.polygon)
-    if (out.bounded_side(pt(v)) == CGAL::ON_UNBOUNDED_SIDE) return false;
+    if (side_of(out, pt(v)) == CGAL::ON_UNBOUNDED_SIDE) return false;
   const Polygon in = polygon_of(inner.polygon);
   for (auto e = in.edges_begin(); e != in.edges_end(); ++e)
     for (auto f = out.edges_begin(); f != out.edges_end(); ++f) {

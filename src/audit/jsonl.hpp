@@ -1,9 +1,11 @@
 // Reading an audit directory's JSONL files back, line by line.
 #pragma once
 
+#include <oneapi/tbb/parallel_for.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "core/exact_json.hpp"
 
@@ -17,30 +19,38 @@ void each_line(const std::filesystem::path& path, Fn&& fn) {
     if (!line.empty()) fn(line);
 }
 
-/// The records of `path` one at a time, parsed (none when the file is missing).
+/// The records of `path` one at a time, parsed (none when the file is missing). Lines are read a
+/// block at a time and the block is parsed on every core the run allows: rereading an audit's
+/// outputs is most of its serial work. Memory holds one block.
 class JsonlCursor {
  public:
-  explicit JsonlCursor(const std::filesystem::path& path) : in_(path) { advance(); }
-  const ordered_json* current() const { return done_ ? nullptr : &record_; }
+  explicit JsonlCursor(const std::filesystem::path& path) : in_(path) { refill(); }
+  const ordered_json* current() const { return next_ < block_.size() ? &block_[next_] : nullptr; }
   void advance() {
-    for (std::string line; std::getline(in_, line);)
-      if (!line.empty()) {
-        record_ = ordered_json::parse(line);
-        return;
-      }
-    done_ = true;
+    if (++next_ >= block_.size()) refill();
   }
 
  private:
+  static constexpr std::size_t kBlock = 512;
+  void refill() {
+    lines_.clear();
+    for (std::string line; lines_.size() < kBlock && std::getline(in_, line);)
+      if (!line.empty()) lines_.push_back(std::move(line));
+    block_.assign(lines_.size(), ordered_json());
+    tbb::parallel_for(std::size_t(0), lines_.size(),
+                      [&](std::size_t i) { block_[i] = ordered_json::parse(lines_[i]); });
+    next_ = 0;
+  }
   std::ifstream in_;
-  ordered_json record_;
-  bool done_ = false;
+  std::vector<std::string> lines_;
+  std::vector<ordered_json> block_;
+  std::size_t next_ = 0;
 };
 
-/// Calls fn(record) for each non-empty line of `path`, parsed.
+/// Calls fn(record) for each non-empty line of `path`, parsed, in file order.
 template <typename Fn>
 void each_record(const std::filesystem::path& path, Fn&& fn) {
-  each_line(path, [&](const std::string& line) { fn(ordered_json::parse(line)); });
+  for (JsonlCursor records(path); records.current(); records.advance()) fn(*records.current());
 }
 
 }  // namespace geotruth

@@ -10,20 +10,24 @@ namespace {
 
 using K = RelationKind;
 
+// Filter for a curve's tangency to a circle (or to a sector's arc, on its circle): every distance
+// from the circle's centre to the curve lies within the curve's reach of its centre's distance d.
+// When that keeps the curve clearly off the circle, every tangency fails far and true is returned.
+bool clearly_off_circle(const RelationDecider& decide, const View& circle, const View& curve, RelationCheck& out) {
+  const double d = distance(curve.centre_d, circle.centre_d), reach = std::max(curve.ra_d, curve.rb_d);
+  const double rough = std::max({d - reach - circle.ra_d, circle.ra_d - d - reach, 0.0});
+  if (!decide.clearly_fails(rough)) return false;
+  for (const K kind : {K::external_tangent, K::internal_tangent, K::tangent})
+    out.relations.push_back(decide.far(kind, rough));
+  return true;
+}
+
 // Tangency of a circle and an ellipse: the circle's radius equals the nearest distance from its
 // centre to the ellipse (outside: external; inside: internal) or the farthest (the ellipse
 // inside the circle: internal), found at the exact critical points of conics.hpp level_extremes.
 void circle_ellipse_tangent(const RelationDecider& decide, const View& circle, const View& ellipse,
                             RelationCheck& out) {
-  {  // Filter: every distance from the circle's centre to the ellipse lies in [d − A, d + A].
-    const double d = distance(circle.centre_d, ellipse.centre_d), A = std::max(ellipse.ra_d, ellipse.rb_d);
-    const double rough = std::max({d - A - circle.ra_d, circle.ra_d - d - A, 0.0});
-    if (decide.clearly_fails(rough)) {
-      for (const K kind : {K::external_tangent, K::internal_tangent, K::tangent})
-        out.relations.push_back(decide.far(kind, rough));
-      return;
-    }
-  }
+  if (clearly_off_circle(decide, circle, ellipse, out)) return;
   // The circle's level function along the ellipse is |x − c|²/r²: its extremes are the ellipse's
   // nearest and farthest points from the circle's centre, the radial gaps | |x − c| − r |.
   const auto [nearest, farthest] = level_extremes(conic_of(ellipse), conic_of(circle));
@@ -235,15 +239,7 @@ void relate_round_sector(const RelationDecider& decide, const View& a, const Vie
   if (directional_only) return;
   const View& curve = a.kind == ViewKind::sector ? b : a;
   const View& sector = a.kind == ViewKind::sector ? a : b;
-  {  // Filter: the curve clearly away from the arc's whole circle.
-    const double d = distance(curve.centre_d, sector.centre_d), reach = std::max(curve.ra_d, curve.rb_d);
-    const double rough = std::max({d - reach - sector.ra_d, sector.ra_d - d - reach, 0.0});
-    if (decide.clearly_fails(rough)) {
-      for (const K kind : {K::external_tangent, K::internal_tangent, K::tangent})
-        out.relations.push_back(decide.far(kind, rough));
-      return;
-    }
-  }
+  if (clearly_off_circle(decide, sector, curve, out)) return;  // away from the arc's whole circle
   // Whether the contact, in the given direction from the sector's centre, lies on the arc.
   auto on_arc_towards = [&](double dx, double dy) {
     const double length = std::hypot(dx, dy);

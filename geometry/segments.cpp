@@ -4,6 +4,7 @@
 #include "geometry/segments.hpp"
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <cmath>
 #include <geotruth/work_limit.hpp>
 #include <numeric>
@@ -149,7 +150,7 @@ namespace {
 template <typename Value, typename Approx, typename Exact>
 std::optional<std::size_t> first_largest(std::size_t n, const Value& floor, const Interval& floor_approx,
                                          Approx&& approx, Exact&& exact) {
-  std::vector<Interval> values(n);
+  boost::container::small_vector<Interval, 16> values(n);
   for (std::size_t k = 0; k < n; ++k) values[k] = approx(k);
   Interval best_approx = floor_approx;
   // Usually one value's enclosure lies above every other and the floor: it is the largest.
@@ -188,22 +189,26 @@ struct GridPoint {
 };
 
 std::optional<std::vector<GridPoint>> on_common_grid(const std::vector<const Vec2*>& points) {
-  mpz_class scale = 1;
+  mpz_class scale = 1, scaled;
   for (const Vec2* p : points)
     if (p)
-      for (const Rational* c : {&p->x, &p->y}) mpz_lcm(scale.get_mpz_t(), scale.get_mpz_t(), c->get_den_mpz_t());
-  const mpz_class limit = mpz_class(1) << 62;
+      for (const Rational* c : {&p->x, &p->y})
+        if (!mpz_divisible_p(scale.get_mpz_t(), c->get_den_mpz_t()))
+          mpz_lcm(scale.get_mpz_t(), scale.get_mpz_t(), c->get_den_mpz_t());
+  constexpr long kLimit = long{1} << 62;
   std::vector<GridPoint> out(points.size(), GridPoint{0, 0});
   for (std::size_t k = 0; k < points.size(); ++k) {
     if (!points[k]) continue;
-    std::int64_t scaled[2];
+    std::int64_t on_grid[2];
     for (int axis = 0; axis < 2; ++axis) {
       const Rational& c = axis == 0 ? points[k]->x : points[k]->y;
-      const mpz_class value = c.get_num() * (scale / c.get_den());
-      if (abs(value) >= limit) return std::nullopt;
-      scaled[axis] = value.get_si();
+      mpz_divexact(scaled.get_mpz_t(), scale.get_mpz_t(), c.get_den_mpz_t());
+      scaled *= c.get_num();
+      if (!mpz_fits_slong_p(scaled.get_mpz_t())) return std::nullopt;
+      on_grid[axis] = mpz_get_si(scaled.get_mpz_t());
+      if (on_grid[axis] >= kLimit || on_grid[axis] <= -kLimit) return std::nullopt;
     }
-    out[k] = {scaled[0], scaled[1]};
+    out[k] = {on_grid[0], on_grid[1]};
   }
   return out;
 }

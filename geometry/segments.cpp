@@ -250,14 +250,18 @@ Spread PlacedPoints::spread(const std::vector<std::size_t>& indices) const {
       return k == from ? Interval(-1) : squared_distance(approx(from), approx(k));
     };
     if (impl_->grid_points())
-      return first_largest(placed.size(), Int128(0), Interval(0), approx_distance, [&](std::size_t k) {
-               const Int128 dx = on_grid(k).x - on_grid(from).x, dy = on_grid(k).y - on_grid(from).y;
-               return dx * dx + dy * dy;
-             }).value_or(from);
-    return first_largest(placed.size(), Rational(0), Interval(0), approx_distance, [&](std::size_t k) {
-             const Rational dx = exact(k).x - exact(from).x, dy = exact(k).y - exact(from).y;
-             return Rational(dx * dx + dy * dy);
-           }).value_or(from);
+      return first_largest(placed.size(), Int128(0), Interval(0), approx_distance,
+                           [&](std::size_t k) {
+                             const Int128 dx = on_grid(k).x - on_grid(from).x, dy = on_grid(k).y - on_grid(from).y;
+                             return dx * dx + dy * dy;
+                           })
+          .value_or(from);
+    return first_largest(placed.size(), Rational(0), Interval(0), approx_distance,
+                         [&](std::size_t k) {
+                           const Rational dx = exact(k).x - exact(from).x, dy = exact(k).y - exact(from).y;
+                           return Rational(dx * dx + dy * dy);
+                         })
+        .value_or(from);
   };
   const std::size_t first = farthest_from(0), second = farthest_from(first);
   result.first = placed[first], result.second = placed[second];

@@ -106,6 +106,7 @@ class Builder {
   }
 
   void make_pieces() {
+    pieces_.reserve(scene_.lines.size());
     for (const Line& line : scene_.lines) {
       Piece piece;
       const Point& first = scene_.points[line.through.front()];
@@ -368,6 +369,11 @@ class Builder {
       }
     }
     line.vertices.assign(members.begin(), members.end());
+    if (reference && line.pieces.size() == 1) {  // its own extent, in order: nothing to sort
+      line.ends = *reference;
+      line.name = pieces_[line.pieces.front()].name;
+      return;
+    }
     if (!reference) {
       const Piece& first = pieces_[line.pieces.front()];
       line.name = line.pieces.size() == 1

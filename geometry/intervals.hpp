@@ -36,7 +36,8 @@ inline Interval enclosure(const Rational& q) {
   const __mpz_struct *num = mpq_numref(q.get_mpq_t()), *den = mpq_denref(q.get_mpq_t());
   const double d = std::abs(num->_mp_size) <= 1 && den->_mp_size == 1 && mpz_getlimbn(num, 0) < kExact &&
                            mpz_getlimbn(den, 0) < kExact
-                       ? mpz_get_d(num) / mpz_get_d(den)
+                       ? (num->_mp_size < 0 ? -1.0 : 1.0) * static_cast<double>(mpz_getlimbn(num, 0)) /
+                             static_cast<double>(mpz_getlimbn(den, 0))
                        : q.get_d();
   return {next_double(d, -1), next_double(d, 1)};
 }

@@ -78,10 +78,29 @@ int orientation(const Vec2& a, const Vec2& b, const Vec2& c) {
 }
 
 Rational squared_distance_to_line(const Vec2& p, const Vec2& a, const Vec2& b) {
-  // ((b − a) × (p − a))² / |b − a|²: half the work of going through a K::Line_2.
-  const Rational dx = b.x - a.x, dy = b.y - a.y, ex = p.x - a.x, ey = p.y - a.y;
-  const Rational cross = dx * ey - dy * ex;
-  return cross * cross / (dx * dx + dy * dy);
+  // ((b − a) × (p − a))² / |b − a|², in integers over the coordinates' common denominator s:
+  // (S·cross)² / (S²·|b − a|²·s²) with S· the scaled coordinates, one reduction at the end
+  // instead of one per rational operation.
+  mpz_class scale = 1;
+  for (const Rational* c : {&a.x, &a.y, &b.x, &b.y, &p.x, &p.y})
+    mpz_lcm(scale.get_mpz_t(), scale.get_mpz_t(), c->get_den_mpz_t());
+  auto scaled = [&](const Rational& c) {
+    mpz_class out;
+    mpz_divexact(out.get_mpz_t(), scale.get_mpz_t(), c.get_den_mpz_t());
+    out *= c.get_num();
+    return out;
+  };
+  const mpz_class ax = scaled(a.x), ay = scaled(a.y);
+  const mpz_class dx = scaled(b.x) - ax, dy = scaled(b.y) - ay, ex = scaled(p.x) - ax, ey = scaled(p.y) - ay;
+  const mpz_class cross = dx * ey - dy * ex;
+  Rational out;
+  mpz_mul(out.get_num_mpz_t(), cross.get_mpz_t(), cross.get_mpz_t());
+  mpz_class length = dx * dx + dy * dy;
+  length *= scale;
+  length *= scale;
+  out.get_den() = length;
+  out.canonicalize();
+  return out;
 }
 
 Rational squared_distance_to_segment(const Vec2& p, const Vec2& a, const Vec2& b) {

@@ -4,6 +4,7 @@
 #include "geometry/segments.hpp"
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <cmath>
 #include <geotruth/work_limit.hpp>
 #include <numeric>
@@ -144,12 +145,14 @@ std::vector<SegmentCrossing> SegmentSet::crossings() const {
 namespace {
 
 // The index of the largest of n values (the first of equal ones), each known by an enclosure and,
-// when enclosures overlap, exactly. A value must exceed `floor` (exactly) to count.
-template <typename Approx, typename Exact>
-std::optional<std::size_t> first_largest(std::size_t n, const Rational& floor, Approx&& approx, Exact&& exact) {
-  std::vector<Interval> values(n);
+// when enclosures overlap, exactly (as any type ordered like the values). A value must exceed
+// `floor` (exactly) to count.
+template <typename Value, typename Approx, typename Exact>
+std::optional<std::size_t> first_largest(std::size_t n, const Value& floor, const Interval& floor_approx,
+                                         Approx&& approx, Exact&& exact) {
+  boost::container::small_vector<Interval, 16> values(n);
   for (std::size_t k = 0; k < n; ++k) values[k] = approx(k);
-  Interval best_approx = enclosure(floor);
+  Interval best_approx = floor_approx;
   // Usually one value's enclosure lies above every other and the floor: it is the largest.
   std::size_t top = 0;
   for (std::size_t k = 1; k < n; ++k)
@@ -159,12 +162,12 @@ std::optional<std::size_t> first_largest(std::size_t n, const Rational& floor, A
   if (clear) return top;
   // Otherwise one at a time, exactly where two enclosures overlap.
   std::optional<std::size_t> best;
-  std::optional<Rational> best_exact;
+  std::optional<Value> best_exact;
   for (std::size_t k = 0; k < n; ++k) {
     std::optional<int> order = certain_compare(values[k], best_approx);
     if (!order) {
       if (!best_exact) best_exact = best ? exact(*best) : floor;
-      Rational value_exact = exact(k);
+      Value value_exact = exact(k);
       order = value_exact > *best_exact ? 1 : -1;
       if (*order > 0) best_exact = std::move(value_exact);
     } else if (*order > 0) {
@@ -175,11 +178,53 @@ std::optional<std::size_t> first_largest(std::size_t n, const Rational& floor, A
   return best;
 }
 
+__extension__ using Int128 = __int128;
+__extension__ using Uint128 = unsigned __int128;
+
+// Points on a common decimal grid (Geometry3K's and most annotations' coordinates are decimals):
+// each coordinate times one scale is an integer below 2⁶², so differences fit in 64 bits and
+// the products the spread compares fit in 128: exact without GMP.
+struct GridPoint {
+  std::int64_t x, y;
+};
+
+std::optional<std::vector<GridPoint>> on_common_grid(const std::vector<const Vec2*>& points) {
+  mpz_class scale = 1, scaled;
+  for (const Vec2* p : points)
+    if (p)
+      for (const Rational* c : {&p->x, &p->y})
+        if (!mpz_divisible_p(scale.get_mpz_t(), c->get_den_mpz_t()))
+          mpz_lcm(scale.get_mpz_t(), scale.get_mpz_t(), c->get_den_mpz_t());
+  constexpr long kLimit = long{1} << 62;
+  std::vector<GridPoint> out(points.size(), GridPoint{0, 0});
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    if (!points[k]) continue;
+    std::int64_t on_grid[2];
+    for (int axis = 0; axis < 2; ++axis) {
+      const Rational& c = axis == 0 ? points[k]->x : points[k]->y;
+      mpz_divexact(scaled.get_mpz_t(), scale.get_mpz_t(), c.get_den_mpz_t());
+      scaled *= c.get_num();
+      if (!mpz_fits_slong_p(scaled.get_mpz_t())) return std::nullopt;
+      on_grid[axis] = mpz_get_si(scaled.get_mpz_t());
+      if (on_grid[axis] >= kLimit || on_grid[axis] <= -kLimit) return std::nullopt;
+    }
+    out[k] = {on_grid[0], on_grid[1]};
+  }
+  return out;
+}
+
 }  // namespace
 
 struct PlacedPoints::Impl {
   std::vector<const Vec2*> exact;
   std::vector<std::optional<IntervalPoint>> approx;
+  // The points on a common grid, found the first time an exact answer is needed (then empty
+  // when they are not on one).
+  mutable std::optional<std::optional<std::vector<GridPoint>>> grid;
+  const std::vector<GridPoint>* grid_points() const {
+    if (!grid) grid = on_common_grid(exact);
+    return *grid ? &**grid : nullptr;
+  }
 };
 
 PlacedPoints::PlacedPoints(std::vector<const Vec2*> points) : impl_(std::make_unique<Impl>()) {
@@ -199,14 +244,23 @@ Spread PlacedPoints::spread(const std::vector<std::size_t>& indices) const {
   auto exact = [&](std::size_t k) -> const Vec2& { return *impl_->exact[indices[placed[k]]]; };
   auto approx = [&](std::size_t k) -> const IntervalPoint& { return *impl_->approx[indices[placed[k]]]; };
   CGAL::Protect_FPU_rounding<true> rounding;
+  auto on_grid = [&](std::size_t k) -> const GridPoint& { return (*impl_->grid_points())[indices[placed[k]]]; };
   auto farthest_from = [&](std::size_t from) {
-    return first_largest(
-               placed.size(), 0,
-               [&](std::size_t k) { return k == from ? Interval(-1) : squared_distance(approx(from), approx(k)); },
-               [&](std::size_t k) {
-                 const Rational dx = exact(k).x - exact(from).x, dy = exact(k).y - exact(from).y;
-                 return Rational(dx * dx + dy * dy);
-               })
+    auto approx_distance = [&](std::size_t k) {
+      return k == from ? Interval(-1) : squared_distance(approx(from), approx(k));
+    };
+    if (impl_->grid_points())
+      return first_largest(placed.size(), Int128(0), Interval(0), approx_distance,
+                           [&](std::size_t k) {
+                             const Int128 dx = on_grid(k).x - on_grid(from).x, dy = on_grid(k).y - on_grid(from).y;
+                             return dx * dx + dy * dy;
+                           })
+          .value_or(from);
+    return first_largest(placed.size(), Rational(0), Interval(0), approx_distance,
+                         [&](std::size_t k) {
+                           const Rational dx = exact(k).x - exact(from).x, dy = exact(k).y - exact(from).y;
+                           return Rational(dx * dx + dy * dy);
+                         })
         .value_or(from);
   };
   const std::size_t first = farthest_from(0), second = farthest_from(first);
@@ -214,18 +268,24 @@ Spread PlacedPoints::spread(const std::vector<std::size_t>& indices) const {
   if (first == second) return result;
   const std::size_t a = std::min(first, second), b = std::max(first, second);
   // Squared distances to the line are cross² / length², the same length for every point: cross²
-  // orders them. A point is not farther than 0 from itself, nor the extremes from their line
-  // (their enclosure, −1, says so without an exact zero).
-  const auto worst = first_largest(
-      placed.size(), 0,
-      [&](std::size_t k) {
-        return k == a || k == b ? Interval(-1) : CGAL::square(cross(approx(a), approx(b), approx(k)));
-      },
-      [&](std::size_t k) {
-        const Rational c = (exact(b).x - exact(a).x) * (exact(k).y - exact(a).y) -
-                           (exact(b).y - exact(a).y) * (exact(k).x - exact(a).x);
-        return Rational(c * c);
-      });
+  // (on the grid: |cross|) orders them. A point is not farther than 0 from itself, nor the
+  // extremes from their line (their enclosure, −1, says so without an exact zero).
+  auto approx_cross2 = [&](std::size_t k) {
+    return k == a || k == b ? Interval(-1) : CGAL::square(cross(approx(a), approx(b), approx(k)));
+  };
+  const auto worst =
+      impl_->grid_points()
+          ? first_largest(placed.size(), Uint128(0), Interval(0), approx_cross2,
+                          [&](std::size_t k) {
+                            const GridPoint &pa = on_grid(a), &pb = on_grid(b), &pk = on_grid(k);
+                            const Int128 c = Int128(pb.x - pa.x) * (pk.y - pa.y) - Int128(pb.y - pa.y) * (pk.x - pa.x);
+                            return Uint128(c < 0 ? -c : c);
+                          })
+          : first_largest(placed.size(), Rational(0), Interval(0), approx_cross2, [&](std::size_t k) {
+              const Rational c = (exact(b).x - exact(a).x) * (exact(k).y - exact(a).y) -
+                                 (exact(b).y - exact(a).y) * (exact(k).x - exact(a).x);
+              return Rational(c * c);
+            });
   if (!worst) return result;
   result.worst = placed[*worst];
   result.a_ = &exact(a), result.b_ = &exact(b), result.off_ = &exact(*worst);

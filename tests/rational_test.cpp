@@ -29,6 +29,21 @@ TEST(Rational, DecimalTextIsExact) {
   EXPECT_EQ(value_of("123456789012345678901234567890"), Rational(mpz_class("123456789012345678901234567890")));
 }
 
+// Decimals of up to 19 digits are read in 64-bit integers, longer ones through GMP: both agree
+// with the fraction "digits/10^k" read as integers, reduced or not, at and across the boundary.
+TEST(Rational, ShortAndLongDecimalsAgreeWithTheirFractions) {
+  for (std::string digits : {"105545573770491800", "1055455737704918000", "10554557377049180000", "9999999999999999999",
+                             "1000000000000000000", "63669508196721310", "2500000000000000000"}) {
+    for (std::size_t point = 1; point < digits.size(); ++point) {
+      const std::string decimal = digits.substr(0, point) + "." + digits.substr(point);
+      const std::string fraction = digits + "/1" + std::string(digits.size() - point, '0');
+      EXPECT_EQ(value_of(decimal), value_of(fraction)) << decimal;
+      EXPECT_EQ(value_of("-" + decimal), -value_of(fraction)) << decimal;
+      EXPECT_EQ(value_of(decimal).get_den(), value_of(fraction).get_den()) << decimal << " is reduced";
+    }
+  }
+}
+
 TEST(Rational, FractionStrings) {
   EXPECT_EQ(value_of("1/3"), Rational(1, 3));
   EXPECT_EQ(value_of("700/3") * 3, Rational(700));

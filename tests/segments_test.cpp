@@ -168,3 +168,62 @@ TEST(Segments, SortAlongIsTheExactOrder) {
   // keys: 10, 0, 3 + 10^-30, 3, 5, 1, 1, 1
   EXPECT_EQ(order, (std::vector<std::size_t>{1, 5, 6, 7, 3, 2, 4, 0}));
 }
+
+namespace {
+
+// The first of `candidates` with the largest exact `value`, if it exceeds 0.
+template <typename Value>
+std::optional<std::size_t> first_exact_largest(std::size_t n, std::size_t skip_a, std::size_t skip_b, Value&& value) {
+  std::optional<std::size_t> best;
+  Rational best_value = 0;
+  for (std::size_t k = 0; k < n; ++k)
+    if (k != skip_a && k != skip_b && value(k) > best_value) best = k, best_value = value(k);
+  return best;
+}
+
+// PlacedPoints::spread against its definition computed in rationals: the farthest point from the
+// first, the farthest from that one, and the first point farthest off their line.
+void expect_exact_spread(const std::vector<Vec2>& points) {
+  std::vector<const Vec2*> at;
+  for (const auto& p : points) at.push_back(&p);
+  std::vector<std::size_t> all(points.size());
+  std::iota(all.begin(), all.end(), 0);
+  const Spread spread = PlacedPoints(at).spread(all);
+  auto distance = [&](std::size_t i, std::size_t j) {
+    const Rational dx = points[i].x - points[j].x, dy = points[i].y - points[j].y;
+    return Rational(dx * dx + dy * dy);
+  };
+  const std::size_t first =
+      first_exact_largest(points.size(), 0, 0, [&](std::size_t k) { return distance(0, k); }).value_or(0);
+  const std::size_t second = first_exact_largest(points.size(), first, first, [&](std::size_t k) {
+                               return distance(first, k);
+                             }).value_or(first);
+  ASSERT_EQ(std::minmax(spread.first, spread.second), std::minmax(first, second));
+  if (first == second) return;
+  const Vec2 &a = points[std::min(first, second)], &b = points[std::max(first, second)];
+  const auto worst = first_exact_largest(points.size(), first, second,
+                                         [&](std::size_t k) { return squared_distance_to_line(points[k], a, b); });
+  EXPECT_EQ(spread.has_off(), worst.has_value());
+  if (!worst) return;
+  EXPECT_EQ(spread.worst, *worst);
+  EXPECT_EQ(spread.squared_off(), squared_distance_to_line(points[*worst], a, b));
+}
+
+}  // namespace
+
+// Ties everywhere (lattice points: equal distances, collinear triples), decided on the decimal
+// grid in integers and, with coordinates 10^-30 apart (no 64-bit grid), in rationals.
+TEST(Segments, SpreadIsTheExactFarthestPointOffTheLine) {
+  std::mt19937 random(19);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<Vec2> lattice, fine;
+    const int n = 3 + round % 6;
+    for (int k = 0; k < n; ++k) {
+      const Rational x = Rational(static_cast<int>(random() % 5)) / 10, y = Rational(static_cast<int>(random() % 3));
+      lattice.push_back(v(x, y));
+      fine.push_back(v(x + (k % 2 ? kTiny : Rational(0)), y));
+    }
+    expect_exact_spread(lattice);
+    expect_exact_spread(fine);
+  }
+}

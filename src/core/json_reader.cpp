@@ -127,7 +127,10 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
 
   std::string pointer() const {
     std::string out;
-    for (const auto& token : path_) out += "/" + token;
+    for (const auto& level : path_) {
+      out += '/';
+      out += level.in_array ? std::to_string(level.index) : pointer_token(level.key);
+    }
     if (!stack_.empty() && stack_.back()->kind == Value::Kind::object && !pending_key_.empty())
       out += "/" + pointer_token(pending_key_);
     else if (!stack_.empty() && stack_.back()->kind == Value::Kind::array)
@@ -194,14 +197,11 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
   bool open(Value::Kind kind) {
     if (stack_.size() + 1 > limits_.max_depth)
       return fail("nesting deeper than " + std::to_string(limits_.max_depth) + " levels");
-    std::string token;
-    if (!stack_.empty()) {
-      const Value& parent = *stack_.back();
-      token = parent.kind == Value::Kind::array ? std::to_string(counts_.back()) : pointer_token(pending_key_);
-    }
+    const bool in_array = !stack_.empty() && stack_.back()->kind == Value::Kind::array;
+    const std::size_t index = in_array ? counts_.back() : 0;
     Value* placed = place(Value{kind});
     if (!placed) return false;
-    if (!stack_.empty()) path_.push_back(std::move(token));
+    if (!stack_.empty()) path_.push_back({in_array, index, in_array ? std::string() : std::move(pending_key_)});
     stack_.push_back(placed);
     counts_.push_back(0);
     open_keys_.emplace_back();
@@ -227,7 +227,13 @@ class TreeBuilder final : public nlohmann::json_sax<json> {
   std::vector<std::size_t> counts_;  // values placed in each open container (kept or dropped)
   Value dropped_;                    // where a dropped value goes
   std::vector<std::unordered_set<std::string>> open_keys_;
-  std::vector<std::string> path_;
+  // Where each open container sits in its parent, escaped only when a pointer is asked for.
+  struct Level {
+    bool in_array;
+    std::size_t index;  // in an array
+    std::string key;    // in an object
+  };
+  std::vector<Level> path_;
   std::string pending_key_;
   std::size_t values_ = 0, elements_ = 0;
   bool placed_root_ = false;

@@ -1,10 +1,13 @@
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <geotruth/rational.hpp>
 #include <limits>
 
 namespace geotruth {
 namespace {
+
+static_assert(sizeof(unsigned long) >= sizeof(std::uint64_t), "mpz_set_ui takes 64 bits");
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -67,8 +70,22 @@ RationalParse parse_decimal(std::string_view text) {
   if (leading_exponent > kMaxDecimalExponent || leading_exponent < -kMaxDecimalExponent)
     return fail(out_of_range_message(text));
 
-  mpz_class mantissa(digits.substr(first_nonzero), 10);
   const long scale = exponent - frac_len;
+  if (significant <= 19 && scale <= 0 && scale >= -19) {
+    // Mantissa and 10^−scale fit in 64 bits (as most coordinates do): reduced by their common
+    // factors of 2 and 5 (the only ones 10^k has), no GMP string parsing or gcd.
+    std::uint64_t top = 0, bottom = 1;
+    for (std::size_t k = first_nonzero; k < digits.size(); ++k) top = top * 10 + static_cast<unsigned>(digits[k] - '0');
+    for (long k = 0; k < -scale; ++k) bottom *= 10;
+    for (std::uint64_t factor : {2u, 5u})
+      while (bottom % factor == 0 && top % factor == 0) top /= factor, bottom /= factor;
+    Rational value;
+    mpz_set_ui(value.get_num_mpz_t(), top);
+    mpz_set_ui(value.get_den_mpz_t(), bottom);
+    if (negative) mpq_neg(value.get_mpq_t(), value.get_mpq_t());
+    return {std::move(value), {}};
+  }
+  mpz_class mantissa(digits.substr(first_nonzero), 10);
   mpz_class power;
   mpz_ui_pow_ui(power.get_mpz_t(), 10, static_cast<unsigned long>(scale < 0 ? -scale : scale));
   Rational value = scale >= 0 ? Rational(mantissa * power) : Rational(mantissa, power);

@@ -294,13 +294,12 @@ std::unique_ptr<SourceStream> stream_geometry3k(const std::string& path) {
       !std::filesystem::path(path).extension().string().ends_with(".json"))
     return nullptr;
   const std::size_t size = bytes + (bytes > 0);  // the text ends with the '\n' the batch layer adds
-  SourceText text(path);
-  if (!text.ok()) return nullptr;
-  std::istream in(&text);
+  if (!SourceText(path).ok()) return nullptr;
   json::Value root;
-  const auto error = json::check(
-      in, size, [&](std::size_t from, std::size_t to) { return SourceText::bytes(path, size, from, to); },
-      source_limits(), {"diagram_logic_form", "point_positions"}, root);
+  const auto error =
+      json::check([&] { return std::make_unique<SourceText>(path); }, size,
+                  [&](std::size_t from, std::size_t to) { return SourceText::bytes(path, size, from, to); },
+                  source_limits(), {"diagram_logic_form", "point_positions"}, root);
   if (error) return std::make_unique<FileError>(ImportedScene{path, *error, {}, {}});
   if (root.kind != json::Value::Kind::object)
     return std::make_unique<FileError>(

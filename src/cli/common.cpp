@@ -65,7 +65,7 @@ bool DescriptorBuffer::drain() {
     else
       from += n;
   }
-  setp(buffer_.data(), buffer_.data() + buffer_.size());
+  setp(buffer_.get(), buffer_.get() + kSize);
   return !error_;
 }
 

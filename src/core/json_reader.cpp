@@ -345,10 +345,10 @@ class BufferStream {
  public:
   using Ch = char;
   explicit BufferStream(std::streambuf& buffer)
-      : buffer_(buffer), block_(1 << 16), at_(block_.data()), end_(block_.data()) {}
+      : buffer_(buffer), block_(new char[kSize]), at_(block_.get()), end_(block_.get()) {}
   Ch Peek() { return at_ < end_ || refill() ? *at_ : '\0'; }
   Ch Take() { return at_ < end_ || refill() ? *at_++ : '\0'; }
-  std::size_t Tell() const { return before_ + static_cast<std::size_t>(at_ - block_.data()); }
+  std::size_t Tell() const { return before_ + static_cast<std::size_t>(at_ - block_.get()); }
   Ch* PutBegin() { return nullptr; }  // the rest is for in-place parsing, which is not used
   void Put(Ch) {}
   void Flush() {}
@@ -357,12 +357,13 @@ class BufferStream {
  private:
   bool refill() {
     before_ = Tell();
-    const auto n = buffer_.sgetn(block_.data(), static_cast<std::streamsize>(block_.size()));
-    at_ = block_.data(), end_ = at_ + std::max<std::streamsize>(n, 0);
+    const auto n = buffer_.sgetn(block_.get(), static_cast<std::streamsize>(kSize));
+    at_ = block_.get(), end_ = at_ + std::max<std::streamsize>(n, 0);
     return at_ < end_;
   }
   std::streambuf& buffer_;
-  std::vector<char> block_;
+  static constexpr std::size_t kSize = 1 << 16;
+  std::unique_ptr<char[]> block_;  // not zeroed
   const char *at_, *end_;
   std::size_t before_ = 0;  // bytes in the blocks before this one
 };

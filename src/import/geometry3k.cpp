@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <istream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <streambuf>
 
@@ -148,7 +149,7 @@ constexpr const char* kExpected = "a Geometry3K object keyed by problem id";
 // an empty file stays empty), read in chunks rather than held.
 class SourceText : public std::streambuf {
  public:
-  explicit SourceText(const std::string& path) : file_(std::fopen(path.c_str(), "rb")), buffer_(1 << 16) {}
+  explicit SourceText(const std::string& path) : file_(std::fopen(path.c_str(), "rb")), buffer_(new char[kSize]) {}
   ~SourceText() override {
     if (file_) std::fclose(file_);
   }
@@ -185,7 +186,7 @@ class SourceText : public std::streambuf {
 
  protected:
   int_type underflow() override {
-    std::size_t n = file_ ? std::fread(buffer_.data(), 1, buffer_.size(), file_) : 0;
+    std::size_t n = file_ ? std::fread(buffer_.get(), 1, kSize, file_) : 0;
     if (n == 0) {
       if (ended_ || !read_any_) return traits_type::eof();
       ended_ = true;
@@ -193,13 +194,14 @@ class SourceText : public std::streambuf {
       n = 1;
     }
     read_any_ = true;
-    setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
+    setg(buffer_.get(), buffer_.get(), buffer_.get() + n);
     return traits_type::to_int_type(*gptr());
   }
 
  private:
   std::FILE* file_;
-  std::vector<char> buffer_;
+  static constexpr std::size_t kSize = 1 << 16;
+  std::unique_ptr<char[]> buffer_;  // not zeroed
   bool read_any_ = false, ended_ = false;
 };
 

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <geotruth/bands.hpp>
 #include <geotruth/incidence.hpp>
@@ -19,6 +20,10 @@
 #include "records/records.hpp"
 
 namespace geotruth::cli {
+
+/// The file `name` in the directory of the running executable (where the build puts geotruth,
+/// geotruth-parallel and the modules).
+std::filesystem::path beside_executable(const char* name);
 
 /// Exit codes: every subcommand returns one of these.
 /// 3 (crosscheck only): every record was read, and some scene disagrees with its picture.

@@ -400,7 +400,10 @@ std::optional<InputError> over_line_limit(std::size_t size, const Limits& limits
 std::optional<Value> read_fast(std::string_view text, const Limits& limits) {
   if (text.size() > limits.max_line_bytes) return std::nullopt;
   TreeBuilder tree(limits);
-  const std::string terminated(text);  // for StringStream's fast string scan
+  // StringStream's SSE2 scans want a NUL-terminated text, and read it in whole aligned 16-byte
+  // blocks: the copy ends in 16 NULs, so that the block holding the end is inside it.
+  std::string terminated(text);
+  terminated.append(16, '\0');
   rapidjson::StringStream stream(terminated.c_str());
   if (!fast_parse(stream, text.size(), tree)) return std::nullopt;
   return std::move(tree.root);

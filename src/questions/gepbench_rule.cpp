@@ -2,6 +2,7 @@
 
 #include "geometry/measures.hpp"
 
+#include <geotruth/input.hpp>
 #include <geotruth/shape_types.hpp>
 
 #include <algorithm>
@@ -32,10 +33,8 @@ Rational python_round2(double x) {  // round half to even on the double's exact 
   return out;
 }
 
-Rational numpy_round2(double x) {
-  Rational out(static_cast<long>(std::nearbyint(x * 100)), 100);
-  out.canonicalize();
-  return out;
+Rational numpy_round2(double x) {  // x * 100 is finite (engine_shapes)
+  return Rational(std::nearbyint(x * 100)) / 100;
 }
 
 // The double nearest to r, as Python reads the rule set's decimal text (GMP's conversion
@@ -241,6 +240,13 @@ std::vector<EngineShape> engine_shapes(const Scene& scene, bool boxes) {
   std::vector<EngineShape> out;
   for (const auto& shape : scene.shapes) {
     const EngineNumbers e = engine_numbers(shape, boxes);
+    // The engine computes in doubles: a shape far outside its unit square overflows them, and
+    // its rules then give no answer to round (a GMP conversion of one would abort the process).
+    const double rounded_values[] = {e.cx, e.cy, e.box.x0, e.box.y0, e.box.x1, e.box.y1};
+    if (!std::all_of(rounded_values, rounded_values + (boxes ? 6 : 2), [](double v) { return std::isfinite(v * 100); }))
+      throw InputError{"/shapes/" + std::to_string(&shape - scene.shapes.data()),
+                       "this shape's numbers overflow the doubles of the GePBench engine's rules, on which position "
+                       "and reference answers rest (a shape far outside the frame)"};
     const geometry::ShapeMeasures m = geometry::measure_shape(shape);
     EngineShape s;
     s.shape = &shape;

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <geotruth/input.hpp>
+#include <optional>
 
 #include "core/exact_json.hpp"
 
@@ -9,31 +10,30 @@ namespace geotruth {
 
 ordered_json exact_number(const Rational& value) {
   if (value.get_den() == 1 && value.get_num().fits_slong_p()) return value.get_num().get_si();
-  // The common case, a short decimal (den divides 10^k, k ≤ 15, with at most 15 significant
-  // digits): num and den are exact doubles, so num / den is the correctly rounded value, whose
-  // shortest printed form is that decimal (DBL_DIG = 15).
+  // A decimal value is written as a JSON number when nlohmann prints the nearest double in a form
+  // that reads back as exactly that decimal. Usually it prints the shortest form, not always: its
+  // Grisu2 prints 296.97072 as 296.97071999999997, which reads back as another rational.
+  std::optional<double> nearest;
   constexpr long kDigits = 1'000'000'000'000'000;  // 10^15
   if (value.get_num().fits_slong_p() && value.get_den().fits_slong_p()) {
+    // The common case, a short decimal (den divides 10^k, k ≤ 15, with at most 15 significant
+    // digits): num and den are exact doubles, so num / den is the correctly rounded value.
     const long num = value.get_num().get_si(), den = value.get_den().get_si();
     long power = 1;
     while (power % den != 0 && power < kDigits) power *= 10;
     if (power % den == 0 && std::abs(num) < kDigits / (power / den))
-      return static_cast<double>(num) / static_cast<double>(den);
+      nearest = static_cast<double>(num) / static_cast<double>(den);
   }
-  const std::string text = to_text(value);
-  if (text.find('/') == std::string::npos) {
-    // strtod rounds the exact decimal correctly. A decimal of at most 15 significant digits
-    // (DBL_DIG) is the shortest form of its double, so it prints back as itself; longer ones are
-    // kept as doubles only if their printed form reads back as the same rational.
-    ordered_json number = std::strtod(text.c_str(), nullptr);
-    const auto first = text.find_first_not_of("-0.");
-    int significant = 0;
-    for (std::size_t i = first; i < text.size(); ++i) significant += text[i] != '.';
-    if (significant <= DBL_DIG && std::isnormal(number.get<double>())) return number;
-    auto back = parse_decimal(number.dump());
-    if (back.value && *back.value == value) return number;
+  std::string text;
+  if (!nearest) {
+    text = to_text(value);
+    if (text.find('/') != std::string::npos) return text;
+    nearest = std::strtod(text.c_str(), nullptr);  // strtod rounds the exact decimal correctly
   }
-  return text;
+  const ordered_json number = *nearest;
+  const auto back = parse_decimal(number.dump());
+  if (back.value && *back.value == value) return number;
+  return text.empty() ? to_text(value) : text;
 }
 
 ordered_json exact_pair(const Vec2& v) {

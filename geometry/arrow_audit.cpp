@@ -160,7 +160,8 @@ class ArrowAudit {
   Signal pointing(const ArrowHead& head, std::size_t from, std::size_t to) const {
     Signal s;
     if (!head.orientation) return s;
-    const double radians = to_double(*head.orientation) * M_PI / 180;
+    // Reduced into [0, 360) exactly first: a huge angle's radians overflow a double (cos of inf is NaN).
+    const double radians = to_double(reduce_degrees(*head.orientation)) * M_PI / 180;
     const Vec2 u{Rational(std::cos(radians)), Rational(std::sin(radians))};
     const Vec2 h = centre(head.box);
     auto ahead = [&](std::size_t e) -> Rational {

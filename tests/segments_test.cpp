@@ -227,3 +227,25 @@ TEST(Segments, SpreadIsTheExactFarthestPointOffTheLine) {
     expect_exact_spread(fine);
   }
 }
+
+// Spread::less_off against the exact squared distances, among spreads of one PlacedPoints: on a
+// decimal grid (compared in integers there) with many equal distances, and with points 10^-30
+// apart (no 64-bit grid: compared in rationals).
+TEST(Segments, SpreadsAreOrderedByTheirExactDistanceOffTheLine) {
+  std::mt19937 random(23);
+  for (const Rational& nudge : {Rational(0), kTiny}) {
+    std::vector<Vec2> points;
+    for (int k = 0; k < 12; ++k)
+      points.push_back(v(Rational(static_cast<int>(random() % 7)) / 10 + (k % 3 ? Rational(0) : nudge),
+                         Rational(static_cast<int>(random() % 4)) / 4));
+    std::vector<const Vec2*> at;
+    for (const auto& p : points) at.push_back(&p);
+    const PlacedPoints placed(at);
+    std::vector<Spread> spreads;
+    for (std::size_t i = 0; i < points.size(); ++i)
+      for (std::size_t j = i + 1; j < points.size(); ++j)
+        spreads.push_back(placed.spread({i, j, (i + j) % points.size(), (i * j + 1) % points.size()}));
+    for (const Spread& x : spreads)
+      for (const Spread& y : spreads) EXPECT_EQ(x.less_off(y), x.squared_off() < y.squared_off());
+  }
+}

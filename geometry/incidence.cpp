@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <boost/pending/disjoint_sets.hpp>
 #include <cmath>
+#include <deque>
 #include <geotruth/incidence.hpp>
 #include <geotruth/work_limit.hpp>
 #include <map>
@@ -47,8 +48,8 @@ class Groups {
 
 // One drawn straight piece (a Scene line) as the builder sees it.
 struct Piece {
-  std::vector<std::size_t> members;  // points on it by declaration (geometric mode: its ends only)
-  std::optional<std::pair<Vec2, Vec2>> extent;
+  std::vector<std::size_t> members;                // points on it by declaration (geometric mode: its ends only)
+  std::optional<EndPoints> extent;                 // where drawn: its end points, or a ray or line clipped to the frame
   std::optional<std::pair<Rational, Rational>> z;  // depth at the two ends (solid geometry)
   std::string name;
   std::pair<std::size_t, std::size_t> ends;  // the scene points at its two ends
@@ -118,7 +119,7 @@ class Builder {
       else
         piece.members = {line.through.front(), line.through.back()};
       if (first.at && last.at) {
-        piece.extent = drawn_extent(*first.at, *last.at, line.extent, scene_.frame);
+        piece.extent = drawn_ends(*first.at, *last.at, line.extent);
         if (first.z && last.z && line.extent == Extent::segment) piece.z = std::make_pair(*first.z, *last.z);
       } else if (mode_ == IncidenceMode::geometric) {
         finding(FindingKind::missing_position, first.at ? line.through.back() : line.through.front(), piece.name,
@@ -128,28 +129,37 @@ class Builder {
     }
   }
 
+  // A segment is drawn between its end points; a ray or a line is clipped to the frame.
+  std::optional<EndPoints> drawn_ends(const Vec2& a, const Vec2& b, Extent extent) {
+    if (extent == Extent::segment) return EndPoints{&a, &b};
+    auto clipped = drawn_extent(a, b, extent, scene_.frame);
+    if (!clipped) return std::nullopt;
+    const auto& kept = clipped_.emplace_back(std::move(*clipped));
+    return EndPoints{&kept.first, &kept.second};
+  }
+
   // The ends of the shorter piece lie within ε_num of the longer one's line (a short piece fixes
   // its direction poorly: extended, its line may stray from points that are on the longer one).
   bool collinear_within_band(const Piece& a, const Piece& b) const {
     if (!a.extent || !b.extent) return false;
-    auto squared_length = [](const std::pair<Vec2, Vec2>& e) -> Rational {
-      const Rational dx = e.first.x - e.second.x, dy = e.first.y - e.second.y;
+    auto squared_length = [](const EndPoints& e) -> Rational {
+      const Rational dx = e.first->x - e.second->x, dy = e.first->y - e.second->y;
       return dx * dx + dy * dy;
     };
     const bool a_longer = squared_length(*a.extent) >= squared_length(*b.extent);
-    const auto& [l0, l1] = a_longer ? *a.extent : *b.extent;
-    const auto& [s0, s1] = a_longer ? *b.extent : *a.extent;
-    return compare_squared_distance_to_line(s0, l0, l1, eps2_) <= 0 &&
-           compare_squared_distance_to_line(s1, l0, l1, eps2_) <= 0;
+    const auto [l0, l1] = a_longer ? *a.extent : *b.extent;
+    const auto [s0, s1] = a_longer ? *b.extent : *a.extent;
+    return compare_squared_distance_to_line(*s0, *l0, *l1, eps2_) <= 0 &&
+           compare_squared_distance_to_line(*s1, *l0, *l1, eps2_) <= 0;
   }
 
   // Collinear within eps and overlapping or touching: one maximal line.
   bool geometrically_one_line(const Piece& a, const Piece& b) const {
     if (!collinear_within_band(a, b)) return false;
-    const auto& [a0, a1] = *a.extent;
-    const auto& [b0, b1] = *b.extent;
-    auto near_segment = [&](const Vec2& p, const Vec2& s0, const Vec2& s1) {
-      return compare_squared_distance_to_segment(p, s0, s1, eps2_) <= 0;
+    const auto [a0, a1] = *a.extent;
+    const auto [b0, b1] = *b.extent;
+    auto near_segment = [&](const Vec2* p, const Vec2* s0, const Vec2* s1) {
+      return compare_squared_distance_to_segment(*p, *s0, *s1, eps2_) <= 0;
     };
     return near_segment(b0, a0, a1) || near_segment(b1, a0, a1) || near_segment(a0, b0, b1) || near_segment(a1, b0, b1);
   }
@@ -258,8 +268,8 @@ class Builder {
         if (shared_count(pieces_[i].members, pieces_[j].members) >= 2) sharing.emplace_back(i, j);
       }
     if (uses_geometry()) {
-      std::vector<const std::pair<Vec2, Vec2>*> extents;
-      for (const Piece& piece : pieces_) extents.push_back(piece.extent ? &*piece.extent : nullptr);
+      std::vector<std::optional<EndPoints>> extents;
+      for (const Piece& piece : pieces_) extents.push_back(piece.extent);
       for (const auto& [i, j] : SegmentSet(extents).maybe_collinear_pairs(eps2_))
         if (!std::binary_search(sharing.begin(), sharing.end(), std::make_pair(i, j)) &&
             geometrically_one_line(pieces_[i], pieces_[j]))
@@ -355,22 +365,22 @@ class Builder {
   // ends, and the line is named by the points at those ends.
   void recompute_line(MaximalLine& line) {
     std::set<std::size_t> members(line.vertices.begin(), line.vertices.end());
-    const std::pair<Vec2, Vec2>* reference = nullptr;
+    const EndPoints* reference = nullptr;
     std::vector<const Vec2*> ends;  // the pieces' own extents: no copies
     std::vector<std::size_t> end_points;
     for (auto p : line.pieces) {
       members.insert(pieces_[p].members.begin(), pieces_[p].members.end());
       if (pieces_[p].extent) {
         if (!reference) reference = &*pieces_[p].extent;
-        ends.push_back(&pieces_[p].extent->first);
-        ends.push_back(&pieces_[p].extent->second);
+        ends.push_back(pieces_[p].extent->first);
+        ends.push_back(pieces_[p].extent->second);
         end_points.push_back(pieces_[p].ends.first);
         end_points.push_back(pieces_[p].ends.second);
       }
     }
     line.vertices.assign(members.begin(), members.end());
     if (reference && line.pieces.size() == 1) {  // its own extent, in order: nothing to sort
-      line.ends = *reference;
+      line.ends = std::make_pair(*reference->first, *reference->second);
       line.name = pieces_[line.pieces.front()].name;
       return;
     }
@@ -383,7 +393,7 @@ class Builder {
     }
     std::vector<std::size_t> order(ends.size());
     std::iota(order.begin(), order.end(), 0);
-    sort_along(ends, reference->first, reference->second, order);
+    sort_along(ends, *reference->first, *reference->second, order);
     line.ends = std::make_pair(*ends[order.front()], *ends[order.back()]);
     line.name = line.pieces.size() == 1 ? pieces_[line.pieces.front()].name
                                         : line_name(scene_.points[end_points[order.front()]].id,
@@ -396,7 +406,7 @@ class Builder {
     for (auto index : line.pieces) {
       const Piece& piece = pieces_[index];
       if (!piece.z || !piece.extent) continue;
-      const Rational t = line_parameter(*p.at, piece.extent->first, piece.extent->second);
+      const Rational t = line_parameter(*p.at, *piece.extent->first, *piece.extent->second);
       if (t < 0 || t > 1) continue;
       const Rational z = piece.z->first + t * (piece.z->second - piece.z->first);
       const Rational dz = z - *p.z;
@@ -585,8 +595,9 @@ class Builder {
     for (const auto& [v, lines] : lines_at)
       for (auto x : lines)
         for (auto y : lines) meet[x][y] = true;
-    std::vector<const std::pair<Vec2, Vec2>*> extents;
-    for (const MaximalLine& line : out_.lines) extents.push_back(line.ends ? &*line.ends : nullptr);
+    std::vector<std::optional<EndPoints>> extents;
+    for (const MaximalLine& line : out_.lines)
+      extents.push_back(line.ends ? std::optional(EndPoints{&line.ends->first, &line.ends->second}) : std::nullopt);
     std::unordered_multimap<std::size_t, std::size_t> crossing_at;  // hash of the exact point → vertex
     for (auto& [i, j, x] : SegmentSet(extents).crossings()) {
       if (meet[i][j] || !depths_meet(out_.lines[i], out_.lines[j], x)) continue;
@@ -622,7 +633,7 @@ class Builder {
     for (auto index : line.pieces) {
       const Piece& piece = pieces_[index];
       if (!piece.z || !piece.extent) continue;
-      const Rational t = line_parameter(x, piece.extent->first, piece.extent->second);
+      const Rational t = line_parameter(x, *piece.extent->first, *piece.extent->second);
       if (t >= 0 && t <= 1) return piece.z->first + t * (piece.z->second - piece.z->first);
     }
     return std::nullopt;
@@ -709,6 +720,7 @@ class Builder {
   FrameBands bands_;
   const Rational &eps_, &eps2_, &eps_vis2_;
   std::vector<Piece> pieces_;
+  std::deque<std::pair<Vec2, Vec2>> clipped_;                 // the drawn ends of rays and lines (pieces point here)
   std::set<std::pair<std::size_t, std::size_t>> kept_apart_;  // (piece, point): near-collinear, kept apart
   struct Bend {
     std::size_t point;

@@ -36,8 +36,8 @@ std::optional<int> certain_sign(const Interval& v) {
 // their denominators' common multiple): crossing points need no gcd until the very end.
 struct IntegerLine {
   mpz_class a, b, c;
-  explicit IntegerLine(const std::pair<Vec2, Vec2>& s) {
-    const Rational qa = s.second.y - s.first.y, qb = s.first.x - s.second.x, qc = qa * s.first.x + qb * s.first.y;
+  IntegerLine(const Vec2& from, const Vec2& to) {
+    const Rational qa = to.y - from.y, qb = from.x - to.x, qc = qa * from.x + qb * from.y;
     mpz_class scale;
     mpz_lcm(scale.get_mpz_t(), qa.get_den_mpz_t(), qb.get_den_mpz_t());
     mpz_lcm(scale.get_mpz_t(), scale.get_mpz_t(), qc.get_den_mpz_t());
@@ -51,7 +51,7 @@ struct IntegerLine {
 
 struct SegmentSet::Impl {
   struct Entry {
-    const std::pair<Vec2, Vec2>* exact;
+    EndPoints exact;
     IntervalPoint a, b;
     double x0, y0, x1, y1;  // a box that surely holds the segment
     IntegerLine line;
@@ -97,17 +97,18 @@ struct SegmentSet::Impl {
   }
 };
 
-SegmentSet::SegmentSet(const std::vector<const std::pair<Vec2, Vec2>*>& segments) : impl_(std::make_unique<Impl>()) {
+SegmentSet::SegmentSet(const std::vector<std::optional<EndPoints>>& segments) : impl_(std::make_unique<Impl>()) {
   impl_->entries.reserve(segments.size());
-  for (const auto* s : segments) {
+  for (const auto& s : segments) {
     if (!s) {
       impl_->entries.emplace_back();
       continue;
     }
-    const IntervalPoint a(s->first), b(s->second);
-    impl_->entries.push_back(Impl::Entry{s, a, b, std::min(a.x.inf(), b.x.inf()), std::min(a.y.inf(), b.y.inf()),
+    const auto [from, to] = *s;
+    const IntervalPoint a(*from), b(*to);
+    impl_->entries.push_back(Impl::Entry{*s, a, b, std::min(a.x.inf(), b.x.inf()), std::min(a.y.inf(), b.y.inf()),
                                          std::max(a.x.sup(), b.x.sup()), std::max(a.y.sup(), b.y.sup()),
-                                         IntegerLine(*s)});
+                                         IntegerLine(*from, *to)});
     impl_->by_left.push_back(impl_->entries.size() - 1);
   }
   std::stable_sort(impl_->by_left.begin(), impl_->by_left.end(),
@@ -144,7 +145,7 @@ std::vector<SegmentCrossing> SegmentSet::crossings() const {
       return;
     }
     // An end on the other segment, collinear pieces, or too close to tell: decided exactly.
-    if (auto x = segment_crossing(s.exact->first, s.exact->second, t.exact->first, t.exact->second))
+    if (auto x = segment_crossing(*s.exact.first, *s.exact.second, *t.exact.first, *t.exact.second))
       out.push_back({i, j, std::move(*x)});
   });
   return out;

@@ -13,6 +13,9 @@
 
 namespace geotruth::geometry {
 
+/// A straight extent by its two end points, which live elsewhere.
+using EndPoints = std::pair<const Vec2*, const Vec2*>;
+
 /// One exact point where two extents meet.
 struct SegmentCrossing {
   std::size_t first, second;  ///< indices into the set, first < second
@@ -21,9 +24,9 @@ struct SegmentCrossing {
 
 class SegmentSet {
  public:
-  /// Closed segments [a, b] with a ≠ b; a null entry is no segment (paired with nothing). The
-  /// pointed-to extents must outlive the set.
-  explicit SegmentSet(const std::vector<const std::pair<Vec2, Vec2>*>& segments);
+  /// Closed segments [a, b] with a ≠ b; an empty entry is no segment (paired with nothing). The
+  /// pointed-to points must outlive the set.
+  explicit SegmentSet(const std::vector<std::optional<EndPoints>>& segments);
   ~SegmentSet();
 
   /// The pairs (i < j, in increasing order) that may lie on one line within √r2 and touch within

@@ -23,9 +23,13 @@ Vec2 v(Rational x, Rational y) {
 
 const Rational kTiny = Rational(1) / mpz_class("1000000000000000000000000000000");  // 10^-30
 
-std::vector<const std::pair<Vec2, Vec2>*> pointers(const std::vector<std::pair<Vec2, Vec2>>& segments) {
-  std::vector<const std::pair<Vec2, Vec2>*> out;
-  for (const auto& s : segments) out.push_back(&s);
+std::optional<EndPoints> ends(const std::pair<Vec2, Vec2>& segment) {
+  return EndPoints{&segment.first, &segment.second};
+}
+
+std::vector<std::optional<EndPoints>> pointers(const std::vector<std::pair<Vec2, Vec2>>& segments) {
+  std::vector<std::optional<EndPoints>> out;
+  for (const auto& s : segments) out.push_back(ends(s));
   return out;
 }
 
@@ -87,7 +91,7 @@ TEST(Segments, CrossingsAgreeWithTheExactPredicatePairByPair) {
 
 TEST(Segments, AbsentSegmentsPairWithNothing) {
   const std::vector<std::pair<Vec2, Vec2>> segments = {{v(0, 0), v(2, 2)}, {v(0, 2), v(2, 0)}};
-  const auto found = SegmentSet({&segments[0], nullptr, &segments[1]}).crossings();
+  const auto found = SegmentSet({ends(segments[0]), std::nullopt, ends(segments[1])}).crossings();
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].first, 0u);
   EXPECT_EQ(found[0].second, 2u);

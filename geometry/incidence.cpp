@@ -178,16 +178,21 @@ class Builder {
     std::pair<std::size_t, std::size_t> extremes{0, 0};
     bool straight_within(const Rational& r2) const { return spread.compare_off(r2) <= 0; }
   };
+  // The same points come up again and again (the pieces of one line in pairs, then together): each
+  // set is measured once.
   Straightness straightness(std::vector<std::size_t> points) const {
     std::sort(points.begin(), points.end());
     points.erase(std::unique(points.begin(), points.end()), points.end());
     std::erase_if(points, [&](std::size_t m) { return !scene_.points[m].at; });
-    Straightness result;
-    if (points.size() < 3) return result;
+    if (points.size() < 3) return {};
     charge_work(3 * points.size());
+    for (const auto& [known, result] : straightness_of_)
+      if (known == points) return result;
+    Straightness result;
     result.spread = placed_.spread(points);
     result.extremes = std::minmax(points[result.spread.first], points[result.spread.second]);
     if (result.spread.has_off()) result.worst = points[result.spread.worst];
+    straightness_of_.emplace_back(std::move(points), result);
     return result;
   }
 
@@ -720,6 +725,7 @@ class Builder {
   FrameBands bands_;
   const Rational &eps_, &eps2_, &eps_vis2_;
   std::vector<Piece> pieces_;
+  mutable std::vector<std::pair<std::vector<std::size_t>, Straightness>> straightness_of_;  // by sorted points
   std::deque<std::pair<Vec2, Vec2>> clipped_;                 // the drawn ends of rays and lines (pieces point here)
   std::set<std::pair<std::size_t, std::size_t>> kept_apart_;  // (piece, point): near-collinear, kept apart
   struct Bend {

@@ -369,40 +369,45 @@ class Builder {
   // Members, drawn extent and name of a line from its pieces: the extent spans the extreme piece
   // ends, and the line is named by the points at those ends.
   void recompute_line(MaximalLine& line) {
-    std::set<std::size_t> members(line.vertices.begin(), line.vertices.end());
-    const EndPoints* reference = nullptr;
-    std::vector<const Vec2*> ends;  // the pieces' own extents: no copies
-    std::vector<std::size_t> end_points;
+    std::vector<std::size_t> members = line.vertices;
+    std::vector<std::size_t> ends;  // of the pieces' drawn ends, as numbered by piece_ends()
     for (auto p : line.pieces) {
-      members.insert(pieces_[p].members.begin(), pieces_[p].members.end());
-      if (pieces_[p].extent) {
-        if (!reference) reference = &*pieces_[p].extent;
-        ends.push_back(pieces_[p].extent->first);
-        ends.push_back(pieces_[p].extent->second);
-        end_points.push_back(pieces_[p].ends.first);
-        end_points.push_back(pieces_[p].ends.second);
-      }
+      members.insert(members.end(), pieces_[p].members.begin(), pieces_[p].members.end());
+      if (pieces_[p].extent) ends.insert(ends.end(), {2 * p, 2 * p + 1});
     }
-    line.vertices.assign(members.begin(), members.end());
-    if (reference && line.pieces.size() == 1) {  // its own extent, in order: nothing to sort
-      line.ends = std::make_pair(*reference->first, *reference->second);
-      line.name = pieces_[line.pieces.front()].name;
-      return;
-    }
-    if (!reference) {
+    std::sort(members.begin(), members.end());
+    members.erase(std::unique(members.begin(), members.end()), members.end());
+    line.vertices = std::move(members);
+    if (ends.empty()) {
       const Piece& first = pieces_[line.pieces.front()];
       line.name = line.pieces.size() == 1
                       ? first.name
                       : line_name(scene_.points[first.ends.first].id, scene_.points[first.ends.second].id);
       return;
     }
-    std::vector<std::size_t> order(ends.size());
-    std::iota(order.begin(), order.end(), 0);
-    sort_along(ends, *reference->first, *reference->second, order);
-    line.ends = std::make_pair(*ends[order.front()], *ends[order.back()]);
-    line.name = line.pieces.size() == 1 ? pieces_[line.pieces.front()].name
-                                        : line_name(scene_.points[end_points[order.front()]].id,
-                                                    scene_.points[end_points[order.back()]].id);
+    const EndPoints& reference = *pieces_[ends.front() / 2].extent;
+    if (line.pieces.size() > 1) piece_ends().sort_along(*reference.first, *reference.second, ends);
+    auto drawn = [&](std::size_t end) {
+      return end % 2 ? pieces_[end / 2].extent->second : pieces_[end / 2].extent->first;
+    };
+    auto point = [&](std::size_t end) { return end % 2 ? pieces_[end / 2].ends.second : pieces_[end / 2].ends.first; };
+    line.ends.emplace(*drawn(ends.front()), *drawn(ends.back()));
+    line.name = line.pieces.size() == 1
+                    ? pieces_[line.pieces.front()].name
+                    : line_name(scene_.points[point(ends.front())].id, scene_.points[point(ends.back())].id);
+  }
+
+  // The pieces' drawn ends (2p and 2p + 1 for piece p), converted once for sorting along lines.
+  const PlacedPoints& piece_ends() {
+    if (!piece_ends_) {
+      std::vector<const Vec2*> at;
+      for (const Piece& piece : pieces_) {
+        at.push_back(piece.extent ? piece.extent->first : nullptr);
+        at.push_back(piece.extent ? piece.extent->second : nullptr);
+      }
+      piece_ends_.emplace(std::move(at));
+    }
+    return *piece_ends_;
   }
 
   // Depth along a solid-geometry piece agrees with the point's depth.
@@ -726,7 +731,8 @@ class Builder {
   const Rational &eps_, &eps2_, &eps_vis2_;
   std::vector<Piece> pieces_;
   mutable std::vector<std::pair<std::vector<std::size_t>, Straightness>> straightness_of_;  // by sorted points
-  std::deque<std::pair<Vec2, Vec2>> clipped_;                 // the drawn ends of rays and lines (pieces point here)
+  std::deque<std::pair<Vec2, Vec2>> clipped_;  // the drawn ends of rays and lines (pieces point here)
+  std::optional<PlacedPoints> piece_ends_;
   std::set<std::pair<std::size_t, std::size_t>> kept_apart_;  // (piece, point): near-collinear, kept apart
   struct Bend {
     std::size_t point;

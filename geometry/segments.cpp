@@ -352,7 +352,7 @@ const Rational& Spread::squared_off() const {
 void PlacedPoints::sort_along(const Vec2& a, const Vec2& b, std::vector<std::size_t>& indices) const {
   if (indices.size() < 2) return;
   // Keys (p − a)·(b − a): enclosed in intervals, exact only when two enclosures overlap.
-  std::vector<Interval> approx(indices.size());
+  boost::container::small_vector<Interval, 16> approx(indices.size());
   {
     CGAL::Protect_FPU_rounding<true> rounding;
     const IntervalPoint from(a), to(b);
@@ -363,26 +363,29 @@ void PlacedPoints::sort_along(const Vec2& a, const Vec2& b, std::vector<std::siz
     }
   }
   std::optional<std::pair<Rational, Rational>> direction;  // b − a, when an exact key is needed
-  std::vector<std::optional<Rational>> exact(indices.size());
+  std::vector<std::optional<Rational>> exact;
   auto exact_key = [&](std::size_t k) -> const Rational& {
-    if (!direction) direction.emplace(b.x - a.x, b.y - a.y);
+    if (!direction) direction.emplace(b.x - a.x, b.y - a.y), exact.resize(indices.size());
     if (!exact[k]) {
       const Vec2& p = *impl_->exact[indices[k]];
       exact[k] = (p.x - a.x) * direction->first + (p.y - a.y) * direction->second;
     }
     return *exact[k];
   };
-  std::vector<std::size_t> order(indices.size());
+  auto compare_keys = [&](std::size_t k, std::size_t m) {
+    if (auto order = certain_compare(approx[k], approx[m])) return *order;
+    if (*impl_->exact[indices[k]] == *impl_->exact[indices[m]]) return 0;  // one place (pieces' shared ends)
+    return cmp(exact_key(k), exact_key(m));
+  };
+  // By key, then by place in `indices`: a stable order without std::stable_sort's buffer.
+  boost::container::small_vector<std::size_t, 16> order(indices.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t k, std::size_t m) {
-    if (approx[k].sup() < approx[m].inf()) return true;
-    if (approx[k].inf() > approx[m].sup()) return false;
-    if (*impl_->exact[indices[k]] == *impl_->exact[indices[m]]) return false;  // one place (pieces' shared ends)
-    return exact_key(k) < exact_key(m);
+  std::sort(order.begin(), order.end(), [&](std::size_t k, std::size_t m) {
+    const int c = compare_keys(k, m);
+    return c < 0 || (c == 0 && k < m);
   });
-  std::vector<std::size_t> sorted(indices.size());
-  for (std::size_t k = 0; k < order.size(); ++k) sorted[k] = indices[order[k]];
-  indices = std::move(sorted);
+  const boost::container::small_vector<std::size_t, 16> unsorted(indices.begin(), indices.end());
+  for (std::size_t k = 0; k < order.size(); ++k) indices[k] = unsorted[order[k]];
 }
 
 void sort_along(const std::vector<const Vec2*>& points, const Vec2& a, const Vec2& b,

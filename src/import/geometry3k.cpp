@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <istream>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <streambuf>
 
 #include "core/json_reader.hpp"
@@ -70,29 +71,28 @@ void apply_fact(const std::string& text, FigureBuilder& figure) {
   }
   const bool on_line = term->name == "PointLiesOnLine", on_circle = term->name == "PointLiesOnCircle";
   if (!on_line && !on_circle) return;  // measures, perpendicularity, ...: not incidences
-  const std::string shape = on_line ? "Line" : "Circle";
+  const std::string_view shape = on_line ? "Line" : "Circle";
   // Circle(O) without a radius name is the unnamed circle about O.
   const std::size_t shape_args = term->args.size() == 2 ? term->args[1].args.size() : 0;
   if (term->args.size() != 2 || !is_name(term->args[0]) || term->args[1].name != shape ||
       !(shape_args == 2 || (on_circle && shape_args == 1)) ||
       !std::all_of(term->args[1].args.begin(), term->args[1].args.end(), is_name)) {
-    figure.note("malformed_fact", "expected " + term->name + "(P, " + shape + "(A, " + (on_line ? "B" : "r") +
-                                      ")), got \"" + text + "\"");
+    figure.note("malformed_fact", "expected " + std::string(term->name) + "(P, " + std::string(shape) + "(A, " +
+                                      (on_line ? "B" : "r") + ")), got \"" + text + "\"");
     return;
   }
-  const std::string& p = term->args[0].name;
-  const std::string& a = term->args[1].args[0].name;
-  std::vector<std::string> needed = {p, a};
-  if (on_line) needed.push_back(term->args[1].args[1].name);
-  for (const auto& n : needed)
+  const std::string_view p = term->args[0].name, a = term->args[1].args[0].name,
+                         b = shape_args == 2 ? std::string_view(term->args[1].args[1].name) : "";
+  const std::string_view needed[] = {p, a, b};
+  for (const std::string_view n : std::span(needed, on_line ? 3 : 2))
     if (!figure.has_point(n)) {
-      figure.note("unknown_point", "\"" + text + "\" names unknown point " + n);
+      figure.note("unknown_point", "\"" + text + "\" names unknown point " + std::string(n));
       return;
     }
   if (on_line) {
-    if (auto piece = figure.piece(a, term->args[1].args[1].name)) figure.on_piece(*piece, p);
+    if (auto piece = figure.piece(a, b)) figure.on_piece(*piece, p);
   } else {
-    figure.on_circle(figure.circle(a, shape_args == 2 ? term->args[1].args[1].name : ""), p);
+    figure.on_circle(figure.circle(a, b), p);
   }
 }
 

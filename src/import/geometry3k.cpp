@@ -82,7 +82,7 @@ void apply_fact(const std::string& text, FigureBuilder& figure) {
     return;
   }
   const std::string_view p = term->args[0].name, a = term->args[1].args[0].name,
-                         b = shape_args == 2 ? std::string_view(term->args[1].args[1].name) : "";
+                         b = shape_args == 2 ? term->args[1].args[1].name : "";
   const std::string_view needed[] = {p, a, b};
   for (const std::string_view n : std::span(needed, on_line ? 3 : 2))
     if (!figure.has_point(n)) {

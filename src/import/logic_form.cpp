@@ -25,9 +25,10 @@ class Parser {
     if (depth > 32) return std::nullopt;
     skip_space();
     Term term;
-    while (pos_ < text_.size() && text_[pos_] != '(' && text_[pos_] != ')' && text_[pos_] != ',')
-      term.name += text_[pos_++];
-    while (!term.name.empty() && std::isspace(static_cast<unsigned char>(term.name.back()))) term.name.pop_back();
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && text_[pos_] != '(' && text_[pos_] != ')' && text_[pos_] != ',') ++pos_;
+    term.name = text_.substr(start, pos_ - start);
+    while (!term.name.empty() && std::isspace(static_cast<unsigned char>(term.name.back()))) term.name.remove_suffix(1);
     if (term.name.empty()) return std::nullopt;
     skip_space();
     if (pos_ < text_.size() && text_[pos_] == '(') {

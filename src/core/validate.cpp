@@ -34,13 +34,18 @@ const Rational kHuge = [] {
 }();
 const Rational kTiny = 1 / kHuge;
 
-void check_range(const Rational& value, const std::string& pointer) {
+bool in_range(const Rational& value) {
+  // A numerator and a denominator of one 64-bit limb each keep it within 2^±64: no need to compare.
+  if (mpz_size(value.get_num_mpz_t()) <= 1 && mpz_size(value.get_den_mpz_t()) <= 1) return true;
   const Rational magnitude = abs(value);
-  if (magnitude > kHuge || (magnitude != 0 && magnitude < kTiny)) fail(pointer, out_of_range_message());
+  return !(magnitude > kHuge || (magnitude != 0 && magnitude < kTiny));
+}
+void check_range(const Rational& value, const std::string& pointer) {
+  if (!in_range(value)) fail(pointer, out_of_range_message());
 }
 void check_range(const Vec2& v, const std::string& pointer) {
-  check_range(v.x, at(pointer, 0));
-  check_range(v.y, at(pointer, 1));
+  if (!in_range(v.x)) fail(at(pointer, 0), out_of_range_message());
+  if (!in_range(v.y)) fail(at(pointer, 1), out_of_range_message());
 }
 void check_positive(const Rational& value, const std::string& pointer, std::string_view what) {
   check_range(value, pointer);

@@ -1,5 +1,6 @@
 // Counting on the incidence graph (Boost.Graph): vertices are figure points and maximal lines,
 // edges say "this point lies on this line".
+#include <algorithm>
 #include <boost/dynamic_bitset.hpp>
 #include <boost/graph/adjacency_list.hpp>
 #include <geotruth/counts.hpp>
@@ -60,14 +61,8 @@ class Counter {
         graph_(V_ + L_),
         meet_(L_),
         meets_(L_, boost::dynamic_bitset<>(L_)) {
-    position_.resize(L_);
-    for (std::size_t l = 0; l < L_; ++l) {
-      const auto& vertices = inc.lines[l].vertices;
-      for (std::size_t k = 0; k < vertices.size(); ++k) {
-        boost::add_edge(vertices[k], V_ + l, graph_);
-        position_[l][vertices[k]] = k;
-      }
-    }
+    for (std::size_t l = 0; l < L_; ++l)
+      for (const auto v : inc.lines[l].vertices) boost::add_edge(v, V_ + l, graph_);
     for (std::size_t v = 0; v < V_; ++v) {
       if (!counted(v)) continue;
       std::vector<std::size_t> lines;
@@ -185,13 +180,19 @@ class Counter {
       const std::size_t line = lines[opposite];
       const std::size_t x = meet_.get(lines[side], line);
       if (x == kNone) return false;
-      const auto& pos = position_[line];
-      const std::size_t p = pos.at(x), a = pos.at(corners[opposite]), b = pos.at(corners[(opposite + 1) % 4]);
+      const std::size_t p = rank(line, x), a = rank(line, corners[opposite]),
+                        b = rank(line, corners[(opposite + 1) % 4]);
       return (a < p && p < b) || (b < p && p < a);
     };
     for (std::size_t side = 0; side < 4; ++side)
       if (meets_inside(side, (side + 2) % 4)) return false;
     return true;
+  }
+
+  // The place of vertex v along line l (it lies on it).
+  std::size_t rank(std::size_t l, std::size_t v) const {
+    const auto& vertices = inc_.lines[l].vertices;
+    return static_cast<std::size_t>(std::find(vertices.begin(), vertices.end(), v) - vertices.begin());
   }
 
   const Scene& scene_;
@@ -202,7 +203,6 @@ class Counter {
   IncidenceGraph graph_;
   MeetTable meet_;
   std::vector<boost::dynamic_bitset<>> meets_;
-  std::vector<std::unordered_map<std::size_t, std::size_t>> position_;  // per line: vertex → rank along it
 };
 
 }  // namespace

@@ -13,17 +13,15 @@ FigureBuilder::FigureBuilder(std::string id) {
 }
 
 void FigureBuilder::add_point(const std::string& name, std::optional<Vec2> at, bool labelled) {
-  if (index_.count(name)) {
+  if (!index_.try_emplace(name, scene_.points.size()).second) {
     note("duplicate_point", "point \"" + name + "\" is given twice; the first is kept");
     return;
   }
-  index_[name] = scene_.points.size();
   longest_name_ = std::max(longest_name_, name.size());
-  Point p;
+  Point& p = scene_.points.emplace_back();
   p.id = name;
   p.at = std::move(at);
   p.labelled = labelled;
-  scene_.points.push_back(std::move(p));
 }
 
 std::size_t FigureBuilder::index_of(std::string_view known_point) const {

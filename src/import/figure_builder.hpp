@@ -14,6 +14,8 @@ class FigureBuilder {
  public:
   explicit FigureBuilder(std::string id);
 
+  /// Room for n points (their positions are not moved as more are added).
+  void reserve_points(std::size_t n) { scene_.points.reserve(n); }
   /// Adds a point; a second point with the same name is noted and ignored.
   void add_point(const std::string& name, std::optional<Vec2> at, bool labelled = true);
   bool has_point(std::string_view name) const { return index_.find(name) != index_.end(); }

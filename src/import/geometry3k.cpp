@@ -23,7 +23,7 @@ std::optional<Vec2> position(const Value& v) {
   if (v.items[0].kind != Value::Kind::number || v.items[1].kind != Value::Kind::number || !x.value || !y.value)
     return std::nullopt;
   if (*x.value == -1 && *y.value == -1) return std::nullopt;  // Geometry3K's "no position"
-  return Vec2{*x.value, *y.value};
+  return Vec2{std::move(*x.value), std::move(*y.value)};
 }
 
 // The strings of a JSON list. Geometry3K writes "" as a placeholder for "none" (e.g.
@@ -105,14 +105,16 @@ ImportedScene import_problem(const std::string& id, const Value& problem, const 
   std::vector<std::string> names = strings(problem.find("point_instances"), placeholders);
   if (names.empty() && positions && positions->kind == Value::Kind::object)
     for (const auto& [name, _] : positions->members) names.push_back(name);
+  const Value* redundant = problem.find("redundant_point_positions");
+  if (redundant && redundant->kind != Value::Kind::object) redundant = nullptr;
+  figure.reserve_points(names.size() + (redundant ? redundant->members.size() : 0));
   for (const auto& name : names) {
     const Value* at = positions ? positions->find(name) : nullptr;
     auto p = at ? position(*at) : std::nullopt;
     if (!p) figure.note("missing_position", "point " + name + " has no position");
-    figure.add_point(name, p);
+    figure.add_point(name, std::move(p));
   }
-  if (const Value* redundant = problem.find("redundant_point_positions");
-      redundant && redundant->kind == Value::Kind::object)
+  if (redundant)
     for (const auto& [name, at] : redundant->members) figure.add_point(name, position(at), false);
 
   std::vector<std::string> seen;

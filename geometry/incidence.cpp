@@ -204,7 +204,9 @@ class Builder {
   bool straight_enough(const std::vector<std::size_t>& first, const std::vector<std::size_t>& second,
                        const std::vector<std::size_t>& shared, const std::string& first_name,
                        const std::string& second_name) {
-    std::vector<std::size_t> both = first;
+    std::vector<std::size_t> both;
+    both.reserve(first.size() + second.size());
+    both.insert(both.end(), first.begin(), first.end());
     both.insert(both.end(), second.begin(), second.end());
     const Straightness s = straightness(both);
     if (s.straight_within(eps_vis2_)) return true;
@@ -246,6 +248,7 @@ class Builder {
 
   std::vector<std::size_t> ends_of(const std::vector<std::size_t>& pieces) const {
     std::vector<std::size_t> ends;
+    ends.reserve(2 * pieces.size());
     for (auto p : pieces) ends.push_back(pieces_[p].ends.first), ends.push_back(pieces_[p].ends.second);
     return ends;
   }

@@ -514,18 +514,20 @@ class Builder {
   void merge_lines_sharing_two_points() {
     for (;;) {
       std::map<std::pair<std::size_t, std::size_t>, std::size_t> shared;
-      std::map<std::size_t, std::vector<std::size_t>> lines_at;
+      std::vector<std::pair<std::size_t, std::size_t>> incidences;  // (vertex, line), by vertex then line
       for (std::size_t l = 0; l < out_.lines.size(); ++l)
-        for (auto v : out_.lines[l].vertices) lines_at[v].push_back(l);
+        for (auto v : out_.lines[l].vertices) incidences.emplace_back(v, l);
+      std::sort(incidences.begin(), incidences.end());
       std::optional<std::pair<std::size_t, std::size_t>> pair;
-      for (const auto& [v, lines] : lines_at) {
-        for (std::size_t x = 0; x < lines.size() && !pair; ++x)
-          for (std::size_t y = x + 1; y < lines.size() && !pair; ++y) {
+      for (auto at = incidences.begin(); at != incidences.end() && !pair;) {
+        const auto next = std::find_if(at, incidences.end(), [&](const auto& i) { return i.first != at->first; });
+        for (auto x = at; x != next && !pair; ++x)
+          for (auto y = x + 1; y != next && !pair; ++y) {
             charge_work();
-            if (++shared[{lines[x], lines[y]}] == 2 && straight_union(lines[x], lines[y]))
-              pair = std::make_pair(lines[x], lines[y]);
+            if (++shared[{x->second, y->second}] == 2 && straight_union(x->second, y->second))
+              pair = std::make_pair(x->second, y->second);
           }
-        if (pair) break;
+        at = next;
       }
       if (!pair) return;
       auto& keep = out_.lines[pair->first];

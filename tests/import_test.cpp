@@ -76,6 +76,19 @@ TEST(Geometry3k, PerProblemLogicFormTakesItsDirectoryName) {
   EXPECT_EQ(s.circles.at(0).through.size(), 5u);  // Z, A, C, D, Y
 }
 
+TEST(Geometry3k, WithoutAnImageSizeTheFrameHoldsEveryPoint) {
+  // The smallest integer frame holding every point: ⌊max + 1⌋ on each axis, at least 1.
+  const auto scenes = import_source(SourceFormat::geometry3k, R"({"a": {"point_instances": ["A", "B"],
+      "point_positions": {"A": [10.5, -3], "B": [2, 7.25]}}, "b": {"point_instances": ["C"],
+      "point_positions": {"C": [-5, -0.5]}}})",
+                                    "frames.json");
+  ASSERT_EQ(scenes.size(), 2u);
+  const Frame& placed = std::get<Scene>(scenes[0].scene).frame;
+  EXPECT_EQ(std::make_pair(placed.width, placed.height), std::make_pair(Rational(11), Rational(8)));
+  const Frame& negative = std::get<Scene>(scenes[1].scene).frame;
+  EXPECT_EQ(std::make_pair(negative.width, negative.height), std::make_pair(Rational(1), Rational(1)));
+}
+
 TEST(Geometry3k, BadInputIsReportedNotGuessed) {
   auto scenes = import_fixture(SourceFormat::geometry3k, "geometry3k/bad_names.json");
   const ImportedScene& s = scenes.at("bad1");

@@ -213,15 +213,19 @@ ImportedScene FigureBuilder::finish() {
   if (frame_) {
     scene_.frame = *frame_;
   } else {
-    // No image size given: the smallest integer frame holding every point.
-    Rational w = 1, h = 1;
+    // No image size given: the smallest integer frame holding every point (at least 1 × 1).
+    const Rational *right = nullptr, *bottom = nullptr;
     for (const auto& p : scene_.points)
       if (p.at) {
-        w = std::max(w, Rational(p.at->x + 1));
-        h = std::max(h, Rational(p.at->y + 1));
+        if (!right || p.at->x > *right) right = &p.at->x;
+        if (!bottom || p.at->y > *bottom) bottom = &p.at->y;
       }
-    scene_.frame.width = Rational(mpz_class(w.get_num() / w.get_den()));
-    scene_.frame.height = Rational(mpz_class(h.get_num() / h.get_den()));
+    auto size = [](const Rational* far_edge) {
+      const Rational size = far_edge ? std::max(Rational(1), Rational(*far_edge + 1)) : Rational(1);
+      return Rational(mpz_class(size.get_num() / size.get_den()));
+    };
+    scene_.frame.width = size(right);
+    scene_.frame.height = size(bottom);
   }
   return {scene_.id, std::move(scene_), std::move(notes_), {{"", origin_}}};
 }

@@ -2,10 +2,10 @@
 #pragma once
 
 #include <geotruth/import.hpp>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace geotruth::import {
@@ -60,7 +60,11 @@ class FigureBuilder {
   std::size_t index_of(std::string_view known_point) const;
   Scene scene_;
   std::optional<Frame> frame_;
-  std::map<std::string, std::size_t, std::less<>> index_;
+  struct NameHash {
+    using is_transparent = void;  // looked up by string views
+    std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+  std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> index_;  // point name → index
   std::size_t longest_name_ = 0;
   std::vector<PieceDraft> pieces_;
   std::vector<std::string> circle_centres_;  // "" for circles given by coordinates

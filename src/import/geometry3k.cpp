@@ -64,13 +64,18 @@ bool is_name(const Term& t) {
 }
 
 void apply_fact(const std::string& text, FigureBuilder& figure) {
-  const auto term = parse_term(text);
-  if (!term) {
-    figure.note("malformed_fact", "cannot parse \"" + text + "\"");
+  auto unparsable = [&] { figure.note("malformed_fact", "cannot parse \"" + text + "\""); };
+  const std::string_view name = term_name(text);
+  const bool on_line = name == "PointLiesOnLine", on_circle = name == "PointLiesOnCircle";
+  if (!on_line && !on_circle) {  // measures, perpendicularity, ...: not incidences, only checked
+    if (!is_term(text)) unparsable();
     return;
   }
-  const bool on_line = term->name == "PointLiesOnLine", on_circle = term->name == "PointLiesOnCircle";
-  if (!on_line && !on_circle) return;  // measures, perpendicularity, ...: not incidences
+  const auto term = parse_term(text);
+  if (!term) {
+    unparsable();
+    return;
+  }
   const std::string_view shape = on_line ? "Line" : "Circle";
   // Circle(O) without a radius name is the unnamed circle about O.
   const std::size_t shape_args = term->args.size() == 2 ? term->args[1].args.size() : 0;

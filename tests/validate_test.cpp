@@ -121,3 +121,19 @@ TEST(Validate, CoordinatesOutOfRangeAreNamedByAxis) {
   ASSERT_TRUE(error);
   EXPECT_EQ(error->pointer, "/points/1/at/1");
 }
+
+TEST(Validate, LineErrorsPointAtTheLine) {
+  Scene s;
+  s.id = "l";
+  s.points = {{"A", Vec2{0, 0}}, {"B", Vec2{1, 1}}, {"C", Vec2{1, 1}}};
+  s.lines = {{"", {0, 1}}, {"A", {0, 2}}};
+  auto error = validate(s);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->pointer, "/lines/1/id");
+  EXPECT_NE(error->message.find("already used at /points/0/id"), std::string::npos);
+  s.lines[1] = {"", {1, 2}};
+  error = validate(s);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->pointer, "/lines/1/through");
+  EXPECT_NE(error->message.find("zero length"), std::string::npos);
+}

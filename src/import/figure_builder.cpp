@@ -12,9 +12,9 @@ FigureBuilder::FigureBuilder(std::string id) {
   scene_.id = std::move(id);
 }
 
-void FigureBuilder::add_point(const std::string& name, std::optional<Vec2> at, bool labelled) {
-  if (!index_.try_emplace(name, scene_.points.size()).second) {
-    note("duplicate_point", "point \"" + name + "\" is given twice; the first is kept");
+void FigureBuilder::add_point(std::string_view name, std::optional<Vec2> at, bool labelled) {
+  if (!index_.try_emplace(std::string(name), scene_.points.size()).second) {
+    note("duplicate_point", "point \"" + std::string(name) + "\" is given twice; the first is kept");
     return;
   }
   longest_name_ = std::max(longest_name_, name.size());

@@ -17,7 +17,7 @@ class FigureBuilder {
   /// Room for n points (their positions are not moved as more are added).
   void reserve_points(std::size_t n) { scene_.points.reserve(n); }
   /// Adds a point; a second point with the same name is noted and ignored.
-  void add_point(const std::string& name, std::optional<Vec2> at, bool labelled = true);
+  void add_point(std::string_view name, std::optional<Vec2> at, bool labelled = true);
   bool has_point(std::string_view name) const { return index_.find(name) != index_.end(); }
   /// The length of the longest point name (a name split into two needs at most twice it).
   std::size_t longest_point_name() const { return longest_name_; }

@@ -26,10 +26,10 @@ std::optional<Vec2> position(const Value& v) {
   return Vec2{std::move(*x.value), std::move(*y.value)};
 }
 
-// The strings of a JSON list. Geometry3K writes "" as a placeholder for "none" (e.g.
-// "circle_instances": [""]): those are absent, counted in `placeholders`.
-std::vector<std::string> strings(const Value* list, std::size_t& placeholders) {
-  std::vector<std::string> out;
+// The strings of a JSON list (views into it). Geometry3K writes "" as a placeholder for "none"
+// (e.g. "circle_instances": [""]): those are absent, counted in `placeholders`.
+std::vector<std::string_view> strings(const Value* list, std::size_t& placeholders) {
+  std::vector<std::string_view> out;
   if (list && list->kind == Value::Kind::array)
     for (const auto& item : list->items)
       if (item.kind == Value::Kind::string) {
@@ -43,19 +43,19 @@ std::vector<std::string> strings(const Value* list, std::size_t& placeholders) {
 
 // "SR" → (S, R) when exactly one split names two known points. Linear in the name's length: a
 // name longer than two point names cannot split, and the halves are looked up as views.
-std::optional<std::pair<std::string, std::string>> split_line_name(const std::string& name, FigureBuilder& figure) {
+std::optional<std::pair<std::string_view, std::string_view>> split_line_name(std::string_view name,
+                                                                             FigureBuilder& figure) {
   std::optional<std::pair<std::string_view, std::string_view>> found;
   std::size_t splits = 0;
-  if (name.size() <= 2 * figure.longest_point_name()) {
-    const std::string_view whole(name);
-    for (std::size_t k = 1; k < whole.size(); ++k) {
-      const std::string_view a = whole.substr(0, k), b = whole.substr(k);
+  if (name.size() <= 2 * figure.longest_point_name())
+    for (std::size_t k = 1; k < name.size(); ++k) {
+      const std::string_view a = name.substr(0, k), b = name.substr(k);
       if (figure.has_point(a) && figure.has_point(b) && ++splits == 1) found.emplace(a, b);
     }
-  }
-  if (splits == 1) return std::make_pair(std::string(found->first), std::string(found->second));
-  figure.note("unresolvable_line", "line \"" + (name.size() > 80 ? name.substr(0, 80) + "…" : name) + "\" splits " +
-                                       std::to_string(splits) + " ways into known point names; skipped");
+  if (splits == 1) return found;
+  figure.note("unresolvable_line", "line \"" +
+                                       (name.size() > 80 ? std::string(name.substr(0, 80)) + "…" : std::string(name)) +
+                                       "\" splits " + std::to_string(splits) + " ways into known point names; skipped");
   return std::nullopt;
 }
 
@@ -63,8 +63,8 @@ bool is_name(const Term& t) {
   return t.args.empty();
 }
 
-void apply_fact(const std::string& text, FigureBuilder& figure) {
-  auto unparsable = [&] { figure.note("malformed_fact", "cannot parse \"" + text + "\""); };
+void apply_fact(std::string_view text, FigureBuilder& figure) {
+  auto unparsable = [&] { figure.note("malformed_fact", "cannot parse \"" + std::string(text) + "\""); };
   const std::string_view name = term_name(text);
   const bool on_line = name == "PointLiesOnLine", on_circle = name == "PointLiesOnCircle";
   if (!on_line && !on_circle) {  // measures, perpendicularity, ...: not incidences, only checked
@@ -83,7 +83,7 @@ void apply_fact(const std::string& text, FigureBuilder& figure) {
       !(shape_args == 2 || (on_circle && shape_args == 1)) ||
       !std::all_of(term->args[1].args.begin(), term->args[1].args.end(), is_name)) {
     figure.note("malformed_fact", "expected " + std::string(term->name) + "(P, " + std::string(shape) + "(A, " +
-                                      (on_line ? "B" : "r") + ")), got \"" + text + "\"");
+                                      (on_line ? "B" : "r") + ")), got \"" + std::string(text) + "\"");
     return;
   }
   const std::string_view p = term->args[0].name, a = term->args[1].args[0].name,
@@ -91,7 +91,7 @@ void apply_fact(const std::string& text, FigureBuilder& figure) {
   const std::string_view needed[] = {p, a, b};
   for (const std::string_view n : std::span(needed, on_line ? 3 : 2))
     if (!figure.has_point(n)) {
-      figure.note("unknown_point", "\"" + text + "\" names unknown point " + std::string(n));
+      figure.note("unknown_point", "\"" + std::string(text) + "\" names unknown point " + std::string(n));
       return;
     }
   if (on_line) {
@@ -107,7 +107,7 @@ ImportedScene import_problem(const std::string& id, const Value& problem, const 
   std::size_t placeholders = 0;
   if (problem.kind != Value::Kind::object) return {id, InputError{json::member_pointer(id), "expected an object"}, {}};
   const Value* positions = problem.find("point_positions");
-  std::vector<std::string> names = strings(problem.find("point_instances"), placeholders);
+  std::vector<std::string_view> names = strings(problem.find("point_instances"), placeholders);
   if (names.empty() && positions && positions->kind == Value::Kind::object)
     for (const auto& [name, _] : positions->members) names.push_back(name);
   const Value* redundant = problem.find("redundant_point_positions");
@@ -116,32 +116,32 @@ ImportedScene import_problem(const std::string& id, const Value& problem, const 
   for (const auto& name : names) {
     const Value* at = positions ? positions->find(name) : nullptr;
     auto p = at ? position(*at) : std::nullopt;
-    if (!p) figure.note("missing_position", "point " + name + " has no position");
+    if (!p) figure.note("missing_position", "point " + std::string(name) + " has no position");
     figure.add_point(name, std::move(p));
   }
   if (redundant)
     for (const auto& [name, at] : redundant->members) figure.add_point(name, position(at), false);
 
-  std::vector<std::string> seen;
-  for (const auto& name : strings(problem.find("line_instances"), placeholders)) {
+  std::vector<std::string_view> seen;
+  for (const auto name : strings(problem.find("line_instances"), placeholders)) {
     if (std::count(seen.begin(), seen.end(), name)) {
-      figure.note("duplicate_line", "line \"" + name + "\" is listed twice");
+      figure.note("duplicate_line", "line \"" + std::string(name) + "\" is listed twice");
       continue;
     }
     seen.push_back(name);
     if (auto ends = split_line_name(name, figure)) figure.piece(ends->first, ends->second);
   }
   std::vector<std::size_t> drawn;
-  for (const auto& centre : strings(problem.find("circle_instances"), placeholders)) {
+  for (const auto centre : strings(problem.find("circle_instances"), placeholders)) {
     if (centre.empty() || !figure.has_point(centre)) {
-      figure.note("circle_without_centre", "circle instance \"" + centre + "\" names no known point");
+      figure.note("circle_without_centre", "circle instance \"" + std::string(centre) + "\" names no known point");
       continue;
     }
     drawn.push_back(figure.circle(centre));
   }
   const Value* facts = problem.find("diagram_logic_forms");
   if (!facts) facts = problem.find("diagram_logic_form");
-  for (const auto& fact : strings(facts, placeholders)) apply_fact(fact, figure);
+  for (const auto fact : strings(facts, placeholders)) apply_fact(fact, figure);
   figure.reconcile_centres(drawn);
   if (placeholders > 0)
     figure.note("placeholder", std::to_string(placeholders) + " empty \"\" entr" + (placeholders == 1 ? "y" : "ies") +

@@ -1,5 +1,6 @@
 // Building the incidence structure from declared `through` lists and exact geometry.
 #include <algorithm>
+#include <array>
 #include <boost/pending/disjoint_sets.hpp>
 #include <cmath>
 #include <deque>
@@ -8,6 +9,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -208,7 +210,7 @@ class Builder {
     both.reserve(first.size() + second.size());
     both.insert(both.end(), first.begin(), first.end());
     both.insert(both.end(), second.begin(), second.end());
-    const Straightness s = straightness(both);
+    const Straightness s = straightness(std::move(both));
     if (s.straight_within(eps_vis2_)) return true;
     std::string names;
     Bend bend{s.worst, line_through(s.extremes), s.spread.squared_off(), "", true};
@@ -246,7 +248,7 @@ class Builder {
                                              bend.facts_hold ? Decision::ambiguous : Decision::fails));
   }
 
-  std::vector<std::size_t> ends_of(const std::vector<std::size_t>& pieces) const {
+  std::vector<std::size_t> ends_of(std::span<const std::size_t> pieces) const {
     std::vector<std::size_t> ends;
     ends.reserve(2 * pieces.size());
     for (auto p : pieces) ends.push_back(pieces_[p].ends.first), ends.push_back(pieces_[p].ends.second);
@@ -286,7 +288,7 @@ class Builder {
     // Straightest pairs first, so that one stray fact cannot split a line that the others agree on.
     std::vector<Straightness> bend(sharing.size());
     for (std::size_t k = 0; k < sharing.size(); ++k)
-      bend[k] = straightness(ends_of({sharing[k].first, sharing[k].second}));
+      bend[k] = straightness(ends_of(std::array{sharing[k].first, sharing[k].second}));
     std::vector<std::size_t> order(sharing.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
@@ -308,11 +310,11 @@ class Builder {
       pieces_of[groups.find(a)] = std::move(joined);
     }
     merge_near_cliques(groups, near);
-    std::map<std::size_t, std::size_t> line_of_root;
+    std::vector<std::optional<std::size_t>> line_of_root(n);  // lines in the order of their first piece
     for (std::size_t i = 0; i < n; ++i) {
-      auto [it, fresh] = line_of_root.emplace(groups.find(i), out_.lines.size());
-      if (fresh) out_.lines.emplace_back();
-      out_.lines[it->second].pieces.push_back(i);
+      auto& line = line_of_root[groups.find(i)];
+      if (!line) line = out_.lines.size(), out_.lines.emplace_back();
+      out_.lines[*line].pieces.push_back(i);
     }
     for (auto& line : out_.lines) recompute_line(line);
   }

@@ -166,10 +166,21 @@ class Builder {
     return near_segment(b0, a0, a1) || near_segment(b1, a0, a1) || near_segment(a0, b0, b1) || near_segment(a1, b0, b1);
   }
 
-  static std::size_t shared_count(const std::vector<std::size_t>& a, const std::vector<std::size_t>& b) {
-    std::size_t n = 0;
-    for (auto x : a) n += std::count(b.begin(), b.end(), x);
-    return n;
+  // The pairs of pieces (i < j, in order) that have two or more declared points in common.
+  std::vector<std::pair<std::size_t, std::size_t>> pieces_sharing_two_points() const {
+    std::vector<std::pair<std::size_t, std::size_t>> sharing;
+    std::vector<char> on_first(scene_.points.size(), 0);  // the points of piece i, marked
+    for (std::size_t i = 0; i < pieces_.size(); ++i) {
+      for (auto m : pieces_[i].members) on_first[m] = 1;
+      for (std::size_t j = i + 1; j < pieces_.size(); ++j) {
+        charge_work();
+        std::size_t common = 0;
+        for (auto m : pieces_[j].members) common += on_first[m];
+        if (common >= 2) sharing.emplace_back(i, j);
+      }
+      for (auto m : pieces_[i].members) on_first[m] = 0;
+    }
+    return sharing;
   }
 
   // How far these points, where placed, stray from the line through their two extremes (named in
@@ -271,12 +282,8 @@ class Builder {
   // pairs doubtful.
   void merge_pieces() {
     const std::size_t n = pieces_.size();
-    std::vector<std::pair<std::size_t, std::size_t>> sharing, near;
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j) {
-        charge_work();
-        if (shared_count(pieces_[i].members, pieces_[j].members) >= 2) sharing.emplace_back(i, j);
-      }
+    const std::vector<std::pair<std::size_t, std::size_t>> sharing = pieces_sharing_two_points();
+    std::vector<std::pair<std::size_t, std::size_t>> near;
     if (uses_geometry()) {
       std::vector<std::optional<EndPoints>> extents;
       for (const Piece& piece : pieces_) extents.push_back(piece.extent);

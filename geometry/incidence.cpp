@@ -224,7 +224,7 @@ class Builder {
     const Straightness s = straightness(std::move(both));
     if (s.straight_within(eps_vis2_)) return true;
     std::string names;
-    Bend bend{s.worst, line_through(s.extremes), s.spread.squared_off(), "", true};
+    Bend bend{s.worst, line_through(s.extremes), s.spread, std::nullopt, "", true};
     Rational culprit_off = eps_vis2_;  // a shared point off either line on its own is the cause
     const Straightness own_lines[] = {straightness(first), straightness(second)};
     for (auto m : shared) {
@@ -235,7 +235,7 @@ class Builder {
                    &b = *scene_.points[line.extremes.second].at;
         if (compare_squared_distance_to_line(p, a, b, culprit_off) <= 0) continue;  // exact only when farther
         culprit_off = squared_distance_to_line(p, a, b);
-        bend = {m, line_through(line.extremes), culprit_off, "", false};
+        bend = {m, line_through(line.extremes), s.spread, culprit_off, "", false};
       }
     }
     bend.detail = first_name + " and " + second_name + " share " + names +
@@ -255,7 +255,7 @@ class Builder {
     for (auto& bend : bends_)
       if (!off_their_line_.count(bend.point) && reported.insert({bend.point, bend.line}).second)
         out_.findings.push_back(make_finding(FindingKind::line_not_straight, {scene_.points[bend.point].id, bend.line},
-                                             bend.detail, bands_.squared_to_px(bend.squared_off),
+                                             bend.detail, bands_.squared_to_px(bend.squared_off()),
                                              bend.facts_hold ? Decision::ambiguous : Decision::fails));
   }
 
@@ -751,9 +751,11 @@ class Builder {
   struct Bend {
     std::size_t point;
     std::string line;
-    Rational squared_off;
+    Spread spread;                        // the two lines' points together (distance computed if reported)
+    std::optional<Rational> culprit_off;  // the squared distance of a shared point off one line on its own
     std::string detail;
     bool facts_hold;  // each line holds the shared points: doubtful, not a conflict
+    const Rational& squared_off() const { return culprit_off ? *culprit_off : spread.squared_off(); }
   };
   std::vector<Bend> bends_;                                   // joins refused because the union bends
   std::set<std::size_t> off_their_line_;                      // points reported as declared off a line

@@ -91,7 +91,8 @@ TEST(Geometry3k, LogicFormsAreCheckedAsTheyAreParsed) {
     }
   }
   EXPECT_EQ(import::term_name(" PointLiesOnCircle (A, Circle(O, r))"), "PointLiesOnCircle");
-  auto nested = [](int depth) {  // f(f(…f(x)…)): more than 32 levels is not a term
+  EXPECT_TRUE(import::is_term("\tLine( A ,\nB )\v\f\r"));  // white space of every kind around names
+  auto nested = [](int depth) {                            // f(f(…f(x)…)): more than 32 levels is not a term
     std::string text = "x";
     for (int k = 0; k < depth; ++k) text = "f(" + text + ")";
     return text;

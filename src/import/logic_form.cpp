@@ -1,9 +1,12 @@
 #include "import/logic_form.hpp"
 
-#include <cctype>
-
 namespace geotruth::import {
 namespace {
+
+// White space as std::isspace has it in the C locale, without a library call per character.
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
 
 class Parser {
  public:
@@ -22,13 +25,13 @@ class Parser {
     const std::size_t start = pos_;
     while (pos_ < text_.size() && text_[pos_] != '(' && text_[pos_] != ')' && text_[pos_] != ',') ++pos_;
     std::string_view name = text_.substr(start, pos_ - start);
-    while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.remove_suffix(1);
+    while (!name.empty() && is_space(name.back())) name.remove_suffix(1);
     return name;
   }
 
  private:
   void skip_space() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
   }
 
   bool parse(int depth, Term* out) {

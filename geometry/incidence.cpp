@@ -172,8 +172,8 @@ class Builder {
     std::vector<char> on_first(scene_.points.size(), 0);  // the points of piece i, marked
     for (std::size_t i = 0; i < pieces_.size(); ++i) {
       for (auto m : pieces_[i].members) on_first[m] = 1;
+      charge_work(pieces_.size() - i - 1);  // a unit per pair
       for (std::size_t j = i + 1; j < pieces_.size(); ++j) {
-        charge_work();
         std::size_t common = 0;
         for (auto m : pieces_[j].members) common += on_first[m];
         if (common >= 2) sharing.emplace_back(i, j);

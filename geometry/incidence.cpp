@@ -73,6 +73,7 @@ class Builder {
   }
 
   Incidence build() {
+    out_.vertices.reserve(scene_.points.size());  // growing would move (and so reallocate) every position
     for (std::size_t i = 0; i < scene_.points.size(); ++i) {
       const Point& p = scene_.points[i];
       out_.vertices.push_back({i, p.at, p.labelled});

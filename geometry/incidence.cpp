@@ -308,16 +308,17 @@ class Builder {
       const auto [i, j] = sharing[k];
       const std::size_t a = groups.find(i), b = groups.find(j);
       if (a == b) continue;
-      std::vector<std::size_t> joined = pieces_of[a];
-      joined.insert(joined.end(), pieces_of[b].begin(), pieces_of[b].end());
       if (!straight_enough(ends_of(pieces_of[a]), ends_of(pieces_of[b]),
                            shared_points(pieces_[i].members, pieces_[j].members), pieces_[i].name, pieces_[j].name))
         continue;
       groups.join(a, b);
+      std::vector<std::size_t> joined = std::move(pieces_of[a]);
+      joined.insert(joined.end(), pieces_of[b].begin(), pieces_of[b].end());
       pieces_of[a].clear(), pieces_of[b].clear();
       pieces_of[groups.find(a)] = std::move(joined);
     }
     merge_near_cliques(groups, near);
+    out_.lines.reserve(n);
     std::vector<std::optional<std::size_t>> line_of_root(n);  // lines in the order of their first piece
     for (std::size_t i = 0; i < n; ++i) {
       auto& line = line_of_root[groups.find(i)];

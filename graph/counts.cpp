@@ -125,9 +125,10 @@ class Counter {
   // For each pair l1 < l2 that meet, the candidates l3 > l2 are meets[l1] ∧ meets[l2].
   std::size_t triangles() {
     std::size_t count = 0;
+    boost::dynamic_bitset<> both(L_);  // one buffer for every pair
     for (std::size_t l1 = 0; l1 < L_; ++l1)
       for (std::size_t l2 = meets_[l1].find_next(l1); l2 < L_; l2 = meets_[l1].find_next(l2)) {
-        const boost::dynamic_bitset<> both = meets_[l1] & meets_[l2];
+        (both = meets_[l1]) &= meets_[l2];
         const std::size_t apex = meet_.get(l1, l2);
         charge_work(L_);
         for (std::size_t l3 = both.find_next(l2); l3 < L_; l3 = both.find_next(l3)) {
@@ -142,12 +143,13 @@ class Counter {
   // is seen once) whose four corners are distinct counted vertices.
   std::size_t quadrilaterals() const {
     std::size_t count = 0;
+    boost::dynamic_bitset<> both(L_);  // one buffer for every pair
     for (std::size_t l1 = 0; l1 < L_; ++l1)
       for (std::size_t l2 = meets_[l1].find_next(l1); l2 < L_; l2 = meets_[l1].find_next(l2))
         for (std::size_t l4 = meets_[l1].find_next(l2); l4 < L_; l4 = meets_[l1].find_next(l4)) {
           const std::size_t v12 = meet_.get(l1, l2), v41 = meet_.get(l4, l1);
           if (v12 == v41) continue;
-          const boost::dynamic_bitset<> both = meets_[l2] & meets_[l4];
+          (both = meets_[l2]) &= meets_[l4];
           charge_work(L_);
           for (std::size_t l3 = both.find_next(l1); l3 < L_; l3 = both.find_next(l3)) {
             if (l3 == l2 || l3 == l4) continue;

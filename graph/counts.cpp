@@ -63,9 +63,10 @@ class Counter {
         meets_(L_, boost::dynamic_bitset<>(L_)) {
     for (std::size_t l = 0; l < L_; ++l)
       for (const auto v : inc.lines[l].vertices) boost::add_edge(v, V_ + l, graph_);
+    std::vector<std::size_t> lines;  // through vertex v
     for (std::size_t v = 0; v < V_; ++v) {
       if (!counted(v)) continue;
-      std::vector<std::size_t> lines;
+      lines.clear();
       for (auto [it, end] = boost::adjacent_vertices(v, graph_); it != end; ++it) lines.push_back(*it - V_);
       for (std::size_t i = 0; i < lines.size(); ++i)
         for (std::size_t j = i + 1; j < lines.size(); ++j) {

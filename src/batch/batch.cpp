@@ -1,8 +1,5 @@
 #include "batch/batch.hpp"
 
-#include <oneapi/tbb/global_control.h>
-#include <oneapi/tbb/parallel_pipeline.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,7 +8,7 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "batch/work_pool.hpp"
+#include "batch/batch_writer.hpp"
 
 namespace geotruth {
 
@@ -311,59 +308,6 @@ std::vector<std::filesystem::path> picture_candidates(const std::filesystem::pat
   return paths;
 }
 
-namespace {
-
-// One record's way through a batch: read, worked on (anywhere), finished and written (in order).
-class BatchWriter {
- public:
-  BatchWriter(const Limits& limits, std::ostream& out, std::ostream& diagnostics)
-      : limits_(limits), out_(out), diagnostics_(diagnostics) {}
-
-  void error(const RawRecord& record, const InputError& error) {
-    ++stats_.errors;
-    out_ << to_line(error_record(record, error)) << '\n';
-    if (stats_.errors <= kShownErrors)
-      diagnostics_ << printable(record.file) << ':' << record.line
-                   << (record.key.empty() ? "" : " (" + printable(record.key) + ")") << ": "
-                   << printable(error.pointer.empty() ? "/" : error.pointer) << ": " << printable(error.message)
-                   << '\n';
-  }
-
-  // Writes the record `step` gives, or its error.
-  void write(const RawRecord& record, const RecordStep& step) {
-    try {
-      std::string line;
-      {
-        const WorkBudget budget(limits_.work);
-        line = to_line(step());
-      }
-      if (line.size() > limits_.work.max_output_bytes)
-        throw InputError{"", "work limit: the output record would be " + std::to_string(line.size()) +
-                                 " bytes, more than " + std::to_string(limits_.work.max_output_bytes) +
-                                 " (--max-output-bytes)"};
-      out_ << line << '\n';
-    } catch (const InputError& e) {
-      error(record, e);
-    }
-  }
-
-  BatchStats finish(std::size_t records) {
-    stats_.records = records;
-    if (stats_.errors > kShownErrors)
-      diagnostics_ << "... and " << stats_.errors - kShownErrors << " more errors (see the error records)\n";
-    out_.flush();
-    return stats_;
-  }
-
- private:
-  static constexpr std::size_t kShownErrors = 20;
-  const Limits& limits_;
-  std::ostream &out_, &diagnostics_;
-  BatchStats stats_;
-};
-
-}  // namespace
-
 BatchStats run_batch(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
                      const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics) {
   BatchWriter writer(limits, out, diagnostics);
@@ -379,50 +323,6 @@ BatchStats run_batch(const std::vector<std::string>& inputs, const ImportSource&
     }
     writer.write(item.raw, [&] { return handler(std::get<Scene>(scene), item.raw); });
   }
-  return writer.finish(records);
-}
-
-BatchStats run_batch_parallel(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
-                              int threads, const ParallelSceneHandler& handler, std::ostream& out,
-                              std::ostream& diagnostics) {
-  struct Work {
-    StreamItem item;
-    std::optional<InputError> error;
-    RecordStep step;
-  };
-  std::optional<tbb::global_control> parallelism;
-  if (threads > 0) parallelism.emplace(tbb::global_control::max_allowed_parallelism, threads);
-  BatchWriter writer(limits, out, diagnostics);
-  RecordStream stream(inputs, source, limits);
-  WorkPool<Work> pool;
-  std::size_t records = 0;
-  tbb::parallel_pipeline(
-      16, tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> Work* {
-            Work* work = pool.acquire();
-            if (stream.next(work->item)) return ++records, work;
-            pool.release(work);
-            control.stop();
-            return nullptr;
-          }) & tbb::make_filter<Work*, Work*>(tbb::filter_mode::parallel, [&](Work* work) {
-            try {
-              const SceneOrError scene = take_scene(work->item, limits);
-              if (auto* error = std::get_if<InputError>(&scene)) {
-                work->error = *error;
-              } else {
-                const WorkBudget budget(limits.work);
-                work->step = handler(std::get<Scene>(scene), work->item.raw);
-              }
-            } catch (const InputError& e) {
-              work->error = e;
-            }
-            return work;
-          }) & tbb::make_filter<Work*, void>(tbb::filter_mode::serial_in_order, [&](Work* work) {
-            if (work->error)
-              writer.error(work->item.raw, *work->error);
-            else
-              writer.write(work->item.raw, work->step);
-            pool.release(work);
-          }));
   return writer.finish(records);
 }
 

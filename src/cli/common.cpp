@@ -12,6 +12,10 @@
 
 namespace geotruth::cli {
 
+std::filesystem::path beside_executable(const char* name) {
+  return std::filesystem::read_symlink("/proc/self/exe").parent_path() / name;
+}
+
 void InputOptions::add_to(CLI::App& app, const std::string& what) {
   app.add_option("inputs", inputs, what)->required();
   app.add_option("--from", from,
@@ -65,7 +69,7 @@ bool DescriptorBuffer::drain() {
     else
       from += n;
   }
-  setp(buffer_.data(), buffer_.data() + buffer_.size());
+  setp(buffer_.get(), buffer_.get() + kSize);
   return !error_;
 }
 

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <geotruth/bands.hpp>
 #include <geotruth/incidence.hpp>
@@ -19,6 +20,10 @@
 #include "records/records.hpp"
 
 namespace geotruth::cli {
+
+/// The file `name` in the directory of the running executable (where the build puts geotruth,
+/// geotruth-parallel and the modules).
+std::filesystem::path beside_executable(const char* name);
 
 /// Exit codes: every subcommand returns one of these.
 /// 3 (crosscheck only): every record was read, and some scene disagrees with its picture.
@@ -48,9 +53,7 @@ RunBands resolve_bands(const BandOptions& options, InputOptions& in, std::ostrea
 /// write, which std::ofstream and std::cout lose.
 class DescriptorBuffer : public std::streambuf {
  public:
-  explicit DescriptorBuffer(int fd) : fd_(fd), buffer_(1 << 16) {
-    setp(buffer_.data(), buffer_.data() + buffer_.size());
-  }
+  explicit DescriptorBuffer(int fd) : fd_(fd), buffer_(new char[kSize]) { setp(buffer_.get(), buffer_.get() + kSize); }
   ~DescriptorBuffer() override { sync(); }
   int error() const { return error_; }  ///< 0, or the errno of the first failed write
 
@@ -61,7 +64,8 @@ class DescriptorBuffer : public std::streambuf {
  private:
   bool drain();
   int fd_, error_ = 0;
-  std::vector<char> buffer_;
+  static constexpr std::size_t kSize = 1 << 16;
+  std::unique_ptr<char[]> buffer_;  // not zeroed: a short output touches only the pages it fills
 };
 
 /// Where a command's records go: a file written under a temporary name and renamed on commit

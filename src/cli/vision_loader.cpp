@@ -11,10 +11,10 @@
 namespace geotruth::cli {
 namespace {
 
-// `symbol` of the module `name`, which the build puts next to the executable.
+// `symbol` of the module `name`, which the build puts beside the executable.
 template <typename Function>
 Function* load(const char* name, const char* symbol) {
-  const std::filesystem::path module = std::filesystem::read_symlink("/proc/self/exe").parent_path() / name;
+  const std::filesystem::path module = beside_executable(name);
   void* handle = dlopen(module.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) throw std::runtime_error("cannot load " + module.string() + ": " + dlerror());
   auto* function = reinterpret_cast<Function*>(dlsym(handle, symbol));

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <istream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <streambuf>
@@ -155,7 +156,7 @@ constexpr const char* kExpected = "a Geometry3K object keyed by problem id";
 // an empty file stays empty), read in chunks rather than held.
 class SourceText : public std::streambuf {
  public:
-  explicit SourceText(const std::string& path) : file_(std::fopen(path.c_str(), "rb")), buffer_(1 << 16) {}
+  explicit SourceText(const std::string& path) : file_(std::fopen(path.c_str(), "rb")), buffer_(new char[kSize]) {}
   ~SourceText() override {
     if (file_) std::fclose(file_);
   }
@@ -192,7 +193,7 @@ class SourceText : public std::streambuf {
 
  protected:
   int_type underflow() override {
-    std::size_t n = file_ ? std::fread(buffer_.data(), 1, buffer_.size(), file_) : 0;
+    std::size_t n = file_ ? std::fread(buffer_.get(), 1, kSize, file_) : 0;
     if (n == 0) {
       if (ended_ || !read_any_) return traits_type::eof();
       ended_ = true;
@@ -200,13 +201,14 @@ class SourceText : public std::streambuf {
       n = 1;
     }
     read_any_ = true;
-    setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
+    setg(buffer_.get(), buffer_.get(), buffer_.get() + n);
     return traits_type::to_int_type(*gptr());
   }
 
  private:
   std::FILE* file_;
-  std::vector<char> buffer_;
+  static constexpr std::size_t kSize = 1 << 16;
+  std::unique_ptr<char[]> buffer_;  // not zeroed
   bool read_any_ = false, ended_ = false;
 };
 
@@ -301,13 +303,12 @@ std::unique_ptr<SourceStream> stream_geometry3k(const std::string& path) {
       !std::filesystem::path(path).extension().string().ends_with(".json"))
     return nullptr;
   const std::size_t size = bytes + (bytes > 0);  // the text ends with the '\n' the batch layer adds
-  SourceText text(path);
-  if (!text.ok()) return nullptr;
-  std::istream in(&text);
+  if (!SourceText(path).ok()) return nullptr;
   json::Value root;
-  const auto error = json::check(
-      in, size, [&](std::size_t from, std::size_t to) { return SourceText::bytes(path, size, from, to); },
-      source_limits(), {"diagram_logic_form", "point_positions"}, root);
+  const auto error =
+      json::check([&] { return std::make_unique<SourceText>(path); }, size,
+                  [&](std::size_t from, std::size_t to) { return SourceText::bytes(path, size, from, to); },
+                  source_limits(), {"diagram_logic_form", "point_positions"}, root);
   if (error) return std::make_unique<FileError>(ImportedScene{path, *error, {}, {}});
   if (root.kind != json::Value::Kind::object)
     return std::make_unique<FileError>(

@@ -3,6 +3,7 @@
 // scene that reads is written and read back (it must round-trip), built into incidences in all
 // three modes, counted and audited, under a small work limit. A bad record must give an
 // InputError; anything else escaping (another exception, a signal, a sanitizer report) is a bug.
+// The text also goes through both paths of the JSON reader, which must agree.
 #include <geotruth/audit.hpp>
 #include <geotruth/counts.hpp>
 #include <geotruth/import.hpp>
@@ -18,12 +19,14 @@
 #include <string_view>
 #include <vector>
 
+#include "core/json_reader.hpp"
+
 namespace {
 
 using namespace geotruth;
 
-constexpr SourceFormat kFormats[] = {SourceFormat::native, SourceFormat::geometry3k, SourceFormat::pgdp,
-                                     SourceFormat::linelist, SourceFormat::gepbench, SourceFormat::ai2d};
+constexpr SourceFormat kFormats[] = {SourceFormat::native,   SourceFormat::geometry3k, SourceFormat::pgdp,
+                                     SourceFormat::linelist, SourceFormat::gepbench,   SourceFormat::ai2d};
 
 std::vector<Scene> read_any(SourceFormat format, std::string_view text, const Limits& limits) {
   std::vector<Scene> scenes;
@@ -61,6 +64,18 @@ void check_round_trip(const Scene& scene) {
   std::abort();
 }
 
+// The JSON reader's fast path accepts only what its exact path accepts, as the same tree.
+void check_json_paths(std::string_view text, const Limits& limits) {
+  const auto fast = json::read_fast(text, limits);
+  if (!fast) return;
+  const auto exact = json::read_exact(text, limits);
+  const auto* value = std::get_if<json::Value>(&exact);
+  if (value && json::to_text(*value) == json::to_text(*fast)) return;
+  std::fprintf(stderr, "json paths: the fast path accepted %s\n",
+               value ? "a different tree" : "what the exact path rejects");
+  std::abort();
+}
+
 void exercise(const Scene& scene) {
   check_round_trip(scene);
   for (const auto mode : {IncidenceMode::declared, IncidenceMode::geometric, IncidenceMode::merged})
@@ -77,6 +92,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Limits limits;
   limits.max_elements = 1000;
   limits.work = {200'000, 5, 1u << 20};
+  check_json_paths(text, limits);
   std::vector<Scene> scenes;
   try {
     scenes = read_any(format, text, limits);

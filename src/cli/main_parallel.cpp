@@ -1,0 +1,124 @@
+// geotruth-parallel: the subcommands that use every core (TBB) or draw and detect (cairo and
+// OpenCV, in modules loaded when they run). geotruth executes it for them (cli/subcommands.hpp).
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/common.hpp"
+#include "cli/subcommands.hpp"
+
+namespace {
+
+using namespace geotruth::cli;
+
+constexpr const char* kImageHelp =
+    "the dataset's pictures (DIR/<id>/img_diagram.png as Geometry3K ships them, or DIR/<id>.png): the error "
+    "report draws its marks over them";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::map<std::string_view, Configure> subcommands = {
+      {"audit",
+       [](CLI::App& app) {
+         auto command = std::make_shared<AuditCommand>();
+         auto bands = std::make_shared<BandOptions>();
+         auto vision = std::make_shared<bool>(false);
+         command->in.add_to(app, "dataset: native JSONL (each line a scene with its questions), or --from a source");
+         bands->add_to(app);
+         app.add_option("-o,--output", command->output, "output directory")->required();
+         app.add_flag("--resume", command->resume, "continue an interrupted run (even one killed) from its checkpoint");
+         app.add_option("--image", command->image_dir, kImageHelp)->check(CLI::ExistingDirectory);
+         app.add_option("--shard", command->shard, "take records i, i+n, i+2n, … (0-based i), e.g. 2/8");
+         app.add_option("--threads", command->threads, "worker threads (default: all cores)");
+         app.add_option("--checkpoint-every", command->checkpoint_every, "records between checkpoints")
+             ->capture_default_str();
+         app.add_flag("--no-progress", command->no_progress, "no progress bar (it only shows on a terminal anyway)");
+         app.add_flag("--vision", *vision,
+                      "cross-check pixels inside the audit [not built: run geotruth crosscheck on the same scenes]");
+         return [=] {
+           if (*vision) {
+             std::cerr << "geotruth audit: --vision is not built into audit yet; run geotruth crosscheck on the same "
+                          "scenes\n";
+             return int{kUsage};
+           }
+           return geotruth::cli::audit(*command, *bands);
+         };
+       }},
+      {"merge",
+       [](CLI::App& app) {
+         auto dirs = std::make_shared<std::vector<std::string>>();
+         auto output = std::make_shared<std::string>(), images = std::make_shared<std::string>();
+         app.add_option("dirs", *dirs, "shard output directories")->required();
+         app.add_option("-o,--output", *output, "merged output directory")->required();
+         app.add_option("--image", *images, kImageHelp)->check(CLI::ExistingDirectory);
+         return [=] { return geotruth::cli::merge(*dirs, *output, *images); };
+       }},
+      {"filter",
+       [](CLI::App& app) {
+         auto command = std::make_shared<FilterCommand>();
+         auto bands = std::make_shared<BandOptions>();
+         command->in.add_to(app, "dataset: native JSONL, or --from a source");
+         bands->add_to(app);
+         app.add_option("--keep", command->keep, "JSONL of clean items (native lines kept byte for byte)")->required();
+         app.add_option("--reject", command->reject, "JSONL of rejected items with their reasons")->required();
+         app.add_option("--policy", command->policy, "strict: every question ok; lenient: no question wrong or invalid")
+             ->check(CLI::IsMember({"strict", "lenient"}))
+             ->capture_default_str();
+         return [=] { return geotruth::cli::filter(*command, *bands); };
+       }},
+      {"score",
+       [](CLI::App& app) {
+         auto command = std::make_shared<ScoreCommand>();
+         auto bands = std::make_shared<BandOptions>();
+         command->in.add_to(app, "dataset: native JSONL (each line a scene with its questions), or --from a source");
+         bands->add_to(app);
+         app.add_option("--responses", command->responses,
+                        "model outputs, one JSONL file per model ({question_id: \"<scene>/<question>\", response}, "
+                        "or the dataset's own ids), or a directory of them (one file per aspect)")
+             ->required()
+             ->check(CLI::ExistingPath);
+         app.add_option("--json", command->json, "write the scores as JSON to this file");
+         app.add_option("--html", command->html, "write the scores as an HTML page to this file");
+         return [=] { return geotruth::cli::score(*command, *bands); };
+       }},
+      {"render",
+       [](CLI::App& app) {
+         auto command = std::make_shared<RenderCommand>();
+         auto bands = std::make_shared<BandOptions>();
+         command->in.add_to(app, "scene files: JSONL, a .json scene, or - for stdin; or --from a source");
+         app.add_option("-o,--output-dir", command->directory, "directory for the images")->required();
+         app.add_option("--records", command->output, "JSONL of {id, image, width, height} (default: stdout)");
+         app.add_option("--format", command->format, "png or jpeg")
+             ->check(CLI::IsMember({"png", "jpeg"}))
+             ->capture_default_str();
+         app.add_option("--quality", command->quality, "JPEG quality 0-100")
+             ->check(CLI::Range(0, 100))
+             ->capture_default_str();
+         app.add_option("--threads", command->threads,
+                        "worker threads (default: all cores); files and records as with one");
+         command->picture.add_to(app);
+         app.add_option("--render-size", bands->render_size,
+                        "as --size, in the audit's terms (pixels of the frame's longer side)");
+         return [=] { return geotruth::cli::render(*command, *bands); };
+       }},
+      {"crosscheck",
+       [](CLI::App& app) {
+         auto command = std::make_shared<CrosscheckCommand>();
+         auto bands = std::make_shared<BandOptions>();
+         command->in.add_to(app, "scene files: JSONL, a .json scene, or - for stdin; or --from a source");
+         app.add_option("--image", command->image,
+                        "the scenes' own pictures: an image file, or a directory holding <id>.png, <id>.jpg or "
+                        "<id>/img_diagram.png (default: render each scene)");
+         app.add_option("--overlay", command->overlay_dir,
+                        "directory for overlay PNGs: scene in blue, detections in orange, disagreements circled");
+         app.add_option("-o,--output", command->output, "output JSONL file (default: stdout)");
+         command->picture.add_to(app);
+         bands->add_to(app);
+         app.footer("Exit: 0 every scene agrees, 1 some records could not be read, 2 usage, 3 some scene disagrees.");
+         return [=] { return geotruth::cli::crosscheck(*command, *bands); };
+       }},
+  };
+  return run_command_line(argc, argv, Executable::parallel, subcommands);
+}

@@ -1,0 +1,64 @@
+#include "cli/subcommands.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "cli/common.hpp"
+
+namespace geotruth::cli {
+namespace {
+
+// The subcommand named on the command line: the first argument that is not an option (the
+// command itself has no option that takes a value).
+std::string_view named_subcommand(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (argv[i][0] != '-') return argv[i];
+  return {};
+}
+
+// Runs the executable `file` (beside this one) in this process's place, with the same arguments.
+int run_instead(const char* file, char** argv) {
+  const std::string path = beside_executable(file).string();
+  ::execv(path.c_str(), argv);
+  std::cerr << "geotruth: cannot run " << path << ": " << std::strerror(errno) << '\n';
+  return kUsage;
+}
+
+}  // namespace
+
+int run_command_line(int argc, char** argv, Executable self, const std::map<std::string_view, Configure>& configure) {
+  CLI::App app{"geotruth: exact ground truth for geometry-perception benchmark items"};
+  app.set_version_flag("--version", std::string("geotruth ") + GEOTRUTH_VERSION);
+  app.require_subcommand(1);
+  const std::string_view named = named_subcommand(argc, argv);
+  std::function<int()> run;
+  for (const SubcommandInfo& subcommand : kSubcommands) {
+    if (subcommand.name == named && subcommand.runs_in != self)
+      return run_instead(subcommand.runs_in == Executable::geotruth ? GEOTRUTH_FILE : GEOTRUTH_PARALLEL_FILE, argv);
+    CLI::App* sub = app.add_subcommand(std::string(subcommand.name), std::string(subcommand.description));
+    // Only the subcommand being run gets its options: building every subcommand's took most of
+    // a short run's own instructions.
+    if (subcommand.name == named) run = configure.at(subcommand.name)(*sub);
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kOk : kUsage;
+  }
+
+  try {
+    if (run) return run();
+  } catch (const std::exception& e) {
+    std::cerr << "geotruth: " << e.what() << '\n';
+    return kUsage;
+  }
+  return kUsage;
+}
+
+}  // namespace geotruth::cli

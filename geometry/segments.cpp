@@ -266,7 +266,7 @@ PlacedPoints::~PlacedPoints() = default;
 
 Spread PlacedPoints::spread(const std::vector<std::size_t>& indices) const {
   Spread result;
-  std::vector<std::size_t> placed;  // positions in `indices`
+  boost::container::small_vector<std::size_t, 16> placed;  // positions in `indices`
   for (std::size_t k = 0; k < indices.size(); ++k)
     if (impl_->exact[indices[k]]) placed.push_back(k);
   if (placed.size() < 3) return result;

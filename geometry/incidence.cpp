@@ -73,10 +73,11 @@ class Builder {
   }
 
   Incidence build() {
-    out_.vertices.reserve(scene_.points.size());  // growing would move (and so reallocate) every position
+    // Copied in place into room reserved up front: a moved GMP rational allocates anew.
+    out_.vertices.reserve(scene_.points.size());
     for (std::size_t i = 0; i < scene_.points.size(); ++i) {
       const Point& p = scene_.points[i];
-      out_.vertices.push_back({i, p.at, p.labelled});
+      out_.vertices.emplace_back(i, p.at, p.labelled);
     }
     make_pieces();
     merge_pieces();

@@ -1,12 +1,15 @@
 // Building the incidence structure from declared `through` lists and exact geometry.
 #include <algorithm>
+#include <array>
 #include <boost/pending/disjoint_sets.hpp>
 #include <cmath>
+#include <deque>
 #include <geotruth/incidence.hpp>
 #include <geotruth/work_limit.hpp>
 #include <map>
 #include <numeric>
 #include <set>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -47,8 +50,8 @@ class Groups {
 
 // One drawn straight piece (a Scene line) as the builder sees it.
 struct Piece {
-  std::vector<std::size_t> members;  // points on it by declaration (geometric mode: its ends only)
-  std::optional<std::pair<Vec2, Vec2>> extent;
+  std::vector<std::size_t> members;                // points on it by declaration (geometric mode: its ends only)
+  std::optional<EndPoints> extent;                 // where drawn: its end points, or a ray or line clipped to the frame
   std::optional<std::pair<Rational, Rational>> z;  // depth at the two ends (solid geometry)
   std::string name;
   std::pair<std::size_t, std::size_t> ends;  // the scene points at its two ends
@@ -70,9 +73,11 @@ class Builder {
   }
 
   Incidence build() {
+    // Copied in place into room reserved up front: a moved GMP rational allocates anew.
+    out_.vertices.reserve(scene_.points.size());
     for (std::size_t i = 0; i < scene_.points.size(); ++i) {
       const Point& p = scene_.points[i];
-      out_.vertices.push_back({i, p.at, p.labelled});
+      out_.vertices.emplace_back(i, p.at, p.labelled);
     }
     make_pieces();
     merge_pieces();
@@ -118,7 +123,7 @@ class Builder {
       else
         piece.members = {line.through.front(), line.through.back()};
       if (first.at && last.at) {
-        piece.extent = drawn_extent(*first.at, *last.at, line.extent, scene_.frame);
+        piece.extent = drawn_ends(*first.at, *last.at, line.extent);
         if (first.z && last.z && line.extent == Extent::segment) piece.z = std::make_pair(*first.z, *last.z);
       } else if (mode_ == IncidenceMode::geometric) {
         finding(FindingKind::missing_position, first.at ? line.through.back() : line.through.front(), piece.name,
@@ -128,36 +133,56 @@ class Builder {
     }
   }
 
+  // A segment is drawn between its end points; a ray or a line is clipped to the frame.
+  std::optional<EndPoints> drawn_ends(const Vec2& a, const Vec2& b, Extent extent) {
+    if (extent == Extent::segment) return EndPoints{&a, &b};
+    auto clipped = drawn_extent(a, b, extent, scene_.frame);
+    if (!clipped) return std::nullopt;
+    const auto& kept = clipped_.emplace_back(std::move(*clipped));
+    return EndPoints{&kept.first, &kept.second};
+  }
+
   // The ends of the shorter piece lie within ε_num of the longer one's line (a short piece fixes
   // its direction poorly: extended, its line may stray from points that are on the longer one).
   bool collinear_within_band(const Piece& a, const Piece& b) const {
     if (!a.extent || !b.extent) return false;
-    auto squared_length = [](const std::pair<Vec2, Vec2>& e) -> Rational {
-      const Rational dx = e.first.x - e.second.x, dy = e.first.y - e.second.y;
+    auto squared_length = [](const EndPoints& e) -> Rational {
+      const Rational dx = e.first->x - e.second->x, dy = e.first->y - e.second->y;
       return dx * dx + dy * dy;
     };
     const bool a_longer = squared_length(*a.extent) >= squared_length(*b.extent);
-    const auto& [l0, l1] = a_longer ? *a.extent : *b.extent;
-    const auto& [s0, s1] = a_longer ? *b.extent : *a.extent;
-    return compare_squared_distance_to_line(s0, l0, l1, eps2_) <= 0 &&
-           compare_squared_distance_to_line(s1, l0, l1, eps2_) <= 0;
+    const auto [l0, l1] = a_longer ? *a.extent : *b.extent;
+    const auto [s0, s1] = a_longer ? *b.extent : *a.extent;
+    return compare_squared_distance_to_line(*s0, *l0, *l1, eps2_) <= 0 &&
+           compare_squared_distance_to_line(*s1, *l0, *l1, eps2_) <= 0;
   }
 
   // Collinear within eps and overlapping or touching: one maximal line.
   bool geometrically_one_line(const Piece& a, const Piece& b) const {
     if (!collinear_within_band(a, b)) return false;
-    const auto& [a0, a1] = *a.extent;
-    const auto& [b0, b1] = *b.extent;
-    auto near_segment = [&](const Vec2& p, const Vec2& s0, const Vec2& s1) {
-      return compare_squared_distance_to_segment(p, s0, s1, eps2_) <= 0;
+    const auto [a0, a1] = *a.extent;
+    const auto [b0, b1] = *b.extent;
+    auto near_segment = [&](const Vec2* p, const Vec2* s0, const Vec2* s1) {
+      return compare_squared_distance_to_segment(*p, *s0, *s1, eps2_) <= 0;
     };
     return near_segment(b0, a0, a1) || near_segment(b1, a0, a1) || near_segment(a0, b0, b1) || near_segment(a1, b0, b1);
   }
 
-  static std::size_t shared_count(const std::vector<std::size_t>& a, const std::vector<std::size_t>& b) {
-    std::size_t n = 0;
-    for (auto x : a) n += std::count(b.begin(), b.end(), x);
-    return n;
+  // The pairs of pieces (i < j, in order) that have two or more declared points in common.
+  std::vector<std::pair<std::size_t, std::size_t>> pieces_sharing_two_points() const {
+    std::vector<std::pair<std::size_t, std::size_t>> sharing;
+    std::vector<char> on_first(scene_.points.size(), 0);  // the points of piece i, marked
+    for (std::size_t i = 0; i < pieces_.size(); ++i) {
+      for (auto m : pieces_[i].members) on_first[m] = 1;
+      charge_work(pieces_.size() - i - 1);  // a unit per pair
+      for (std::size_t j = i + 1; j < pieces_.size(); ++j) {
+        std::size_t common = 0;
+        for (auto m : pieces_[j].members) common += on_first[m];
+        if (common >= 2) sharing.emplace_back(i, j);
+      }
+      for (auto m : pieces_[i].members) on_first[m] = 0;
+    }
+    return sharing;
   }
 
   // How far these points, where placed, stray from the line through their two extremes (named in
@@ -168,16 +193,21 @@ class Builder {
     std::pair<std::size_t, std::size_t> extremes{0, 0};
     bool straight_within(const Rational& r2) const { return spread.compare_off(r2) <= 0; }
   };
+  // The same points come up again and again (the pieces of one line in pairs, then together): each
+  // set is measured once.
   Straightness straightness(std::vector<std::size_t> points) const {
     std::sort(points.begin(), points.end());
     points.erase(std::unique(points.begin(), points.end()), points.end());
     std::erase_if(points, [&](std::size_t m) { return !scene_.points[m].at; });
-    Straightness result;
-    if (points.size() < 3) return result;
+    if (points.size() < 3) return {};
     charge_work(3 * points.size());
+    for (const auto& [known, result] : straightness_of_)
+      if (known == points) return result;
+    Straightness result;
     result.spread = placed_.spread(points);
     result.extremes = std::minmax(points[result.spread.first], points[result.spread.second]);
     if (result.spread.has_off()) result.worst = points[result.spread.worst];
+    straightness_of_.emplace_back(std::move(points), result);
     return result;
   }
 
@@ -189,12 +219,14 @@ class Builder {
   bool straight_enough(const std::vector<std::size_t>& first, const std::vector<std::size_t>& second,
                        const std::vector<std::size_t>& shared, const std::string& first_name,
                        const std::string& second_name) {
-    std::vector<std::size_t> both = first;
+    std::vector<std::size_t> both;
+    both.reserve(first.size() + second.size());
+    both.insert(both.end(), first.begin(), first.end());
     both.insert(both.end(), second.begin(), second.end());
-    const Straightness s = straightness(both);
+    const Straightness s = straightness(std::move(both));
     if (s.straight_within(eps_vis2_)) return true;
     std::string names;
-    Bend bend{s.worst, line_through(s.extremes), s.spread.squared_off(), "", true};
+    Bend bend{s.worst, line_through(s.extremes), s.spread, std::nullopt, "", true};
     Rational culprit_off = eps_vis2_;  // a shared point off either line on its own is the cause
     const Straightness own_lines[] = {straightness(first), straightness(second)};
     for (auto m : shared) {
@@ -205,7 +237,7 @@ class Builder {
                    &b = *scene_.points[line.extremes.second].at;
         if (compare_squared_distance_to_line(p, a, b, culprit_off) <= 0) continue;  // exact only when farther
         culprit_off = squared_distance_to_line(p, a, b);
-        bend = {m, line_through(line.extremes), culprit_off, "", false};
+        bend = {m, line_through(line.extremes), s.spread, culprit_off, "", false};
       }
     }
     bend.detail = first_name + " and " + second_name + " share " + names +
@@ -225,12 +257,13 @@ class Builder {
     for (auto& bend : bends_)
       if (!off_their_line_.count(bend.point) && reported.insert({bend.point, bend.line}).second)
         out_.findings.push_back(make_finding(FindingKind::line_not_straight, {scene_.points[bend.point].id, bend.line},
-                                             bend.detail, bands_.squared_to_px(bend.squared_off),
+                                             bend.detail, bands_.squared_to_px(bend.squared_off()),
                                              bend.facts_hold ? Decision::ambiguous : Decision::fails));
   }
 
-  std::vector<std::size_t> ends_of(const std::vector<std::size_t>& pieces) const {
+  std::vector<std::size_t> ends_of(std::span<const std::size_t> pieces) const {
     std::vector<std::size_t> ends;
+    ends.reserve(2 * pieces.size());
     for (auto p : pieces) ends.push_back(pieces_[p].ends.first), ends.push_back(pieces_[p].ends.second);
     return ends;
   }
@@ -251,15 +284,11 @@ class Builder {
   // pairs doubtful.
   void merge_pieces() {
     const std::size_t n = pieces_.size();
-    std::vector<std::pair<std::size_t, std::size_t>> sharing, near;
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j) {
-        charge_work();
-        if (shared_count(pieces_[i].members, pieces_[j].members) >= 2) sharing.emplace_back(i, j);
-      }
+    const std::vector<std::pair<std::size_t, std::size_t>> sharing = pieces_sharing_two_points();
+    std::vector<std::pair<std::size_t, std::size_t>> near;
     if (uses_geometry()) {
-      std::vector<const std::pair<Vec2, Vec2>*> extents;
-      for (const Piece& piece : pieces_) extents.push_back(piece.extent ? &*piece.extent : nullptr);
+      std::vector<std::optional<EndPoints>> extents;
+      for (const Piece& piece : pieces_) extents.push_back(piece.extent);
       for (const auto& [i, j] : SegmentSet(extents).maybe_collinear_pairs(eps2_))
         if (!std::binary_search(sharing.begin(), sharing.end(), std::make_pair(i, j)) &&
             geometrically_one_line(pieces_[i], pieces_[j]))
@@ -268,7 +297,7 @@ class Builder {
     // Straightest pairs first, so that one stray fact cannot split a line that the others agree on.
     std::vector<Straightness> bend(sharing.size());
     for (std::size_t k = 0; k < sharing.size(); ++k)
-      bend[k] = straightness(ends_of({sharing[k].first, sharing[k].second}));
+      bend[k] = straightness(ends_of(std::array{sharing[k].first, sharing[k].second}));
     std::vector<std::size_t> order(sharing.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
@@ -280,21 +309,22 @@ class Builder {
       const auto [i, j] = sharing[k];
       const std::size_t a = groups.find(i), b = groups.find(j);
       if (a == b) continue;
-      std::vector<std::size_t> joined = pieces_of[a];
-      joined.insert(joined.end(), pieces_of[b].begin(), pieces_of[b].end());
       if (!straight_enough(ends_of(pieces_of[a]), ends_of(pieces_of[b]),
                            shared_points(pieces_[i].members, pieces_[j].members), pieces_[i].name, pieces_[j].name))
         continue;
       groups.join(a, b);
+      std::vector<std::size_t> joined = std::move(pieces_of[a]);
+      joined.insert(joined.end(), pieces_of[b].begin(), pieces_of[b].end());
       pieces_of[a].clear(), pieces_of[b].clear();
       pieces_of[groups.find(a)] = std::move(joined);
     }
     merge_near_cliques(groups, near);
-    std::map<std::size_t, std::size_t> line_of_root;
+    out_.lines.reserve(n);
+    std::vector<std::optional<std::size_t>> line_of_root(n);  // lines in the order of their first piece
     for (std::size_t i = 0; i < n; ++i) {
-      auto [it, fresh] = line_of_root.emplace(groups.find(i), out_.lines.size());
-      if (fresh) out_.lines.emplace_back();
-      out_.lines[it->second].pieces.push_back(i);
+      auto& line = line_of_root[groups.find(i)];
+      if (!line) line = out_.lines.size(), out_.lines.emplace_back();
+      out_.lines[*line].pieces.push_back(i);
     }
     for (auto& line : out_.lines) recompute_line(line);
   }
@@ -354,40 +384,45 @@ class Builder {
   // Members, drawn extent and name of a line from its pieces: the extent spans the extreme piece
   // ends, and the line is named by the points at those ends.
   void recompute_line(MaximalLine& line) {
-    std::set<std::size_t> members(line.vertices.begin(), line.vertices.end());
-    const std::pair<Vec2, Vec2>* reference = nullptr;
-    std::vector<const Vec2*> ends;  // the pieces' own extents: no copies
-    std::vector<std::size_t> end_points;
+    std::vector<std::size_t> members = line.vertices;
+    std::vector<std::size_t> ends;  // of the pieces' drawn ends, as numbered by piece_ends()
     for (auto p : line.pieces) {
-      members.insert(pieces_[p].members.begin(), pieces_[p].members.end());
-      if (pieces_[p].extent) {
-        if (!reference) reference = &*pieces_[p].extent;
-        ends.push_back(&pieces_[p].extent->first);
-        ends.push_back(&pieces_[p].extent->second);
-        end_points.push_back(pieces_[p].ends.first);
-        end_points.push_back(pieces_[p].ends.second);
-      }
+      members.insert(members.end(), pieces_[p].members.begin(), pieces_[p].members.end());
+      if (pieces_[p].extent) ends.insert(ends.end(), {2 * p, 2 * p + 1});
     }
-    line.vertices.assign(members.begin(), members.end());
-    if (reference && line.pieces.size() == 1) {  // its own extent, in order: nothing to sort
-      line.ends = *reference;
-      line.name = pieces_[line.pieces.front()].name;
-      return;
-    }
-    if (!reference) {
+    std::sort(members.begin(), members.end());
+    members.erase(std::unique(members.begin(), members.end()), members.end());
+    line.vertices = std::move(members);
+    if (ends.empty()) {
       const Piece& first = pieces_[line.pieces.front()];
       line.name = line.pieces.size() == 1
                       ? first.name
                       : line_name(scene_.points[first.ends.first].id, scene_.points[first.ends.second].id);
       return;
     }
-    std::vector<std::size_t> order(ends.size());
-    std::iota(order.begin(), order.end(), 0);
-    sort_along(ends, reference->first, reference->second, order);
-    line.ends = std::make_pair(*ends[order.front()], *ends[order.back()]);
-    line.name = line.pieces.size() == 1 ? pieces_[line.pieces.front()].name
-                                        : line_name(scene_.points[end_points[order.front()]].id,
-                                                    scene_.points[end_points[order.back()]].id);
+    const EndPoints& reference = *pieces_[ends.front() / 2].extent;
+    if (line.pieces.size() > 1) piece_ends().sort_along(*reference.first, *reference.second, ends);
+    auto drawn = [&](std::size_t end) {
+      return end % 2 ? pieces_[end / 2].extent->second : pieces_[end / 2].extent->first;
+    };
+    auto point = [&](std::size_t end) { return end % 2 ? pieces_[end / 2].ends.second : pieces_[end / 2].ends.first; };
+    line.ends.emplace(*drawn(ends.front()), *drawn(ends.back()));
+    line.name = line.pieces.size() == 1
+                    ? pieces_[line.pieces.front()].name
+                    : line_name(scene_.points[point(ends.front())].id, scene_.points[point(ends.back())].id);
+  }
+
+  // The pieces' drawn ends (2p and 2p + 1 for piece p), converted once for sorting along lines.
+  const PlacedPoints& piece_ends() {
+    if (!piece_ends_) {
+      std::vector<const Vec2*> at;
+      for (const Piece& piece : pieces_) {
+        at.push_back(piece.extent ? piece.extent->first : nullptr);
+        at.push_back(piece.extent ? piece.extent->second : nullptr);
+      }
+      piece_ends_.emplace(std::move(at));
+    }
+    return *piece_ends_;
   }
 
   // Depth along a solid-geometry piece agrees with the point's depth.
@@ -396,7 +431,7 @@ class Builder {
     for (auto index : line.pieces) {
       const Piece& piece = pieces_[index];
       if (!piece.z || !piece.extent) continue;
-      const Rational t = line_parameter(*p.at, piece.extent->first, piece.extent->second);
+      const Rational t = line_parameter(*p.at, *piece.extent->first, *piece.extent->second);
       if (t < 0 || t > 1) continue;
       const Rational z = piece.z->first + t * (piece.z->second - piece.z->first);
       const Rational dz = z - *p.z;
@@ -491,18 +526,20 @@ class Builder {
   void merge_lines_sharing_two_points() {
     for (;;) {
       std::map<std::pair<std::size_t, std::size_t>, std::size_t> shared;
-      std::map<std::size_t, std::vector<std::size_t>> lines_at;
+      std::vector<std::pair<std::size_t, std::size_t>> incidences;  // (vertex, line), by vertex then line
       for (std::size_t l = 0; l < out_.lines.size(); ++l)
-        for (auto v : out_.lines[l].vertices) lines_at[v].push_back(l);
+        for (auto v : out_.lines[l].vertices) incidences.emplace_back(v, l);
+      std::sort(incidences.begin(), incidences.end());
       std::optional<std::pair<std::size_t, std::size_t>> pair;
-      for (const auto& [v, lines] : lines_at) {
-        for (std::size_t x = 0; x < lines.size() && !pair; ++x)
-          for (std::size_t y = x + 1; y < lines.size() && !pair; ++y) {
+      for (auto at = incidences.begin(); at != incidences.end() && !pair;) {
+        const auto next = std::find_if(at, incidences.end(), [&](const auto& i) { return i.first != at->first; });
+        for (auto x = at; x != next && !pair; ++x)
+          for (auto y = x + 1; y != next && !pair; ++y) {
             charge_work();
-            if (++shared[{lines[x], lines[y]}] == 2 && straight_union(lines[x], lines[y]))
-              pair = std::make_pair(lines[x], lines[y]);
+            if (++shared[{x->second, y->second}] == 2 && straight_union(x->second, y->second))
+              pair = std::make_pair(x->second, y->second);
           }
-        if (pair) break;
+        at = next;
       }
       if (!pair) return;
       auto& keep = out_.lines[pair->first];
@@ -585,8 +622,9 @@ class Builder {
     for (const auto& [v, lines] : lines_at)
       for (auto x : lines)
         for (auto y : lines) meet[x][y] = true;
-    std::vector<const std::pair<Vec2, Vec2>*> extents;
-    for (const MaximalLine& line : out_.lines) extents.push_back(line.ends ? &*line.ends : nullptr);
+    std::vector<std::optional<EndPoints>> extents;
+    for (const MaximalLine& line : out_.lines)
+      extents.push_back(line.ends ? std::optional(EndPoints{&line.ends->first, &line.ends->second}) : std::nullopt);
     std::unordered_multimap<std::size_t, std::size_t> crossing_at;  // hash of the exact point → vertex
     for (auto& [i, j, x] : SegmentSet(extents).crossings()) {
       if (meet[i][j] || !depths_meet(out_.lines[i], out_.lines[j], x)) continue;
@@ -622,7 +660,7 @@ class Builder {
     for (auto index : line.pieces) {
       const Piece& piece = pieces_[index];
       if (!piece.z || !piece.extent) continue;
-      const Rational t = line_parameter(x, piece.extent->first, piece.extent->second);
+      const Rational t = line_parameter(x, *piece.extent->first, *piece.extent->second);
       if (t >= 0 && t <= 1) return piece.z->first + t * (piece.z->second - piece.z->first);
     }
     return std::nullopt;
@@ -709,13 +747,18 @@ class Builder {
   FrameBands bands_;
   const Rational &eps_, &eps2_, &eps_vis2_;
   std::vector<Piece> pieces_;
+  mutable std::vector<std::pair<std::vector<std::size_t>, Straightness>> straightness_of_;  // by sorted points
+  std::deque<std::pair<Vec2, Vec2>> clipped_;  // the drawn ends of rays and lines (pieces point here)
+  std::optional<PlacedPoints> piece_ends_;
   std::set<std::pair<std::size_t, std::size_t>> kept_apart_;  // (piece, point): near-collinear, kept apart
   struct Bend {
     std::size_t point;
     std::string line;
-    Rational squared_off;
+    Spread spread;                        // the two lines' points together (distance computed if reported)
+    std::optional<Rational> culprit_off;  // the squared distance of a shared point off one line on its own
     std::string detail;
     bool facts_hold;  // each line holds the shared points: doubtful, not a conflict
+    const Rational& squared_off() const { return culprit_off ? *culprit_off : spread.squared_off(); }
   };
   std::vector<Bend> bends_;                                   // joins refused because the union bends
   std::set<std::size_t> off_their_line_;                      // points reported as declared off a line

@@ -14,6 +14,14 @@
 #include "geometry/predicates.hpp"
 
 namespace geotruth::geometry {
+
+// Points on a common decimal grid (Geometry3K's and most annotations' coordinates are decimals):
+// each coordinate times one scale is an integer below 2⁶², so differences fit in 64 bits and
+// the products the spread compares fit in 128: exact without GMP.
+struct GridPoint {
+  std::int64_t x, y;
+};
+
 namespace {
 
 // The sign of an interval when it is certain.
@@ -28,8 +36,8 @@ std::optional<int> certain_sign(const Interval& v) {
 // their denominators' common multiple): crossing points need no gcd until the very end.
 struct IntegerLine {
   mpz_class a, b, c;
-  explicit IntegerLine(const std::pair<Vec2, Vec2>& s) {
-    const Rational qa = s.second.y - s.first.y, qb = s.first.x - s.second.x, qc = qa * s.first.x + qb * s.first.y;
+  IntegerLine(const Vec2& from, const Vec2& to) {
+    const Rational qa = to.y - from.y, qb = from.x - to.x, qc = qa * from.x + qb * from.y;
     mpz_class scale;
     mpz_lcm(scale.get_mpz_t(), qa.get_den_mpz_t(), qb.get_den_mpz_t());
     mpz_lcm(scale.get_mpz_t(), scale.get_mpz_t(), qc.get_den_mpz_t());
@@ -43,7 +51,7 @@ struct IntegerLine {
 
 struct SegmentSet::Impl {
   struct Entry {
-    const std::pair<Vec2, Vec2>* exact;
+    EndPoints exact;
     IntervalPoint a, b;
     double x0, y0, x1, y1;  // a box that surely holds the segment
     IntegerLine line;
@@ -89,17 +97,18 @@ struct SegmentSet::Impl {
   }
 };
 
-SegmentSet::SegmentSet(const std::vector<const std::pair<Vec2, Vec2>*>& segments) : impl_(std::make_unique<Impl>()) {
+SegmentSet::SegmentSet(const std::vector<std::optional<EndPoints>>& segments) : impl_(std::make_unique<Impl>()) {
   impl_->entries.reserve(segments.size());
-  for (const auto* s : segments) {
+  for (const auto& s : segments) {
     if (!s) {
       impl_->entries.emplace_back();
       continue;
     }
-    const IntervalPoint a(s->first), b(s->second);
-    impl_->entries.push_back(Impl::Entry{s, a, b, std::min(a.x.inf(), b.x.inf()), std::min(a.y.inf(), b.y.inf()),
+    const auto [from, to] = *s;
+    const IntervalPoint a(*from), b(*to);
+    impl_->entries.push_back(Impl::Entry{*s, a, b, std::min(a.x.inf(), b.x.inf()), std::min(a.y.inf(), b.y.inf()),
                                          std::max(a.x.sup(), b.x.sup()), std::max(a.y.sup(), b.y.sup()),
-                                         IntegerLine(*s)});
+                                         IntegerLine(*from, *to)});
     impl_->by_left.push_back(impl_->entries.size() - 1);
   }
   std::stable_sort(impl_->by_left.begin(), impl_->by_left.end(),
@@ -136,7 +145,7 @@ std::vector<SegmentCrossing> SegmentSet::crossings() const {
       return;
     }
     // An end on the other segment, collinear pieces, or too close to tell: decided exactly.
-    if (auto x = segment_crossing(s.exact->first, s.exact->second, t.exact->first, t.exact->second))
+    if (auto x = segment_crossing(*s.exact.first, *s.exact.second, *t.exact.first, *t.exact.second))
       out.push_back({i, j, std::move(*x)});
   });
   return out;
@@ -181,13 +190,6 @@ std::optional<std::size_t> first_largest(std::size_t n, const Value& floor, cons
 __extension__ using Int128 = __int128;
 __extension__ using Uint128 = unsigned __int128;
 
-// Points on a common decimal grid (Geometry3K's and most annotations' coordinates are decimals):
-// each coordinate times one scale is an integer below 2⁶², so differences fit in 64 bits and
-// the products the spread compares fit in 128: exact without GMP.
-struct GridPoint {
-  std::int64_t x, y;
-};
-
 std::optional<std::vector<GridPoint>> on_common_grid(const std::vector<const Vec2*>& points) {
   mpz_class scale = 1, scaled;
   for (const Vec2* p : points)
@@ -211,6 +213,33 @@ std::optional<std::vector<GridPoint>> on_common_grid(const std::vector<const Vec
     out[k] = {on_grid[0], on_grid[1]};
   }
   return out;
+}
+
+// |(b − a) × (p − a)| on the grid (differences below 2⁶³: below 2¹²⁷).
+Uint128 grid_cross(const GridPoint& a, const GridPoint& b, const GridPoint& p) {
+  const Int128 c = Int128(b.x - a.x) * (p.y - a.y) - Int128(b.y - a.y) * (p.x - a.x);
+  return c < 0 ? -c : c;
+}
+
+Uint128 grid_squared_distance(const GridPoint& a, const GridPoint& b) {
+  const Int128 dx = b.x - a.x, dy = b.y - a.y;
+  return dx * dx + dy * dy;
+}
+
+// The sign of u²·v − w²·x, in up to 384 bits on GMP's limb layer (no allocation).
+int compare_square_products(Uint128 u, Uint128 v, Uint128 w, Uint128 x) {
+  static_assert(GMP_LIMB_BITS == 64);
+  auto product = [](Uint128 square_of, Uint128 times, mp_limb_t(&out)[6]) {
+    const mp_limb_t s[2] = {static_cast<mp_limb_t>(square_of), static_cast<mp_limb_t>(square_of >> 64)};
+    const mp_limb_t t[2] = {static_cast<mp_limb_t>(times), static_cast<mp_limb_t>(times >> 64)};
+    mp_limb_t square[4];
+    mpn_sqr(square, s, 2);
+    mpn_mul(out, square, 4, t, 2);
+  };
+  mp_limb_t left[6], right[6];
+  product(u, v, left);
+  product(w, x, right);
+  return mpn_cmp(left, right, 6);
 }
 
 }  // namespace
@@ -237,24 +266,22 @@ PlacedPoints::~PlacedPoints() = default;
 
 Spread PlacedPoints::spread(const std::vector<std::size_t>& indices) const {
   Spread result;
-  std::vector<std::size_t> placed;  // positions in `indices`
+  boost::container::small_vector<std::size_t, 16> placed;  // positions in `indices`
   for (std::size_t k = 0; k < indices.size(); ++k)
     if (impl_->exact[indices[k]]) placed.push_back(k);
   if (placed.size() < 3) return result;
   auto exact = [&](std::size_t k) -> const Vec2& { return *impl_->exact[indices[placed[k]]]; };
   auto approx = [&](std::size_t k) -> const IntervalPoint& { return *impl_->approx[indices[placed[k]]]; };
   CGAL::Protect_FPU_rounding<true> rounding;
-  auto on_grid = [&](std::size_t k) -> const GridPoint& { return (*impl_->grid_points())[indices[placed[k]]]; };
+  const std::vector<GridPoint>* grid = impl_->grid_points();
+  auto on_grid = [&](std::size_t k) -> const GridPoint& { return (*grid)[indices[placed[k]]]; };
   auto farthest_from = [&](std::size_t from) {
     auto approx_distance = [&](std::size_t k) {
       return k == from ? Interval(-1) : squared_distance(approx(from), approx(k));
     };
-    if (impl_->grid_points())
-      return first_largest(placed.size(), Int128(0), Interval(0), approx_distance,
-                           [&](std::size_t k) {
-                             const Int128 dx = on_grid(k).x - on_grid(from).x, dy = on_grid(k).y - on_grid(from).y;
-                             return dx * dx + dy * dy;
-                           })
+    if (grid)
+      return first_largest(placed.size(), Uint128(0), Interval(0), approx_distance,
+                           [&](std::size_t k) { return grid_squared_distance(on_grid(from), on_grid(k)); })
           .value_or(from);
     return first_largest(placed.size(), Rational(0), Interval(0), approx_distance,
                          [&](std::size_t k) {
@@ -273,19 +300,17 @@ Spread PlacedPoints::spread(const std::vector<std::size_t>& indices) const {
   auto approx_cross2 = [&](std::size_t k) {
     return k == a || k == b ? Interval(-1) : CGAL::square(cross(approx(a), approx(b), approx(k)));
   };
-  const auto worst =
-      impl_->grid_points()
-          ? first_largest(placed.size(), Uint128(0), Interval(0), approx_cross2,
-                          [&](std::size_t k) {
-                            const GridPoint &pa = on_grid(a), &pb = on_grid(b), &pk = on_grid(k);
-                            const Int128 c = Int128(pb.x - pa.x) * (pk.y - pa.y) - Int128(pb.y - pa.y) * (pk.x - pa.x);
-                            return Uint128(c < 0 ? -c : c);
-                          })
-          : first_largest(placed.size(), Rational(0), Interval(0), approx_cross2, [&](std::size_t k) {
-              const Rational c = (exact(b).x - exact(a).x) * (exact(k).y - exact(a).y) -
-                                 (exact(b).y - exact(a).y) * (exact(k).x - exact(a).x);
-              return Rational(c * c);
-            });
+  const auto worst = grid ? first_largest(placed.size(), Uint128(0), Interval(0), approx_cross2,
+                                          [&](std::size_t k) { return grid_cross(on_grid(a), on_grid(b), on_grid(k)); })
+                          : first_largest(placed.size(), Rational(0), Interval(0), approx_cross2, [&](std::size_t k) {
+                              const Rational c = (exact(b).x - exact(a).x) * (exact(k).y - exact(a).y) -
+                                                 (exact(b).y - exact(a).y) * (exact(k).x - exact(a).x);
+                              return Rational(c * c);
+                            });
+  if ((result.grid_ = grid)) {
+    result.grid_a_ = &on_grid(a), result.grid_b_ = &on_grid(b);
+    if (worst) result.grid_off_ = &on_grid(*worst);
+  }
   if (!worst) return result;
   result.worst = placed[*worst];
   result.a_ = &exact(a), result.b_ = &exact(b), result.off_ = &exact(*worst);
@@ -306,6 +331,12 @@ int Spread::compare_off(const Rational& r2) const {
 bool Spread::less_off(const Spread& other) const {
   if (a_ == other.a_ && b_ == other.b_ && off_ == other.off_) return false;  // the same points: equal
   if (auto order = certain_compare(Interval(low_, high_), Interval(other.low_, other.high_))) return *order < 0;
+  if (grid_ && grid_ == other.grid_) {
+    // cross² / length² against the other's, cross multiplied.
+    auto cross = [](const Spread& s) { return s.grid_off_ ? grid_cross(*s.grid_a_, *s.grid_b_, *s.grid_off_) : 0; };
+    return compare_square_products(cross(*this), grid_squared_distance(*other.grid_a_, *other.grid_b_), cross(other),
+                                   grid_squared_distance(*grid_a_, *grid_b_)) < 0;
+  }
   return squared_off() < other.squared_off();
 }
 
@@ -321,7 +352,7 @@ const Rational& Spread::squared_off() const {
 void PlacedPoints::sort_along(const Vec2& a, const Vec2& b, std::vector<std::size_t>& indices) const {
   if (indices.size() < 2) return;
   // Keys (p − a)·(b − a): enclosed in intervals, exact only when two enclosures overlap.
-  std::vector<Interval> approx(indices.size());
+  boost::container::small_vector<Interval, 16> approx(indices.size());
   {
     CGAL::Protect_FPU_rounding<true> rounding;
     const IntervalPoint from(a), to(b);
@@ -332,26 +363,29 @@ void PlacedPoints::sort_along(const Vec2& a, const Vec2& b, std::vector<std::siz
     }
   }
   std::optional<std::pair<Rational, Rational>> direction;  // b − a, when an exact key is needed
-  std::vector<std::optional<Rational>> exact(indices.size());
+  std::vector<std::optional<Rational>> exact;
   auto exact_key = [&](std::size_t k) -> const Rational& {
-    if (!direction) direction.emplace(b.x - a.x, b.y - a.y);
+    if (!direction) direction.emplace(b.x - a.x, b.y - a.y), exact.resize(indices.size());
     if (!exact[k]) {
       const Vec2& p = *impl_->exact[indices[k]];
       exact[k] = (p.x - a.x) * direction->first + (p.y - a.y) * direction->second;
     }
     return *exact[k];
   };
-  std::vector<std::size_t> order(indices.size());
+  auto compare_keys = [&](std::size_t k, std::size_t m) {
+    if (auto order = certain_compare(approx[k], approx[m])) return *order;
+    if (*impl_->exact[indices[k]] == *impl_->exact[indices[m]]) return 0;  // one place (pieces' shared ends)
+    return cmp(exact_key(k), exact_key(m));
+  };
+  // By key, then by place in `indices`: a stable order without std::stable_sort's buffer.
+  boost::container::small_vector<std::size_t, 16> order(indices.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t k, std::size_t m) {
-    if (approx[k].sup() < approx[m].inf()) return true;
-    if (approx[k].inf() > approx[m].sup()) return false;
-    if (*impl_->exact[indices[k]] == *impl_->exact[indices[m]]) return false;  // one place (pieces' shared ends)
-    return exact_key(k) < exact_key(m);
+  std::sort(order.begin(), order.end(), [&](std::size_t k, std::size_t m) {
+    const int c = compare_keys(k, m);
+    return c < 0 || (c == 0 && k < m);
   });
-  std::vector<std::size_t> sorted(indices.size());
-  for (std::size_t k = 0; k < order.size(); ++k) sorted[k] = indices[order[k]];
-  indices = std::move(sorted);
+  const boost::container::small_vector<std::size_t, 16> unsorted(indices.begin(), indices.end());
+  for (std::size_t k = 0; k < order.size(); ++k) indices[k] = unsorted[order[k]];
 }
 
 void sort_along(const std::vector<const Vec2*>& points, const Vec2& a, const Vec2& b,

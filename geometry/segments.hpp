@@ -13,6 +13,9 @@
 
 namespace geotruth::geometry {
 
+/// A straight extent by its two end points, which live elsewhere.
+using EndPoints = std::pair<const Vec2*, const Vec2*>;
+
 /// One exact point where two extents meet.
 struct SegmentCrossing {
   std::size_t first, second;  ///< indices into the set, first < second
@@ -21,9 +24,9 @@ struct SegmentCrossing {
 
 class SegmentSet {
  public:
-  /// Closed segments [a, b] with a ≠ b; a null entry is no segment (paired with nothing). The
-  /// pointed-to extents must outlive the set.
-  explicit SegmentSet(const std::vector<const std::pair<Vec2, Vec2>*>& segments);
+  /// Closed segments [a, b] with a ≠ b; an empty entry is no segment (paired with nothing). The
+  /// pointed-to points must outlive the set.
+  explicit SegmentSet(const std::vector<std::optional<EndPoints>>& segments);
   ~SegmentSet();
 
   /// The pairs (i < j, in increasing order) that may lie on one line within √r2 and touch within
@@ -40,6 +43,8 @@ class SegmentSet {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+struct GridPoint;  // a point on a common decimal grid (segments.cpp)
 
 /// How far a set of points strays from one line (PlacedPoints::spread): the two farthest apart and
 /// the point farthest off the line through them. Its own distance is computed exactly only when
@@ -62,12 +67,16 @@ class Spread {
   friend class PlacedPoints;
   const Vec2 *a_ = nullptr, *b_ = nullptr, *off_ = nullptr;  // the line's ends, the farthest point off it
   double low_ = 0, high_ = 0;                                // an enclosure of its squared distance
+  // The same points on PlacedPoints' common grid, when they are on one: spreads of one grid are
+  // ordered exactly in integers there.
+  const std::vector<GridPoint>* grid_ = nullptr;
+  const GridPoint *grid_a_ = nullptr, *grid_b_ = nullptr, *grid_off_ = nullptr;
   mutable std::optional<Rational> exact_;
 };
 
 /// Points converted once (interval enclosures of their coordinates) for many filtered queries
 /// about subsets of them: exact rationals only where the intervals cannot decide. The pointed-to
-/// points must outlive this object and every Spread it gives.
+/// points must outlive this object and every Spread it gives, and so must this object.
 class PlacedPoints {
  public:
   explicit PlacedPoints(std::vector<const Vec2*> points);  ///< null: a point without a position

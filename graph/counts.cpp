@@ -1,5 +1,6 @@
 // Counting on the incidence graph (Boost.Graph): vertices are figure points and maximal lines,
 // edges say "this point lies on this line".
+#include <algorithm>
 #include <boost/dynamic_bitset.hpp>
 #include <boost/graph/adjacency_list.hpp>
 #include <geotruth/counts.hpp>
@@ -60,17 +61,12 @@ class Counter {
         graph_(V_ + L_),
         meet_(L_),
         meets_(L_, boost::dynamic_bitset<>(L_)) {
-    position_.resize(L_);
-    for (std::size_t l = 0; l < L_; ++l) {
-      const auto& vertices = inc.lines[l].vertices;
-      for (std::size_t k = 0; k < vertices.size(); ++k) {
-        boost::add_edge(vertices[k], V_ + l, graph_);
-        position_[l][vertices[k]] = k;
-      }
-    }
+    for (std::size_t l = 0; l < L_; ++l)
+      for (const auto v : inc.lines[l].vertices) boost::add_edge(v, V_ + l, graph_);
+    std::vector<std::size_t> lines;  // through vertex v
     for (std::size_t v = 0; v < V_; ++v) {
       if (!counted(v)) continue;
-      std::vector<std::size_t> lines;
+      lines.clear();
       for (auto [it, end] = boost::adjacent_vertices(v, graph_); it != end; ++it) lines.push_back(*it - V_);
       for (std::size_t i = 0; i < lines.size(); ++i)
         for (std::size_t j = i + 1; j < lines.size(); ++j) {
@@ -130,9 +126,10 @@ class Counter {
   // For each pair l1 < l2 that meet, the candidates l3 > l2 are meets[l1] ∧ meets[l2].
   std::size_t triangles() {
     std::size_t count = 0;
+    boost::dynamic_bitset<> both(L_);  // one buffer for every pair
     for (std::size_t l1 = 0; l1 < L_; ++l1)
       for (std::size_t l2 = meets_[l1].find_next(l1); l2 < L_; l2 = meets_[l1].find_next(l2)) {
-        const boost::dynamic_bitset<> both = meets_[l1] & meets_[l2];
+        (both = meets_[l1]) &= meets_[l2];
         const std::size_t apex = meet_.get(l1, l2);
         charge_work(L_);
         for (std::size_t l3 = both.find_next(l2); l3 < L_; l3 = both.find_next(l3)) {
@@ -147,12 +144,13 @@ class Counter {
   // is seen once) whose four corners are distinct counted vertices.
   std::size_t quadrilaterals() const {
     std::size_t count = 0;
+    boost::dynamic_bitset<> both(L_);  // one buffer for every pair
     for (std::size_t l1 = 0; l1 < L_; ++l1)
       for (std::size_t l2 = meets_[l1].find_next(l1); l2 < L_; l2 = meets_[l1].find_next(l2))
         for (std::size_t l4 = meets_[l1].find_next(l2); l4 < L_; l4 = meets_[l1].find_next(l4)) {
           const std::size_t v12 = meet_.get(l1, l2), v41 = meet_.get(l4, l1);
           if (v12 == v41) continue;
-          const boost::dynamic_bitset<> both = meets_[l2] & meets_[l4];
+          (both = meets_[l2]) &= meets_[l4];
           charge_work(L_);
           for (std::size_t l3 = both.find_next(l1); l3 < L_; l3 = both.find_next(l3)) {
             if (l3 == l2 || l3 == l4) continue;
@@ -185,13 +183,19 @@ class Counter {
       const std::size_t line = lines[opposite];
       const std::size_t x = meet_.get(lines[side], line);
       if (x == kNone) return false;
-      const auto& pos = position_[line];
-      const std::size_t p = pos.at(x), a = pos.at(corners[opposite]), b = pos.at(corners[(opposite + 1) % 4]);
+      const std::size_t p = rank(line, x), a = rank(line, corners[opposite]),
+                        b = rank(line, corners[(opposite + 1) % 4]);
       return (a < p && p < b) || (b < p && p < a);
     };
     for (std::size_t side = 0; side < 4; ++side)
       if (meets_inside(side, (side + 2) % 4)) return false;
     return true;
+  }
+
+  // The place of vertex v along line l (it lies on it).
+  std::size_t rank(std::size_t l, std::size_t v) const {
+    const auto& vertices = inc_.lines[l].vertices;
+    return static_cast<std::size_t>(std::find(vertices.begin(), vertices.end(), v) - vertices.begin());
   }
 
   const Scene& scene_;
@@ -202,7 +206,6 @@ class Counter {
   IncidenceGraph graph_;
   MeetTable meet_;
   std::vector<boost::dynamic_bitset<>> meets_;
-  std::vector<std::unordered_map<std::size_t, std::size_t>> position_;  // per line: vertex → rank along it
 };
 
 }  // namespace

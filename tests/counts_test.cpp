@@ -291,6 +291,23 @@ TEST(SolidGeometry, SkewLinesDoNotMeet) {
   EXPECT_EQ(skew.lines[1].style, Stroke::dashed);
 }
 
+TEST(Counts, RaysAndLinesAreDrawnToTheFrameEdge) {
+  // A ray from A through B and a full line through E and F, each crossed beyond its points by a
+  // segment: the crossings are where the drawn extents, clipped to the 640 px frame, meet.
+  const Scene s = scene_from(
+      R"({"id":"rays","points":[{"id":"A","at":[100,100]},{"id":"B","at":[200,100]},{"id":"C","at":[400,0]},
+      {"id":"D","at":[400,200]},{"id":"E","at":[300,500]},{"id":"F","at":[310,500]},{"id":"G","at":[600,400]},
+      {"id":"H","at":[600,600]}],"lines":[{"through":["A","B"],"extent":"ray"},{"through":["C","D"]},
+      {"through":["E","F"],"extent":"line"},{"through":["G","H"]}]})");
+  const Incidence inc = build_incidence(s, IncidenceMode::geometric);
+  ASSERT_EQ(inc.lines.size(), 4u);
+  EXPECT_EQ(inc.lines[0].ends, std::make_pair(Vec2{100, 100}, Vec2{640, 100}));
+  EXPECT_EQ(inc.lines[2].ends, std::make_pair(Vec2{0, 500}, Vec2{640, 500}));
+  ASSERT_EQ(inc.vertices.size(), 10u);
+  EXPECT_EQ(inc.vertices[8].at, (Vec2{400, 100}));
+  EXPECT_EQ(inc.vertices[9].at, (Vec2{600, 500}));
+}
+
 TEST(DefaultDataset, TangramCountsMatchTheHandWorkedAnswers) {
   // data/README.md works these out by hand: letters, circles, segments, triangles.
   const std::map<std::string, std::array<std::size_t, 4>> expected = {

@@ -11,6 +11,8 @@
 #include <map>
 #include <sstream>
 
+#include "import/logic_form.hpp"
+
 using namespace geotruth;
 
 namespace {
@@ -74,6 +76,43 @@ TEST(Geometry3k, PerProblemLogicFormTakesItsDirectoryName) {
   EXPECT_EQ(std::make_tuple(c.letters, c.circles, c.segments, c.triangles), std::make_tuple(9u, 1u, 12u, 0u));
   const Scene& s = std::get<Scene>(scenes.at("11").scene);
   EXPECT_EQ(s.circles.at(0).through.size(), 5u);  // Z, A, C, D, Y
+}
+
+TEST(Geometry3k, LogicFormsAreCheckedAsTheyAreParsed) {
+  // is_term agrees with parse_term, and term_name is the parsed term's name.
+  for (const char* text :
+       {"PointLiesOnLine(N, Line(X, Z))", " Equals(MeasureOf(Angle(B, C, A)), 5x) ", "Equals(MeasureOf(angle 1), 3)",
+        "A", "Line(A B", "Line(A, B))", "Line(, B)", "(A)", "Line(A, B) C", "", "  ", "Circle(O)", "f(g(h(x), y)",
+        "Perpendicular(Line(A, B), Line(C, D))"}) {
+    const auto term = import::parse_term(text);
+    EXPECT_EQ(import::is_term(text), term.has_value()) << text;
+    if (term) {
+      EXPECT_EQ(import::term_name(text), term->name) << text;
+    }
+  }
+  EXPECT_EQ(import::term_name(" PointLiesOnCircle (A, Circle(O, r))"), "PointLiesOnCircle");
+  EXPECT_TRUE(import::is_term("\tLine( A ,\nB )\v\f\r"));  // white space of every kind around names
+  auto nested = [](int depth) {                            // f(f(…f(x)…)): more than 32 levels is not a term
+    std::string text = "x";
+    for (int k = 0; k < depth; ++k) text = "f(" + text + ")";
+    return text;
+  };
+  EXPECT_TRUE(import::is_term(nested(32)));
+  EXPECT_FALSE(import::is_term(nested(33)));
+  EXPECT_FALSE(import::parse_term(nested(33)));
+}
+
+TEST(Geometry3k, WithoutAnImageSizeTheFrameHoldsEveryPoint) {
+  // The smallest integer frame holding every point: ⌊max + 1⌋ on each axis, at least 1.
+  const auto scenes = import_source(SourceFormat::geometry3k, R"({"a": {"point_instances": ["A", "B"],
+      "point_positions": {"A": [10.5, -3], "B": [2, 7.25]}}, "b": {"point_instances": ["C"],
+      "point_positions": {"C": [-5, -0.5]}}})",
+                                    "frames.json");
+  ASSERT_EQ(scenes.size(), 2u);
+  const Frame& placed = std::get<Scene>(scenes[0].scene).frame;
+  EXPECT_EQ(std::make_pair(placed.width, placed.height), std::make_pair(Rational(11), Rational(8)));
+  const Frame& negative = std::get<Scene>(scenes[1].scene).frame;
+  EXPECT_EQ(std::make_pair(negative.width, negative.height), std::make_pair(Rational(1), Rational(1)));
 }
 
 TEST(Geometry3k, BadInputIsReportedNotGuessed) {

@@ -23,9 +23,13 @@ Vec2 v(Rational x, Rational y) {
 
 const Rational kTiny = Rational(1) / mpz_class("1000000000000000000000000000000");  // 10^-30
 
-std::vector<const std::pair<Vec2, Vec2>*> pointers(const std::vector<std::pair<Vec2, Vec2>>& segments) {
-  std::vector<const std::pair<Vec2, Vec2>*> out;
-  for (const auto& s : segments) out.push_back(&s);
+std::optional<EndPoints> ends(const std::pair<Vec2, Vec2>& segment) {
+  return EndPoints{&segment.first, &segment.second};
+}
+
+std::vector<std::optional<EndPoints>> pointers(const std::vector<std::pair<Vec2, Vec2>>& segments) {
+  std::vector<std::optional<EndPoints>> out;
+  for (const auto& s : segments) out.push_back(ends(s));
   return out;
 }
 
@@ -87,7 +91,7 @@ TEST(Segments, CrossingsAgreeWithTheExactPredicatePairByPair) {
 
 TEST(Segments, AbsentSegmentsPairWithNothing) {
   const std::vector<std::pair<Vec2, Vec2>> segments = {{v(0, 0), v(2, 2)}, {v(0, 2), v(2, 0)}};
-  const auto found = SegmentSet({&segments[0], nullptr, &segments[1]}).crossings();
+  const auto found = SegmentSet({ends(segments[0]), std::nullopt, ends(segments[1])}).crossings();
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].first, 0u);
   EXPECT_EQ(found[0].second, 2u);
@@ -225,5 +229,27 @@ TEST(Segments, SpreadIsTheExactFarthestPointOffTheLine) {
     }
     expect_exact_spread(lattice);
     expect_exact_spread(fine);
+  }
+}
+
+// Spread::less_off against the exact squared distances, among spreads of one PlacedPoints: on a
+// decimal grid (compared in integers there) with many equal distances, and with points 10^-30
+// apart (no 64-bit grid: compared in rationals).
+TEST(Segments, SpreadsAreOrderedByTheirExactDistanceOffTheLine) {
+  std::mt19937 random(23);
+  for (const Rational& nudge : {Rational(0), kTiny}) {
+    std::vector<Vec2> points;
+    for (int k = 0; k < 12; ++k)
+      points.push_back(v(Rational(static_cast<int>(random() % 7)) / 10 + (k % 3 ? Rational(0) : nudge),
+                         Rational(static_cast<int>(random() % 4)) / 4));
+    std::vector<const Vec2*> at;
+    for (const auto& p : points) at.push_back(&p);
+    const PlacedPoints placed(at);
+    std::vector<Spread> spreads;
+    for (std::size_t i = 0; i < points.size(); ++i)
+      for (std::size_t j = i + 1; j < points.size(); ++j)
+        spreads.push_back(placed.spread({i, j, (i + j) % points.size(), (i * j + 1) % points.size()}));
+    for (const Spread& x : spreads)
+      for (const Spread& y : spreads) EXPECT_EQ(x.less_off(y), x.squared_off() < y.squared_off());
   }
 }

@@ -102,3 +102,38 @@ TEST(Validate, TheModelItselfIsChecked) {
   EXPECT_EQ(error->pointer, "/relations/0/type");
   EXPECT_FALSE(validate(Scene{"ok"}));
 }
+
+TEST(Validate, CoordinatesOutOfRangeAreNamedByAxis) {
+  // 2^64 − 1 and its inverse (a limb each) are in range; 10^309 and 10^-309 (several limbs) are not.
+  const Rational limb = Rational(mpz_class("18446744073709551615")),
+                 huge = Rational(mpz_class("1" + std::string(309, '0')));
+  Scene s;
+  s.id = "r";
+  s.points = {{"A", Vec2{limb, 1 / limb}}, {"B", Vec2{-limb, Rational(1, 3)}}};
+  EXPECT_FALSE(validate(s));
+  s.points[1].at = Vec2{huge, 0};
+  auto error = validate(s);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->pointer, "/points/1/at/0");
+  EXPECT_NE(error->message.find("out of range"), std::string::npos);
+  s.points[1].at = Vec2{0, -1 / huge};
+  error = validate(s);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->pointer, "/points/1/at/1");
+}
+
+TEST(Validate, LineErrorsPointAtTheLine) {
+  Scene s;
+  s.id = "l";
+  s.points = {{"A", Vec2{0, 0}}, {"B", Vec2{1, 1}}, {"C", Vec2{1, 1}}};
+  s.lines = {{"", {0, 1}}, {"A", {0, 2}}};
+  auto error = validate(s);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->pointer, "/lines/1/id");
+  EXPECT_NE(error->message.find("already used at /points/0/id"), std::string::npos);
+  s.lines[1] = {"", {1, 2}};
+  error = validate(s);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->pointer, "/lines/1/through");
+  EXPECT_NE(error->message.find("zero length"), std::string::npos);
+}

@@ -294,6 +294,11 @@ SceneOrError scene_of(const StreamItem& item, const Limits& limits) {
   return read_scene(item.raw.text, limits);
 }
 
+SceneOrError take_scene(StreamItem& item, const Limits& limits) {
+  if (item.imported) return std::move(*item.imported);
+  return read_scene(item.raw.text, limits);
+}
+
 std::vector<std::filesystem::path> picture_candidates(const std::filesystem::path& dir,
                                                       const std::vector<std::string>& names) {
   std::vector<std::filesystem::path> paths;
@@ -311,7 +316,7 @@ BatchStats run_batch(const std::vector<std::string>& inputs, const ImportSource&
   std::size_t records = 0;
   while (stream.next(item)) {
     ++records;
-    const SceneOrError scene = scene_of(item, limits);
+    const SceneOrError scene = take_scene(item, limits);
     if (auto* error = std::get_if<InputError>(&scene)) {
       writer.error(item.raw, *error);
       continue;

@@ -95,6 +95,8 @@ class RecordStream {
 
 /// The scene of a stream item: the imported one, or the native record's text read and validated.
 SceneOrError scene_of(const StreamItem& item, const Limits& limits);
+/// The same, moving an imported scene out of `item` instead of copying it.
+SceneOrError take_scene(StreamItem& item, const Limits& limits);
 
 /// The error record (docs/format.md "Errors"): {"line", "file", "error": {"pointer", "message"}}.
 ordered_json error_record(const RawRecord& record, const InputError& error);

@@ -34,7 +34,7 @@ BatchStats run_batch_parallel(const std::vector<std::string>& inputs, const Impo
             return nullptr;
           }) & tbb::make_filter<Work*, Work*>(tbb::filter_mode::parallel, [&](Work* work) {
             try {
-              const SceneOrError scene = scene_of(work->item, limits);
+              const SceneOrError scene = take_scene(work->item, limits);
               if (auto* error = std::get_if<InputError>(&scene)) {
                 work->error = *error;
               } else {

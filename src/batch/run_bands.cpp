@@ -84,7 +84,7 @@ RunBands resolve_bands(const BandRequest& options, std::vector<std::string>& inp
     RecordStream stream(inputs, ImportSource(*format, categories), limits);
     StreamItem item;
     while (stream.next(item)) {
-      const SceneOrError scene = scene_of(item, limits);
+      const SceneOrError scene = take_scene(item, limits);
       if (const Scene* s = std::get_if<Scene>(&scene)) estimator.add(*s);
     }
     run.bands = estimator.estimate();

@@ -131,8 +131,9 @@ FrameBands::FrameBands(const Bands& bands, const Frame& frame) : bands_(&bands) 
   const Rational px = bands.pixels_per_unit(frame);
   px_per_unit_ = to_double(px);
   units_per_px_ = 1 / px;
-  eps_num_ = Rational(bands.eps_num_px) * units_per_px_;
-  eps_vis_ = Rational(bands.eps_vis_px) * units_per_px_;
+  eps_num_ = bands.eps_num_px;
+  eps_vis_ = bands.eps_vis_px;
+  if (px != 1) eps_num_ *= units_per_px_, eps_vis_ *= units_per_px_;  // most frames are drawn at their size
   eps_num2_ = eps_num_ * eps_num_;
   eps_vis2_ = eps_vis_ * eps_vis_;
   eps_num_units_ = bands.eps_num_px / px_per_unit_;

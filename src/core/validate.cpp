@@ -34,13 +34,21 @@ const Rational kHuge = [] {
 }();
 const Rational kTiny = 1 / kHuge;
 
-void check_range(const Rational& value, const std::string& pointer) {
+bool in_range(const Rational& value) {
+  // A numerator and a denominator of one 64-bit limb each keep it within 2^±64: no need to compare.
+  if (mpz_size(value.get_num_mpz_t()) <= 1 && mpz_size(value.get_den_mpz_t()) <= 1) return true;
   const Rational magnitude = abs(value);
-  if (magnitude > kHuge || (magnitude != 0 && magnitude < kTiny)) fail(pointer, out_of_range_message());
+  return !(magnitude > kHuge || (magnitude != 0 && magnitude < kTiny));
+}
+void check_range(const Rational& value, const std::string& pointer) {
+  if (!in_range(value)) fail(pointer, out_of_range_message());
+}
+bool in_range(const Vec2& v) {
+  return in_range(v.x) && in_range(v.y);
 }
 void check_range(const Vec2& v, const std::string& pointer) {
-  check_range(v.x, at(pointer, 0));
-  check_range(v.y, at(pointer, 1));
+  if (!in_range(v.x)) fail(at(pointer, 0), out_of_range_message());
+  if (!in_range(v.y)) fail(at(pointer, 1), out_of_range_message());
 }
 void check_positive(const Rational& value, const std::string& pointer, std::string_view what) {
   check_range(value, pointer);
@@ -104,25 +112,26 @@ class Validator {
     const std::string ptr = at("/points", i);
     if (p.id.empty()) fail(at(ptr, "id"), "expected a non-empty string");
     claim(p.id, at(ptr, "id"));
-    if (p.at) check_range(*p.at, at(ptr, "at"));
+    if (p.at && !in_range(*p.at)) check_range(*p.at, at(ptr, "at"));
     if (p.z) check_range(*p.z, at(ptr, "z"));
   }
 
   void line(std::size_t i) {
     const Line& line = s_.lines[i];
-    const std::string ptr = at("/lines", i), tp = at(ptr, "through");
-    claim(line.id, at(ptr, "id"));
+    auto ptr = [&] { return at("/lines", i); };  // spelled out only when needed (most lines have no id)
+    auto tp = [&] { return at(ptr(), "through"); };
+    if (!line.id.empty()) claim(line.id, at(ptr(), "id"));
     for (std::size_t k = 0; k < line.through.size(); ++k)
       if (std::find(line.through.begin(), line.through.begin() + static_cast<std::ptrdiff_t>(k), line.through[k]) !=
           line.through.begin() + static_cast<std::ptrdiff_t>(k))
-        fail(at(tp, k), "point \"" + s_.points[line.through[k]].id + "\" is listed twice on one line");
+        fail(at(tp(), k), "point \"" + s_.points[line.through[k]].id + "\" is listed twice on one line");
     if (line.through.size() < 2)
-      fail(tp, "a line needs at least 2 distinct points, got " + std::to_string(line.through.size()));
+      fail(tp(), "a line needs at least 2 distinct points, got " + std::to_string(line.through.size()));
     const Point& first = s_.points[line.through.front()];
     const Point& last = s_.points[line.through.back()];
     if (first.at && last.at && *first.at == *last.at && first.z.value_or(0) == last.z.value_or(0))
-      fail(tp, "the ends \"" + first.id + "\" and \"" + last.id +
-                   "\" are distinct points at the same position: the piece has zero length");
+      fail(tp(), "the ends \"" + first.id + "\" and \"" + last.id +
+                     "\" are distinct points at the same position: the piece has zero length");
   }
 
   void circle(std::size_t i) {

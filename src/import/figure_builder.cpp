@@ -1,7 +1,7 @@
 #include "import/figure_builder.hpp"
 
 #include <algorithm>
-#include <numeric>
+#include <stdexcept>
 
 #include "geometry/predicates.hpp"
 #include "geometry/segments.hpp"
@@ -12,38 +12,44 @@ FigureBuilder::FigureBuilder(std::string id) {
   scene_.id = std::move(id);
 }
 
-void FigureBuilder::add_point(const std::string& name, std::optional<Vec2> at, bool labelled) {
-  if (index_.count(name)) {
-    note("duplicate_point", "point \"" + name + "\" is given twice; the first is kept");
+void FigureBuilder::add_point(std::string_view name, std::optional<Vec2> at, bool labelled) {
+  if (!index_.try_emplace(std::string(name), scene_.points.size()).second) {
+    note("duplicate_point", "point \"" + std::string(name) + "\" is given twice; the first is kept");
     return;
   }
-  index_[name] = scene_.points.size();
   longest_name_ = std::max(longest_name_, name.size());
-  Point p;
+  Point& p = scene_.points.emplace_back();
   p.id = name;
   p.at = std::move(at);
   p.labelled = labelled;
-  scene_.points.push_back(std::move(p));
 }
 
-std::optional<std::size_t> FigureBuilder::piece(const std::string& a, const std::string& b) {
+std::size_t FigureBuilder::index_of(std::string_view known_point) const {
+  const auto it = index_.find(known_point);
+  if (it == index_.end()) throw std::out_of_range("unknown point " + std::string(known_point));
+  return it->second;
+}
+
+std::optional<std::size_t> FigureBuilder::piece(std::string_view a, std::string_view b) {
   if (a == b) {
-    note("zero_length_piece", "piece " + a + a + " joins a point to itself");
+    note("zero_length_piece", "piece " + std::string(a) + std::string(a) + " joins a point to itself");
     return std::nullopt;
   }
+  const std::size_t from = index_of(a), to = index_of(b);
   for (std::size_t i = 0; i < pieces_.size(); ++i)
-    if ((pieces_[i].a == a && pieces_[i].b == b) || (pieces_[i].a == b && pieces_[i].b == a)) return i;
-  pieces_.push_back({a, b, {}});
+    if ((pieces_[i].a == from && pieces_[i].b == to) || (pieces_[i].a == to && pieces_[i].b == from)) return i;
+  pieces_.push_back({from, to, {}});
   return pieces_.size() - 1;
 }
 
-void FigureBuilder::on_piece(std::size_t piece, const std::string& p) {
+void FigureBuilder::on_piece(std::size_t piece, std::string_view p) {
   PieceDraft& d = pieces_[piece];
-  if (p == d.a || p == d.b || std::count(d.inner.begin(), d.inner.end(), p)) return;
-  d.inner.push_back(p);
+  const std::size_t point = index_of(p);
+  if (point == d.a || point == d.b || std::count(d.inner.begin(), d.inner.end(), point)) return;
+  d.inner.push_back(point);
 }
 
-std::size_t FigureBuilder::circle(const std::string& center, const std::string& radius) {
+std::size_t FigureBuilder::circle(std::string_view center, std::string_view radius) {
   std::optional<std::size_t> unnamed;
   std::size_t same_centre = 0;
   for (std::size_t i = 0; i < circle_centres_.size(); ++i) {
@@ -57,12 +63,12 @@ std::size_t FigureBuilder::circle(const std::string& center, const std::string& 
     return *unnamed;
   }
   Circle c;
-  c.center_point = index_.at(center);
+  c.center_point = index_of(center);
   c.center = scene_.points[*c.center_point].at;
   if (same_centre > 0) c.id = radius;  // a second circle on this centre: named by its radius
   scene_.circles.push_back(std::move(c));
-  circle_centres_.push_back(center);
-  circle_radii_.push_back(radius);
+  circle_centres_.emplace_back(center);
+  circle_radii_.emplace_back(radius);
   circle_points_.emplace_back();
   return scene_.circles.size() - 1;
 }
@@ -83,13 +89,13 @@ void FigureBuilder::draw_circle(std::size_t circle, Rational radius, std::string
   scene_.circles[circle].quadrants = std::move(quadrants);
 }
 
-void FigureBuilder::on_circle(std::size_t circle, const std::string& p) {
+void FigureBuilder::on_circle(std::size_t circle, std::string_view p) {
   auto& on = circle_points_[circle];
   if (circle_centres_[circle] == p) {
-    note("centre_on_own_circle", "point " + p + " is declared on the circle it is the centre of");
+    note("centre_on_own_circle", "point " + std::string(p) + " is declared on the circle it is the centre of");
     return;
   }
-  if (std::count(on.begin(), on.end(), p) == 0) on.push_back(p);
+  if (std::count(on.begin(), on.end(), p) == 0) on.emplace_back(p);
 }
 
 namespace {
@@ -174,49 +180,52 @@ void FigureBuilder::reconcile_centres(const std::vector<std::size_t>& drawn) {
 }
 
 ImportedScene FigureBuilder::finish() {
-  for (const PieceDraft& d : pieces_) {
-    const Point& a = scene_.points[index_.at(d.a)];
-    const Point& b = scene_.points[index_.at(d.b)];
+  std::optional<geometry::PlacedPoints> placed;  // the points, converted once when some piece needs sorting
+  for (PieceDraft& d : pieces_) {
+    const Point& a = scene_.points[d.a];
+    const Point& b = scene_.points[d.b];
     if (a.at && b.at && *a.at == *b.at) {
-      note("zero_length_piece", "piece " + d.a + "-" + d.b + " has both ends at the same position; dropped");
+      note("zero_length_piece", "piece " + a.id + "-" + b.id + " has both ends at the same position; dropped");
       continue;
     }
-    std::vector<std::string> inner = d.inner;
-    const bool placed = a.at && b.at && std::all_of(inner.begin(), inner.end(), [&](const std::string& p) {
-                          return scene_.points[index_.at(p)].at.has_value();
-                        });
-    if (placed) {
+    const bool all_placed = a.at && b.at && std::all_of(d.inner.begin(), d.inner.end(), [&](std::size_t p) {
+                              return scene_.points[p].at.has_value();
+                            });
+    if (all_placed && d.inner.size() > 1) {
       // Exact order along a→b; points beyond the ends stay inside the list (the incidence
       // builder reports them as declared outside the drawn extent).
-      std::vector<const Vec2*> positions;
-      for (const auto& p : inner) positions.push_back(&*scene_.points[index_.at(p)].at);
-      std::vector<std::size_t> order(inner.size());
-      std::iota(order.begin(), order.end(), 0);
-      geometry::sort_along(positions, *a.at, *b.at, order);
-      std::vector<std::string> sorted;
-      for (auto k : order) sorted.push_back(inner[k]);
-      inner = std::move(sorted);
+      if (!placed) {
+        std::vector<const Vec2*> at;
+        for (const Point& p : scene_.points) at.push_back(p.at ? &*p.at : nullptr);
+        placed.emplace(std::move(at));
+      }
+      placed->sort_along(*a.at, *b.at, d.inner);
     }
     Line line;
-    line.through.push_back(index_.at(d.a));
-    for (const auto& p : inner) line.through.push_back(index_.at(p));
-    line.through.push_back(index_.at(d.b));
+    line.through.reserve(d.inner.size() + 2);
+    line.through.push_back(d.a);
+    line.through.insert(line.through.end(), d.inner.begin(), d.inner.end());
+    line.through.push_back(d.b);
     scene_.lines.push_back(std::move(line));
   }
   for (std::size_t c = 0; c < scene_.circles.size(); ++c)
-    for (const auto& p : circle_points_[c]) scene_.circles[c].through.push_back(index_.at(p));
+    for (const auto& p : circle_points_[c]) scene_.circles[c].through.push_back(index_of(p));
   if (frame_) {
     scene_.frame = *frame_;
   } else {
-    // No image size given: the smallest integer frame holding every point.
-    Rational w = 1, h = 1;
+    // No image size given: the smallest integer frame holding every point (at least 1 × 1).
+    const Rational *right = nullptr, *bottom = nullptr;
     for (const auto& p : scene_.points)
       if (p.at) {
-        w = std::max(w, Rational(p.at->x + 1));
-        h = std::max(h, Rational(p.at->y + 1));
+        if (!right || p.at->x > *right) right = &p.at->x;
+        if (!bottom || p.at->y > *bottom) bottom = &p.at->y;
       }
-    scene_.frame.width = Rational(mpz_class(w.get_num() / w.get_den()));
-    scene_.frame.height = Rational(mpz_class(h.get_num() / h.get_den()));
+    auto size = [](const Rational* far_edge) {
+      const Rational size = far_edge ? std::max(Rational(1), Rational(*far_edge + 1)) : Rational(1);
+      return Rational(mpz_class(size.get_num() / size.get_den()));
+    };
+    scene_.frame.width = size(right);
+    scene_.frame.height = size(bottom);
   }
   return {scene_.id, std::move(scene_), std::move(notes_), {{"", origin_}}};
 }

@@ -2,10 +2,10 @@
 #pragma once
 
 #include <geotruth/import.hpp>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace geotruth::import {
@@ -14,24 +14,27 @@ class FigureBuilder {
  public:
   explicit FigureBuilder(std::string id);
 
+  /// Room for n points (their positions are not moved as more are added).
+  void reserve_points(std::size_t n) { scene_.points.reserve(n); }
   /// Adds a point; a second point with the same name is noted and ignored.
-  void add_point(const std::string& name, std::optional<Vec2> at, bool labelled = true);
+  void add_point(std::string_view name, std::optional<Vec2> at, bool labelled = true);
   bool has_point(std::string_view name) const { return index_.find(name) != index_.end(); }
   /// The length of the longest point name (a name split into two needs at most twice it).
   std::size_t longest_point_name() const { return longest_name_; }
 
-  /// The piece with ends a and b (either order), created on first use. Empty for a == b.
-  std::optional<std::size_t> piece(const std::string& a, const std::string& b);
-  /// Declares p on the piece between its ends.
-  void on_piece(std::size_t piece, const std::string& p);
+  /// The piece with ends a and b (known points, either order), created on first use. Empty for
+  /// a == b.
+  std::optional<std::size_t> piece(std::string_view a, std::string_view b);
+  /// Declares the known point p on the piece between its ends.
+  void on_piece(std::size_t piece, std::string_view p);
   /// The circle centred at `center` named `radius` by the source ("radius_3_0" in Geometry3K;
   /// "" when unnamed), created on first use. Circles with one centre and different radius names
   /// are different circles (concentric); an unnamed one is claimed by the first named one.
-  std::size_t circle(const std::string& center, const std::string& radius = "");
+  std::size_t circle(std::string_view center, std::string_view radius = "");
   std::size_t circle_at(Vec2 center, Rational radius, std::string quadrants);
   /// Gives a circle its drawn radius and quadrant mask.
   void draw_circle(std::size_t circle, Rational radius, std::string quadrants);
-  void on_circle(std::size_t circle, const std::string& p);
+  void on_circle(std::size_t circle, std::string_view p);
   /// Circles follow the drawn ones (`drawn`: the circles the source annotates as drawn, by
   /// centre). A circle only facts name, centred where no drawn circle is, whose points fit a
   /// drawn circle better than their named centre (by the spread of their squared distances), is
@@ -51,12 +54,17 @@ class FigureBuilder {
 
  private:
   struct PieceDraft {
-    std::string a, b;
-    std::vector<std::string> inner;
+    std::size_t a, b;                // its ends (scene points)
+    std::vector<std::size_t> inner;  // points declared on it, in the order declared
   };
+  std::size_t index_of(std::string_view known_point) const;
   Scene scene_;
   std::optional<Frame> frame_;
-  std::map<std::string, std::size_t, std::less<>> index_;
+  struct NameHash {
+    using is_transparent = void;  // looked up by string views
+    std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+  std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> index_;  // point name → index
   std::size_t longest_name_ = 0;
   std::vector<PieceDraft> pieces_;
   std::vector<std::string> circle_centres_;  // "" for circles given by coordinates

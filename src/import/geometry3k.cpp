@@ -5,6 +5,7 @@
 #include <istream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <streambuf>
 
 #include "core/json_reader.hpp"
@@ -23,13 +24,13 @@ std::optional<Vec2> position(const Value& v) {
   if (v.items[0].kind != Value::Kind::number || v.items[1].kind != Value::Kind::number || !x.value || !y.value)
     return std::nullopt;
   if (*x.value == -1 && *y.value == -1) return std::nullopt;  // Geometry3K's "no position"
-  return Vec2{*x.value, *y.value};
+  return Vec2{std::move(*x.value), std::move(*y.value)};
 }
 
-// The strings of a JSON list. Geometry3K writes "" as a placeholder for "none" (e.g.
-// "circle_instances": [""]): those are absent, counted in `placeholders`.
-std::vector<std::string> strings(const Value* list, std::size_t& placeholders) {
-  std::vector<std::string> out;
+// The strings of a JSON list (views into it). Geometry3K writes "" as a placeholder for "none"
+// (e.g. "circle_instances": [""]): those are absent, counted in `placeholders`.
+std::vector<std::string_view> strings(const Value* list, std::size_t& placeholders) {
+  std::vector<std::string_view> out;
   if (list && list->kind == Value::Kind::array)
     for (const auto& item : list->items)
       if (item.kind == Value::Kind::string) {
@@ -43,19 +44,19 @@ std::vector<std::string> strings(const Value* list, std::size_t& placeholders) {
 
 // "SR" → (S, R) when exactly one split names two known points. Linear in the name's length: a
 // name longer than two point names cannot split, and the halves are looked up as views.
-std::optional<std::pair<std::string, std::string>> split_line_name(const std::string& name, FigureBuilder& figure) {
+std::optional<std::pair<std::string_view, std::string_view>> split_line_name(std::string_view name,
+                                                                             FigureBuilder& figure) {
   std::optional<std::pair<std::string_view, std::string_view>> found;
   std::size_t splits = 0;
-  if (name.size() <= 2 * figure.longest_point_name()) {
-    const std::string_view whole(name);
-    for (std::size_t k = 1; k < whole.size(); ++k) {
-      const std::string_view a = whole.substr(0, k), b = whole.substr(k);
+  if (name.size() <= 2 * figure.longest_point_name())
+    for (std::size_t k = 1; k < name.size(); ++k) {
+      const std::string_view a = name.substr(0, k), b = name.substr(k);
       if (figure.has_point(a) && figure.has_point(b) && ++splits == 1) found.emplace(a, b);
     }
-  }
-  if (splits == 1) return std::make_pair(std::string(found->first), std::string(found->second));
-  figure.note("unresolvable_line", "line \"" + (name.size() > 80 ? name.substr(0, 80) + "…" : name) + "\" splits " +
-                                       std::to_string(splits) + " ways into known point names; skipped");
+  if (splits == 1) return found;
+  figure.note("unresolvable_line", "line \"" +
+                                       (name.size() > 80 ? std::string(name.substr(0, 80)) + "…" : std::string(name)) +
+                                       "\" splits " + std::to_string(splits) + " ways into known point names; skipped");
   return std::nullopt;
 }
 
@@ -63,37 +64,41 @@ bool is_name(const Term& t) {
   return t.args.empty();
 }
 
-void apply_fact(const std::string& text, FigureBuilder& figure) {
-  const auto term = parse_term(text);
-  if (!term) {
-    figure.note("malformed_fact", "cannot parse \"" + text + "\"");
+void apply_fact(std::string_view text, FigureBuilder& figure) {
+  auto unparsable = [&] { figure.note("malformed_fact", "cannot parse \"" + std::string(text) + "\""); };
+  const std::string_view name = term_name(text);
+  const bool on_line = name == "PointLiesOnLine", on_circle = name == "PointLiesOnCircle";
+  if (!on_line && !on_circle) {  // measures, perpendicularity, ...: not incidences, only checked
+    if (!is_term(text)) unparsable();
     return;
   }
-  const bool on_line = term->name == "PointLiesOnLine", on_circle = term->name == "PointLiesOnCircle";
-  if (!on_line && !on_circle) return;  // measures, perpendicularity, ...: not incidences
-  const std::string shape = on_line ? "Line" : "Circle";
+  const auto term = parse_term(text);
+  if (!term) {
+    unparsable();
+    return;
+  }
+  const std::string_view shape = on_line ? "Line" : "Circle";
   // Circle(O) without a radius name is the unnamed circle about O.
   const std::size_t shape_args = term->args.size() == 2 ? term->args[1].args.size() : 0;
   if (term->args.size() != 2 || !is_name(term->args[0]) || term->args[1].name != shape ||
       !(shape_args == 2 || (on_circle && shape_args == 1)) ||
       !std::all_of(term->args[1].args.begin(), term->args[1].args.end(), is_name)) {
-    figure.note("malformed_fact", "expected " + term->name + "(P, " + shape + "(A, " + (on_line ? "B" : "r") +
-                                      ")), got \"" + text + "\"");
+    figure.note("malformed_fact", "expected " + std::string(term->name) + "(P, " + std::string(shape) + "(A, " +
+                                      (on_line ? "B" : "r") + ")), got \"" + std::string(text) + "\"");
     return;
   }
-  const std::string& p = term->args[0].name;
-  const std::string& a = term->args[1].args[0].name;
-  std::vector<std::string> needed = {p, a};
-  if (on_line) needed.push_back(term->args[1].args[1].name);
-  for (const auto& n : needed)
+  const std::string_view p = term->args[0].name, a = term->args[1].args[0].name,
+                         b = shape_args == 2 ? term->args[1].args[1].name : "";
+  const std::string_view needed[] = {p, a, b};
+  for (const std::string_view n : std::span(needed, on_line ? 3 : 2))
     if (!figure.has_point(n)) {
-      figure.note("unknown_point", "\"" + text + "\" names unknown point " + n);
+      figure.note("unknown_point", "\"" + std::string(text) + "\" names unknown point " + std::string(n));
       return;
     }
   if (on_line) {
-    if (auto piece = figure.piece(a, term->args[1].args[1].name)) figure.on_piece(*piece, p);
+    if (auto piece = figure.piece(a, b)) figure.on_piece(*piece, p);
   } else {
-    figure.on_circle(figure.circle(a, shape_args == 2 ? term->args[1].args[1].name : ""), p);
+    figure.on_circle(figure.circle(a, b), p);
   }
 }
 
@@ -103,39 +108,41 @@ ImportedScene import_problem(const std::string& id, const Value& problem, const 
   std::size_t placeholders = 0;
   if (problem.kind != Value::Kind::object) return {id, InputError{json::member_pointer(id), "expected an object"}, {}};
   const Value* positions = problem.find("point_positions");
-  std::vector<std::string> names = strings(problem.find("point_instances"), placeholders);
+  std::vector<std::string_view> names = strings(problem.find("point_instances"), placeholders);
   if (names.empty() && positions && positions->kind == Value::Kind::object)
     for (const auto& [name, _] : positions->members) names.push_back(name);
+  const Value* redundant = problem.find("redundant_point_positions");
+  if (redundant && redundant->kind != Value::Kind::object) redundant = nullptr;
+  figure.reserve_points(names.size() + (redundant ? redundant->members.size() : 0));
   for (const auto& name : names) {
     const Value* at = positions ? positions->find(name) : nullptr;
     auto p = at ? position(*at) : std::nullopt;
-    if (!p) figure.note("missing_position", "point " + name + " has no position");
-    figure.add_point(name, p);
+    if (!p) figure.note("missing_position", "point " + std::string(name) + " has no position");
+    figure.add_point(name, std::move(p));
   }
-  if (const Value* redundant = problem.find("redundant_point_positions");
-      redundant && redundant->kind == Value::Kind::object)
+  if (redundant)
     for (const auto& [name, at] : redundant->members) figure.add_point(name, position(at), false);
 
-  std::vector<std::string> seen;
-  for (const auto& name : strings(problem.find("line_instances"), placeholders)) {
+  std::vector<std::string_view> seen;
+  for (const auto name : strings(problem.find("line_instances"), placeholders)) {
     if (std::count(seen.begin(), seen.end(), name)) {
-      figure.note("duplicate_line", "line \"" + name + "\" is listed twice");
+      figure.note("duplicate_line", "line \"" + std::string(name) + "\" is listed twice");
       continue;
     }
     seen.push_back(name);
     if (auto ends = split_line_name(name, figure)) figure.piece(ends->first, ends->second);
   }
   std::vector<std::size_t> drawn;
-  for (const auto& centre : strings(problem.find("circle_instances"), placeholders)) {
+  for (const auto centre : strings(problem.find("circle_instances"), placeholders)) {
     if (centre.empty() || !figure.has_point(centre)) {
-      figure.note("circle_without_centre", "circle instance \"" + centre + "\" names no known point");
+      figure.note("circle_without_centre", "circle instance \"" + std::string(centre) + "\" names no known point");
       continue;
     }
     drawn.push_back(figure.circle(centre));
   }
   const Value* facts = problem.find("diagram_logic_forms");
   if (!facts) facts = problem.find("diagram_logic_form");
-  for (const auto& fact : strings(facts, placeholders)) apply_fact(fact, figure);
+  for (const auto fact : strings(facts, placeholders)) apply_fact(fact, figure);
   figure.reconcile_centres(drawn);
   if (placeholders > 0)
     figure.note("placeholder", std::to_string(placeholders) + " empty \"\" entr" + (placeholders == 1 ? "y" : "ies") +

@@ -129,9 +129,12 @@ class Validator {
       fail(tp(), "a line needs at least 2 distinct points, got " + std::to_string(line.through.size()));
     const Point& first = s_.points[line.through.front()];
     const Point& last = s_.points[line.through.back()];
-    if (first.at && last.at && *first.at == *last.at && first.z.value_or(0) == last.z.value_or(0))
-      fail(tp(), "the ends \"" + first.id + "\" and \"" + last.id +
-                     "\" are distinct points at the same position: the piece has zero length");
+    // Ends that differ only in depth (solid geometry) are one point of the picture too: such a piece
+    // would be drawn as a dot, and no line runs through it.
+    if (first.at && last.at && *first.at == *last.at)
+      fail(tp(), "the ends \"" + first.id + "\" and \"" + last.id + "\" are distinct points at the same position" +
+                     (first.z.value_or(0) == last.z.value_or(0) ? "" : " in the picture (they differ only in depth)") +
+                     ": the piece has zero length");
   }
 
   void circle(std::size_t i) {

@@ -192,10 +192,17 @@ class Counter {
     return true;
   }
 
-  // The place of vertex v along line l (it lies on it).
+  // The place of vertex v along line l (it lies on it), from a table built on first use: only
+  // quadrilaterals of figures without coordinates (line lists) ask, and they ask often.
   std::size_t rank(std::size_t l, std::size_t v) const {
-    const auto& vertices = inc_.lines[l].vertices;
-    return static_cast<std::size_t>(std::find(vertices.begin(), vertices.end(), v) - vertices.begin());
+    if (position_.empty()) {
+      position_.resize(L_);
+      for (std::size_t line = 0; line < L_; ++line) {
+        const auto& vertices = inc_.lines[line].vertices;
+        for (std::size_t k = 0; k < vertices.size(); ++k) position_[line][vertices[k]] = k;
+      }
+    }
+    return position_[l].at(v);
   }
 
   const Scene& scene_;
@@ -206,6 +213,7 @@ class Counter {
   IncidenceGraph graph_;
   MeetTable meet_;
   std::vector<boost::dynamic_bitset<>> meets_;
+  mutable std::vector<std::unordered_map<std::size_t, std::size_t>> position_;  // per line: vertex → rank (rank())
 };
 
 }  // namespace

@@ -626,7 +626,9 @@ class Builder {
     for (const MaximalLine& line : out_.lines)
       extents.push_back(line.ends ? std::optional(EndPoints{&line.ends->first, &line.ends->second}) : std::nullopt);
     std::unordered_multimap<std::size_t, std::size_t> crossing_at;  // hash of the exact point → vertex
-    for (auto& [i, j, x] : SegmentSet(extents).crossings()) {
+    auto crossings = SegmentSet(extents).crossings();
+    out_.vertices.reserve(out_.vertices.size() + crossings.size());  // growing would copy every vertex
+    for (auto& [i, j, x] : crossings) {
       if (meet[i][j] || !depths_meet(out_.lines[i], out_.lines[j], x)) continue;
       const std::size_t hash = exact_hash(x);
       std::optional<std::size_t> known;
@@ -634,7 +636,7 @@ class Builder {
         if (*out_.vertices[it->second].at == x) known = it->second;
       if (!known) {
         crossing_at.emplace(hash, out_.vertices.size());
-        out_.vertices.push_back({std::nullopt, std::move(x), false});
+        out_.vertices.emplace_back(std::nullopt, std::move(x), false);
       }
       const std::size_t vertex = known.value_or(out_.vertices.size() - 1);
       for (auto line : {i, j}) {

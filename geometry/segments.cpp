@@ -132,7 +132,14 @@ std::vector<std::pair<std::size_t, std::size_t>> SegmentSet::maybe_collinear_pai
 
 std::vector<SegmentCrossing> SegmentSet::crossings() const {
   CGAL::Protect_FPU_rounding<true> rounding;
-  std::vector<SegmentCrossing> out;
+  // The pairs first, in the order found, then their points into a list of the right size: a
+  // growing list of exact points would copy each point at every growth (moving a GMP rational
+  // allocates, so a vector copies them).
+  struct Pair {
+    std::size_t i, j;
+    bool proper;  // a proper crossing; else an end on the other segment, collinear, or too close to tell
+  };
+  std::vector<Pair> pairs;
   impl_->overlapping_boxes(0, [&](std::size_t i, std::size_t j) {
     const auto &s = *impl_->entries[i], &t = *impl_->entries[j];
     const auto c = certain_sign(cross(s.a, s.b, t.a)), d = certain_sign(cross(s.a, s.b, t.b));
@@ -140,14 +147,19 @@ std::vector<SegmentCrossing> SegmentSet::crossings() const {
     auto same_side = [](std::optional<int> u, std::optional<int> v) { return u && v && *u != 0 && *u == *v; };
     if (same_side(c, d) || same_side(a, b)) return;  // clearly apart
     auto opposite = [](std::optional<int> u, std::optional<int> v) { return u && v && *u != 0 && *u == -*v; };
-    if (opposite(c, d) && opposite(a, b)) {
-      out.push_back({i, j, impl_->crossing_point(i, j)});  // a proper crossing
-      return;
-    }
-    // An end on the other segment, collinear pieces, or too close to tell: decided exactly.
-    if (auto x = segment_crossing(*s.exact.first, *s.exact.second, *t.exact.first, *t.exact.second))
-      out.push_back({i, j, std::move(*x)});
+    pairs.push_back({i, j, opposite(c, d) && opposite(a, b)});
   });
+  std::vector<SegmentCrossing> out;
+  out.reserve(pairs.size());
+  for (const auto& [i, j, proper] : pairs) {
+    if (proper) {
+      out.emplace_back(i, j, impl_->crossing_point(i, j));
+      continue;
+    }
+    const auto &s = *impl_->entries[i], &t = *impl_->entries[j];  // decided exactly
+    if (auto x = segment_crossing(*s.exact.first, *s.exact.second, *t.exact.first, *t.exact.second))
+      out.emplace_back(i, j, std::move(*x));
+  }
   return out;
 }
 

@@ -38,12 +38,24 @@ Rational numpy_round2(double x) {  // x * 100 is finite (engine_shapes)
 }
 
 // The double nearest to r, as Python reads the rule set's decimal text (GMP's conversion
-// truncates toward zero instead).
+// truncates toward zero instead). Past the largest double it is infinite, as in Python (2e308,
+// or a radius of 1e308 doubled): the engine's numbers then overflow, and engine_shapes says so.
+// An infinity is never converted back to a rational (GMP would raise SIGFPE): the rounding
+// compares with 2^1024, where IEEE rounding puts the step past the largest double.
 double d(const Rational& r) {
   const double truncated = r.get_d();
+  if (!std::isfinite(truncated)) return truncated;
   if (Rational(truncated) == r) return truncated;
   const double other = std::nextafter(truncated, r > Rational(truncated) ? kInf : -kInf);
-  return abs(Rational(other) - r) < abs(Rational(truncated) - r) ? other : truncated;
+  Rational other_value;
+  if (std::isfinite(other)) {
+    other_value = Rational(other);
+  } else {
+    mpz_class beyond;
+    mpz_ui_pow_ui(beyond.get_mpz_t(), 2, 1024);
+    other_value = other > 0 ? Rational(beyond) : Rational(-beyond);
+  }
+  return abs(other_value - r) < abs(Rational(truncated) - r) ? other : truncated;
 }
 double radians(const Rational& degrees) {
   return d(degrees) * kPi / 180;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <map>
 
@@ -259,15 +260,26 @@ std::vector<EngineShape> engine_shapes(const Scene& scene, bool boxes) {
       throw InputError{"/shapes/" + std::to_string(&shape - scene.shapes.data()),
                        "this shape's numbers overflow the doubles of the GePBench engine's rules, on which position "
                        "and reference answers rest (a shape far outside the frame)"};
+    // The true measures are doubles where they are not exact (a sector's centroid, every extent):
+    // a curve reaching past the doubles (a spiral growing by 1e308 a radian) overflows them too.
     const geometry::ShapeMeasures m = geometry::measure_shape(shape);
+    const double true_values[] = {m.x0, m.y0, m.x1, m.y1};
+    if ((!m.exact_centroid && !(std::isfinite(m.cx) && std::isfinite(m.cy))) ||
+        (boxes &&
+         !std::all_of(std::begin(true_values), std::end(true_values), [](double v) { return std::isfinite(v); })))
+      throw InputError{"/shapes/" + std::to_string(&shape - scene.shapes.data()),
+                       "this shape's extent overflows the doubles it is measured in, on which position and reference "
+                       "answers rest (a shape far outside the frame)"};
     EngineShape s;
     s.shape = &shape;
     s.type = shape_type(shape);
     s.centre =
         e.centre_numpy ? Vec2{numpy_round2(e.cx), numpy_round2(e.cy)} : Vec2{python_round2(e.cx), python_round2(e.cy)};
-    if (boxes) s.box = rounded(e.box, e.box_numpy);
     s.true_centre = true_centre(m);
-    s.true_box = {Rational(m.x0), Rational(m.y0), Rational(m.x1), Rational(m.y1)};
+    if (boxes) {
+      s.box = rounded(e.box, e.box_numpy);
+      s.true_box = {Rational(m.x0), Rational(m.y0), Rational(m.x1), Rational(m.y1)};
+    }
     out.push_back(std::move(s));
   }
   return out;

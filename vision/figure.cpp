@@ -162,10 +162,9 @@ class Builder {
             std::vector<P2> arc = ellipse_path(g.center, r, r, 0, t0, t0 + sweep);
             Curve c;
             c.element = shape.id, c.category = "sectors", c.closed = true, c.dashed = dashed;
-            auto arc_end = [&](double deg) {  // an irrational point, through one double
+            auto arc_end = [&](double deg) {  // an irrational point: its offset through one double
               const double t = deg * kPi / 180;
-              return Vec2{Rational(to_double(g.center.x) + r * std::cos(t)),
-                          Rational(to_double(g.center.y) + r * std::sin(t))};
+              return Vec2{g.center.x + Rational(r * std::cos(t)), g.center.y + Rational(r * std::sin(t))};
             };
             c.straights = {add_straight(shape.id, g.center, arc_end(t0)),
                            add_straight(shape.id, arc_end(t0 + sweep), g.center)};
@@ -174,9 +173,7 @@ class Builder {
             c.center = tf_(g.center), c.a = c.b = tf_.length(r);
             fig_.curves.push_back(std::move(c));
           } else if constexpr (std::is_same_v<T, StarShape>) {
-            std::vector<Vec2> points;  // irrational corners, each through one double
-            for (const auto& [x, y] : star_vertices(g)) points.push_back({Rational(x), Rational(y)});
-            add_polyline(shape.id, "stars", points, true, dashed);
+            add_polyline(shape.id, "stars", star_corners(g), true, dashed);  // irrational corners, through doubles
           } else if constexpr (std::is_same_v<T, SpiralShape>) {
             const double T = std::max(0.0, to_double(g.max_theta)), cx = to_double(g.center.x),
                          cy = to_double(g.center.y);

@@ -28,26 +28,32 @@ ShapeRelation line_tangent(const RelationDecider& decide, RelationKind kind, Pt 
 namespace {
 
 // The drawn straight piece touches its tangent point (the foot of the perpendicular from the
-// centre for circles; for ellipses the contact point, in double: a secondary check).
+// centre for circles; for ellipses the contact point, to a double's precision: a secondary check).
 bool reaches_contact(const RelationDecider& decide, const View& s, const View& c) {
   const Vec2 u = minus(s.b, s.a);
   Vec2 contact = *c.centre;
   if (c.kind == ViewKind::ellipse) {
+    // In the ellipse's frame, with n the piece's normal, the contact is ∓(a² nx, b² ny) / N,
+    // N = √(a² nx² + b² ny²): each coordinate is its axis times a share a nx / N or b ny / N of
+    // at most 1 in size, whose square is exact. Only those shares are rounded, so that no double
+    // overflows (axes and directions may be as long as 1e308).
     const Vec2 n{-u.y, u.x};
-    const double nx = to_double(dot(n, c.e1)), ny = to_double(dot(n, c.e2));
-    const double a = to_double(c.ra), b = to_double(c.rb);
-    const double norm = std::sqrt(a * a * nx * nx + b * b * ny * ny);
-    const double side = to_double(dot(n, minus(*c.centre, s.a))) > 0 ? -1 : 1;
-    const double lx = side * a * a * nx / norm, ly = side * b * b * ny / norm;  // contact in ellipse frame
-    contact.x += Rational(lx * to_double(c.e1.x) + ly * to_double(c.e2.x));
-    contact.y += Rational(lx * to_double(c.e1.y) + ly * to_double(c.e2.y));
+    const Rational nx = dot(n, c.e1), ny = dot(n, c.e2);
+    const Rational pa = c.ra * c.ra * nx * nx, pb = c.rb * c.rb * ny * ny, total = pa + pb;
+    const int side = dot(n, minus(*c.centre, s.a)) > 0 ? -1 : 1;
+    const Rational lx = Rational(side * sgn(nx) * std::sqrt(to_double(pa / total))) * c.ra;
+    const Rational ly = Rational(side * sgn(ny) * std::sqrt(to_double(pb / total))) * c.rb;
+    contact.x += lx * c.e1.x + ly * c.e2.x;
+    contact.y += lx * c.e1.y + ly * c.e2.y;
   } else {
     const Rational t = dot(minus(*c.centre, s.a), u) / norm2(u);
     contact = {s.a.x + t * u.x, s.a.y + t * u.y};
   }
-  const Rational& eps = decide.bands().eps_num();
   if (s.extent == Extent::line) return true;
-  if (s.extent == Extent::ray) return dot(minus(contact, s.a), u) >= -eps * Rational(std::sqrt(to_double(norm2(u))));
+  if (s.extent == Extent::ray) {  // along ≥ −ε |u|, squared: no square root, no double
+    const Rational along = dot(minus(contact, s.a), u);
+    return along >= 0 || along * along <= decide.bands().eps_num_squared() * norm2(u);
+  }
   return squared_distance_to_segment(contact, s.a, s.b) <= decide.bands().eps_num_squared();
 }
 

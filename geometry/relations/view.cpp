@@ -124,7 +124,7 @@ View view_of(const Shape& s, const Frame& frame) {
           // through one double (~1e-16), far below the input's own rounding.
           v.kind = ViewKind::polygon;
           v.tip_stride = 2;  // a star's circumscribed circle passes through its tips, not its inner corners
-          for (const auto& [x, y] : star_vertices(g)) v.vertices.push_back({Rational(x), Rational(y)});
+          v.vertices = star_corners(g);
         } else if constexpr (std::is_same_v<T, SpiralShape>) {
           v.centre = g.center;
           trace_spiral(g, v);

@@ -23,6 +23,11 @@ std::string type_of_phrase(std::string phrase);
 /// for measuring and drawing, not for deciding relations).
 std::vector<std::pair<double, double>> star_vertices(const StarShape& star);
 
+/// The same vertices as rationals, for the relations and the figure: the exact centre plus each
+/// vertex's offset rounded once to a double (finite for every radius a double holds, however far
+/// the centre: star_vertices' sums may overflow, and an infinite double has no rational).
+std::vector<Vec2> star_corners(const StarShape& star);
+
 /// A spiral's radius r(θ) = a + (b + ε·sin(ωθ + φ))·θ at θ (radians), in frame units.
 double spiral_radius(const SpiralShape& spiral, double theta);
 

@@ -42,6 +42,17 @@ std::vector<std::pair<double, double>> star_vertices(const StarShape& s) {
   return out;
 }
 
+std::vector<Vec2> star_corners(const StarShape& s) {
+  constexpr double kPi = 3.14159265358979323846;
+  std::vector<Vec2> out;
+  const double rot = to_double(reduce_degrees(s.rotation_deg)) * kPi / 180;
+  for (int k = 0; k < 2 * s.num_points; ++k) {
+    const double r = to_double(k % 2 ? s.inner_radius : s.outer_radius), t = rot + kPi * k / s.num_points;
+    out.push_back({s.center.x + Rational(r * std::cos(t)), s.center.y + Rational(r * std::sin(t))});
+  }
+  return out;
+}
+
 double spiral_radius(const SpiralShape& s, double t) {
   return to_double(s.initial_radius) +
          (to_double(s.growth_rate) +

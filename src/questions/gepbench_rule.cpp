@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <map>
 
@@ -38,12 +39,24 @@ Rational numpy_round2(double x) {  // x * 100 is finite (engine_shapes)
 }
 
 // The double nearest to r, as Python reads the rule set's decimal text (GMP's conversion
-// truncates toward zero instead).
+// truncates toward zero instead). Past the largest double it is infinite, as in Python (2e308,
+// or a radius of 1e308 doubled): the engine's numbers then overflow, and engine_shapes says so.
+// An infinity is never converted back to a rational (GMP would raise SIGFPE): the rounding
+// compares with 2^1024, where IEEE rounding puts the step past the largest double.
 double d(const Rational& r) {
   const double truncated = r.get_d();
+  if (!std::isfinite(truncated)) return truncated;
   if (Rational(truncated) == r) return truncated;
   const double other = std::nextafter(truncated, r > Rational(truncated) ? kInf : -kInf);
-  return abs(Rational(other) - r) < abs(Rational(truncated) - r) ? other : truncated;
+  Rational other_value;
+  if (std::isfinite(other)) {
+    other_value = Rational(other);
+  } else {
+    mpz_class beyond;
+    mpz_ui_pow_ui(beyond.get_mpz_t(), 2, 1024);
+    other_value = other > 0 ? Rational(beyond) : Rational(-beyond);
+  }
+  return abs(other_value - r) < abs(Rational(truncated) - r) ? other : truncated;
 }
 double radians(const Rational& degrees) {
   return d(degrees) * kPi / 180;
@@ -247,15 +260,26 @@ std::vector<EngineShape> engine_shapes(const Scene& scene, bool boxes) {
       throw InputError{"/shapes/" + std::to_string(&shape - scene.shapes.data()),
                        "this shape's numbers overflow the doubles of the GePBench engine's rules, on which position "
                        "and reference answers rest (a shape far outside the frame)"};
+    // The true measures are doubles where they are not exact (a sector's centroid, every extent):
+    // a curve reaching past the doubles (a spiral growing by 1e308 a radian) overflows them too.
     const geometry::ShapeMeasures m = geometry::measure_shape(shape);
+    const double true_values[] = {m.x0, m.y0, m.x1, m.y1};
+    if ((!m.exact_centroid && !(std::isfinite(m.cx) && std::isfinite(m.cy))) ||
+        (boxes &&
+         !std::all_of(std::begin(true_values), std::end(true_values), [](double v) { return std::isfinite(v); })))
+      throw InputError{"/shapes/" + std::to_string(&shape - scene.shapes.data()),
+                       "this shape's extent overflows the doubles it is measured in, on which position and reference "
+                       "answers rest (a shape far outside the frame)"};
     EngineShape s;
     s.shape = &shape;
     s.type = shape_type(shape);
     s.centre =
         e.centre_numpy ? Vec2{numpy_round2(e.cx), numpy_round2(e.cy)} : Vec2{python_round2(e.cx), python_round2(e.cy)};
-    if (boxes) s.box = rounded(e.box, e.box_numpy);
     s.true_centre = true_centre(m);
-    s.true_box = {Rational(m.x0), Rational(m.y0), Rational(m.x1), Rational(m.y1)};
+    if (boxes) {
+      s.box = rounded(e.box, e.box_numpy);
+      s.true_box = {Rational(m.x0), Rational(m.y0), Rational(m.x1), Rational(m.y1)};
+    }
     out.push_back(std::move(s));
   }
   return out;

@@ -31,7 +31,8 @@ struct EngineShape {
 };
 
 /// The engine's view of every shape of a scene, in order. Its boxes sample curves at up to 1,000
-/// points, as the engine does: without `boxes` they are left rough (centres only are needed).
+/// points, as the engine does: without `boxes` neither box is computed (centres only are needed).
+/// A shape whose numbers overflow the doubles they are computed in is an InputError naming it.
 std::vector<EngineShape> engine_shapes(const Scene& scene, bool boxes = true);
 
 /// How a rule classifies one shape.

@@ -92,7 +92,7 @@ std::string mutate(std::string s, const std::vector<std::string>& pool, std::mt1
         break;
       }
       default:  // another format
-        if (!s.empty()) s[0] = static_cast<char>(pick(5));
+        if (!s.empty()) s[0] = static_cast<char>(pick(6));  // the fuzz target's six formats (kFormats)
     }
   }
   return s;

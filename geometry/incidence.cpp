@@ -201,13 +201,12 @@ class Builder {
     std::erase_if(points, [&](std::size_t m) { return !scene_.points[m].at; });
     if (points.size() < 3) return {};
     charge_work(3 * points.size());
-    for (const auto& [known, result] : straightness_of_)
-      if (known == points) return result;
+    if (auto known = straightness_of_.find(points); known != straightness_of_.end()) return known->second;
     Straightness result;
     result.spread = placed_.spread(points);
     result.extremes = std::minmax(points[result.spread.first], points[result.spread.second]);
     if (result.spread.has_off()) result.worst = points[result.spread.worst];
-    straightness_of_.emplace_back(std::move(points), result);
+    straightness_of_.emplace(std::move(points), result);
     return result;
   }
 
@@ -749,7 +748,8 @@ class Builder {
   FrameBands bands_;
   const Rational &eps_, &eps2_, &eps_vis2_;
   std::vector<Piece> pieces_;
-  mutable std::vector<std::pair<std::vector<std::size_t>, Straightness>> straightness_of_;  // by sorted points
+  // By sorted points; ordered, so that a scene with many distinct sets costs a log per look-up.
+  mutable std::map<std::vector<std::size_t>, Straightness> straightness_of_;
   std::deque<std::pair<Vec2, Vec2>> clipped_;  // the drawn ends of rays and lines (pieces point here)
   std::optional<PlacedPoints> piece_ends_;
   std::set<std::pair<std::size_t, std::size_t>> kept_apart_;  // (piece, point): near-collinear, kept apart

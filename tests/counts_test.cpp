@@ -358,6 +358,29 @@ TEST(Counts, NearlyCollinearFanIsNotChainedIntoOneLine) {
     }
 }
 
+// Regression: n pieces through the same A and B, each on to its own P_i further along y = 100 (a
+// scene of many lines through two points, as a careless export writes). Every pair of pieces shares
+// A and B, and every pair's ends {A, P_i, P_j} are a different set of points to test for
+// straightness: looking up the sets already tested must not cost the number of sets each time,
+// or the scene runs into the 10-second limit. All n + 2 points lie on one line: C(n + 2, 2)
+// segments.
+TEST(Counts, ManyPiecesThroughTheSameTwoPointsAreOneLine) {
+  constexpr int n = 600;
+  std::string points = R"({"id":"A","at":[100,100]},{"id":"B","at":[200,100]})", lines;
+  for (int i = 0; i < n; ++i) {
+    const std::string p = std::to_string(i);
+    points.append(R"(,{"id":"P)").append(p).append(R"(","at":[)").append(std::to_string(300 + i)).append(",100]}");
+    lines.append(i ? "," : "").append(R"({"through":["A","B","P)").append(p).append(R"("]})");
+  }
+  const Scene s = scene_from(R"({"id":"through-two","frame":{"width":1000,"height":200},"points":[)" + points +
+                             R"(],"lines":[)" + lines + "]}");
+  const WorkBudget budget(WorkLimits{});  // the command line's default limits
+  for (const auto mode : {IncidenceMode::declared, IncidenceMode::merged}) {
+    EXPECT_EQ(build_incidence(s, mode).lines.size(), 1u) << mode_name(mode);
+    EXPECT_EQ(counts(s, mode).segments, binom(n + 2, 2)) << mode_name(mode);
+  }
+}
+
 // The control: pieces that are collinear with each other pairwise (a clique) are one line.
 // A–B and C–D on y = 100 with C, D between A and B, and E–F tilted by 0.001 within 0.4 px of it:
 // one line of 6 letters.

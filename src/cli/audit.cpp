@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "audit/run.hpp"
+#include "batch/shard.hpp"
 #include "cli/common.hpp"
 
 namespace geotruth::cli {
@@ -25,17 +26,12 @@ int audit(AuditCommand command, const BandOptions& bands) {
   options.checkpoint_every = command.checkpoint_every;
   options.progress = !command.no_progress && ::isatty(STDERR_FILENO);
   if (!command.shard.empty()) {
-    const auto slash = command.shard.find('/');
-    try {
-      options.shard_index = std::stoul(command.shard.substr(0, slash));
-      options.shard_count = std::stoul(command.shard.substr(slash + 1));
-    } catch (...) {
-      options.shard_count = 0;
-    }
-    if (slash == std::string::npos || options.shard_count == 0 || options.shard_index >= options.shard_count) {
+    const std::optional<Shard> shard = parse_shard(command.shard);
+    if (!shard) {
       std::cerr << "geotruth audit: --shard takes i/n with 0 ≤ i < n, e.g. 0/4\n";
       return kUsage;
     }
+    options.shard_index = shard->index, options.shard_count = shard->count;
   }
   const AuditTotals totals = run_audit(options, std::cerr);
   print_summary(command.output, std::cout);

@@ -7,6 +7,7 @@
 #include <geotruth/import.hpp>
 #include <geotruth/input.hpp>
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -115,11 +116,22 @@ using SceneHandler = std::function<ordered_json(const Scene& scene, const RawRec
 /// as JSON escapes (\n, \u0000), so one diagnostic is always one line.
 std::string printable(std::string_view text);
 
-/// Where a dataset's picture of a scene may be, in the order to try, inside the directory `dir`:
-/// <name>.png, .jpg, .jpeg or <name>/img_diagram.png (Geometry3K's layout), for each non-empty
-/// name (the scene's id, then its source key).
-std::vector<std::filesystem::path> picture_candidates(const std::filesystem::path& dir,
-                                                      const std::vector<std::string>& names);
+/// A dataset's folder of pictures, listed once. The picture of a scene is, for its id and then its
+/// source key: <name>.png, .jpg or .jpeg, or <name>/img_diagram.png (Geometry3K's layout); and for
+/// a GePBench scene "gepbench-<i>", the engine's own name <prefix>_<i as 8 digits>.jpg (any prefix:
+/// "easy_00000012.jpg").
+class PictureFolder {
+ public:
+  explicit PictureFolder(std::filesystem::path dir);
+  std::optional<std::filesystem::path> find(const std::vector<std::string>& names) const;
+  /// What find looked for, for an error message.
+  std::string looked_for(const std::vector<std::string>& names) const;
+
+ private:
+  std::filesystem::path dir_;
+  std::map<std::string, std::filesystem::path> by_stem_;
+  std::map<std::uint64_t, std::filesystem::path> by_index_;  ///< <prefix>_<digits> names
+};
 
 BatchStats run_batch(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
                      const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics);

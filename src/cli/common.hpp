@@ -156,6 +156,9 @@ struct CrosscheckCommand {
   InputOptions in;
   std::string image, overlay_dir, output;
   PictureOptions picture;
+  int threads = 0;                               ///< 0: all cores
+  double wobble_px = -1;                         ///< negative: measured per picture
+  std::uint64_t max_image_pixels = 64ull << 20;  ///< pictures larger are refused before decoding
 };
 int crosscheck(CrosscheckCommand command, const BandOptions& bands);
 

@@ -109,11 +109,18 @@ int main(int argc, char** argv) {
          auto bands = std::make_shared<BandOptions>();
          command->in.add_to(app, "scene files: JSONL, a .json scene, or - for stdin; or --from a source");
          app.add_option("--image", command->image,
-                        "the scenes' own pictures: an image file, or a directory holding <id>.png, <id>.jpg or "
-                        "<id>/img_diagram.png (default: render each scene)");
+                        "the scenes' own pictures: an image file, or a directory holding <id>.png, <id>.jpg, "
+                        "<id>/img_diagram.png or the GePBench engine's <prefix>_<index:08d>.jpg (default: render "
+                        "each scene)");
          app.add_option("--overlay", command->overlay_dir,
                         "directory for overlay PNGs: scene in blue, detections in orange, disagreements circled");
          app.add_option("-o,--output", command->output, "output JSONL file (default: stdout)");
+         app.add_option("--threads", command->threads, "worker threads (default: all cores)");
+         app.add_option("--wobble", command->wobble_px,
+                        "how far the pictures' strokes stray from their place, px (default: measured on each picture)");
+         app.add_option("--max-image-pixels", command->max_image_pixels,
+                        "pictures with more pixels are refused before decoding")
+             ->capture_default_str();
          command->picture.add_to(app);
          bands->add_to(app);
          app.footer("Exit: 0 every scene agrees, 1 some records could not be read, 2 usage, 3 some scene disagrees.");

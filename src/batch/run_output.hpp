@@ -106,6 +106,7 @@ class RunOutput {
 
  private:
   struct Part;
+  class Syncer;
   ordered_json signature() const;
   void checkpoint(std::size_t through, bool complete);
   void publish(std::size_t ordinals);
@@ -114,6 +115,7 @@ class RunOutput {
   std::filesystem::path checkpoint_path_;
   std::unique_ptr<class RunLock> lock_;
   std::vector<std::unique_ptr<Part>> parts_;
+  std::unique_ptr<Syncer> syncer_;  // declared after parts_: stopped before they close
   ordered_json signature_;
   std::size_t done_ = 0, last_ = 0, since_checkpoint_ = 0;
   RunTotals totals_;

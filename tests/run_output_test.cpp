@@ -182,3 +182,41 @@ TEST_F(RunOutputTest, ResumeContinuesAfterTheCheckpointAndRefusesAnotherRun) {
   EXPECT_EQ(manifest["records"], ordered_json({{"total", 4}, {"kept", 4}, {"errors", 1}}));
   EXPECT_EQ(manifest["streams"][0]["path"], "counts.jsonl");
 }
+
+// Pictures no record names (generate's, named by their item): merge gathers each shard's as they
+// are, and refuses a name two shards used.
+TEST_F(RunOutputTest, MergeGathersPicturesNamedByTheirItem) {
+  auto run_of = [&](std::size_t i, const std::string& picture) {
+    RunSpec spec;
+    spec.subcommand = "generate";
+    spec.home = dir_ / ("items" + std::to_string(i) + ".jsonl");
+    spec.streams.push_back({spec.home, StreamOrder::position, "records"});
+    spec.pictures.push_back({dir_ / ("pictures" + std::to_string(i)), 0, "", "render"});
+    spec.inputs = {input_};
+    spec.shard = {i, 2};
+    RunOutput run(spec, std::cerr);
+    for (std::size_t ordinal = i + 1; ordinal <= 3; ordinal += 2) {
+      std::ofstream(dir_ / ("pictures" + std::to_string(i)) / (picture + std::to_string(ordinal) + ".png"))
+          << "item " << ordinal;
+      run.stream(0) << "item " << ordinal << '\n';
+      run.written(ordinal, false);
+    }
+    run.finish(3);
+  };
+  run_of(0, "item-");
+  run_of(1, "item-");
+  const MergeResult merged = merge_runs({(dir_ / "items0.jsonl").string(), (dir_ / "items1.jsonl").string()},
+                                        {(dir_ / "items.jsonl").string(), {{"render", (dir_ / "all").string()}}}, {});
+  EXPECT_EQ(merged.pictures, 3u);
+  EXPECT_EQ(slurp(dir_ / "items.jsonl"), "item 1\nitem 2\nitem 3\n");
+  for (const int ordinal : {1, 2, 3})
+    EXPECT_EQ(slurp(dir_ / "all" / ("item-" + std::to_string(ordinal) + ".png")), "item " + std::to_string(ordinal));
+  EXPECT_THROW(merge_runs({(dir_ / "items0.jsonl").string(), (dir_ / "items1.jsonl").string()},
+                          {(dir_ / "again.jsonl").string(), {}}, {}),
+               std::runtime_error);  // the shards' pictures need --render
+  std::ofstream(dir_ / "pictures1" / "item-1.png") << "again";
+  EXPECT_THROW(merge_runs({(dir_ / "items0.jsonl").string(), (dir_ / "items1.jsonl").string()},
+                          {(dir_ / "twice.jsonl").string(), {{"render", (dir_ / "twice").string()}}}, {}),
+               std::runtime_error);                // item-1.png in both shards
+  EXPECT_FALSE(fs::exists(dir_ / "twice.jsonl"));  // refused before anything is written
+}

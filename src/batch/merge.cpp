@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 #include <queue>
+#include <set>
 #include <stdexcept>
 
 #include "batch/files.hpp"
@@ -232,12 +233,30 @@ MergeResult merge_runs(const std::vector<std::string>& args, const MergeTargets&
     result.totals.errors += r["errors"].get<std::size_t>();
   }
 
+  // Pictures no record names (field ""): named by their item alone, so unique across the shards;
+  // checked before anything is written, gathered after the streams.
+  std::vector<std::pair<fs::path, fs::path>> gathered;
+  for (const auto& p : pictures) {
+    if (!p->field.empty()) continue;
+    std::set<fs::path> taken;
+    for (const fs::path& dir : p->shard_dirs)
+      for (const auto& entry : fs::directory_iterator(dir)) {
+        const fs::path name = entry.path().filename();
+        if (!entry.is_regular_file() || name.string().front() == '.' || name.extension() == ".jsonl" ||
+            name.extension() == ".part")
+          continue;
+        if (!taken.insert(name).second) throw failure(name.string() + " is a picture of two shards");
+        gathered.emplace_back(entry.path(), fs::path(p->out_dir) / name);
+        ++p->count;
+      }
+  }
+
   for (std::size_t k = 0; k < merged.streams.size(); ++k) {
     std::vector<LineReader> readers;
     for (const ShardRun& s : shards) readers.emplace_back(s.dir / s.manifest["streams"][k]["path"].get<std::string>());
     std::vector<PictureMerge*> named;
     for (std::size_t p = 0; p < pictures.size(); ++p)
-      if (merged.pictures[p].stream == k) named.push_back(pictures[p].get());
+      if (merged.pictures[p].stream == k && !pictures[p]->field.empty()) named.push_back(pictures[p].get());
     AtomicFile out(merged.streams[k].path);
     std::string line;
     if (merged.streams[k].order == StreamOrder::position) {
@@ -272,6 +291,7 @@ MergeResult merge_runs(const std::vector<std::string>& args, const MergeTargets&
     }
     out.commit();
   }
+  for (const auto& [from, to] : gathered) link_or_copy(from, to);
   for (const auto& p : pictures) result.pictures += p->count;
 
   // Files every shard wrote the same (the band in force: each shard read all the inputs).

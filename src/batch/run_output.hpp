@@ -40,11 +40,13 @@ struct RunStream {
 };
 
 /// A folder of pictures, one per record at most, each named in the record's member `field` (the
-/// record's last member), after the record's id (picture_stem), unique within the run.
+/// record's last member), after the record's id (picture_stem), unique within the run; merge names
+/// them as one run does. With `field` "", the pictures are named by their item alone, unique
+/// across shards (no record names them): merge gathers them as they are.
 struct RunPictures {
   std::filesystem::path dir;
   std::size_t stream = 0;  ///< the stream whose records name the pictures
-  std::string field;       ///< "image", "overlay"
+  std::string field;       ///< "image", "overlay"; "" for pictures named by their item
   std::string option;      ///< the option that named the folder ("" when it is the home itself or inside it)
 };
 

@@ -175,6 +175,7 @@ MergeResult merge_runs(const std::vector<std::string>& args, const MergeTargets&
   const ordered_json& first = shards.front().manifest;
   MergeResult result;
   result.subcommand = first["subcommand"];
+  result.options = first.value("options", ordered_json::object());
   result.shards = n;
   result.ordinals = first["records"]["total"];
   std::error_code ec;

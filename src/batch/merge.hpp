@@ -24,6 +24,7 @@ struct MergeTargets {
 
 struct MergeResult {
   std::string subcommand;
+  ordered_json options;  ///< the run's options, as its manifests have them
   std::size_t shards = 0, ordinals = 0, pictures = 0;
   RunTotals totals;
 };

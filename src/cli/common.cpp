@@ -95,8 +95,20 @@ bool Output::commit() {
   return true;
 }
 
+namespace {
+RecordsTarget with_inputs(RecordsTarget target, const InputOptions& in) {
+  target.inputs = in.inputs;
+  ordered_json options = input_signature(in.format(), in.limits);
+  for (const auto& [key, value] : target.options.items()) options[key] = value;
+  target.options = std::move(options);
+  return target;
+}
+}  // namespace
+
 RecordsOutput::RecordsOutput(const RecordsTarget& target, const InputOptions& in, const BatchOptions& batch)
-    : shard_(batch.parsed()) {
+    : RecordsOutput(with_inputs(target, in), batch) {}
+
+RecordsOutput::RecordsOutput(const RecordsTarget& target, const BatchOptions& batch) : shard_(batch.parsed()) {
   const bool to_stdout = target.records.empty() || target.records == "-";
   if (!batch.resumable()) {
     plain_ = std::make_unique<Output>(target.records);
@@ -112,9 +124,8 @@ RecordsOutput::RecordsOutput(const RecordsTarget& target, const InputOptions& in
   spec.home = spec.home_is_directory ? target.home : target.records;
   spec.streams.push_back({target.records, StreamOrder::position, "records"});
   spec.pictures = target.pictures;
-  spec.inputs = in.inputs;
-  spec.options = input_signature(in.format(), in.limits);
-  for (const auto& [key, value] : target.options.items()) spec.options[key] = value;
+  spec.inputs = target.inputs;
+  spec.options = target.options;
   spec.shard = shard_;
   spec.resume = batch.resume;
   spec.checkpoint_every = batch.checkpoint_every;

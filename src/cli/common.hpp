@@ -86,12 +86,15 @@ struct RecordsTarget {
   std::string home;      ///< the run's home when it is a directory (render), else "" (the records file)
   ordered_json options;  ///< what shapes the output besides the inputs
   std::vector<RunPictures> pictures;
+  std::vector<std::string> inputs;  ///< the input files (set from InputOptions; none for generate)
 };
 
 class RecordsOutput {
  public:
   /// Throws CLI::ValidationError when a sharded or resumable run has no records file, and
   /// std::runtime_error when its home holds another run.
+  RecordsOutput(const RecordsTarget& target, const BatchOptions& batch);
+  /// The same for a run over `in`: its inputs, and its format and limits among the options.
   RecordsOutput(const RecordsTarget& target, const InputOptions& in, const BatchOptions& batch);
   ~RecordsOutput();
   /// Resume of a finished run: nothing is to be written.

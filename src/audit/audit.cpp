@@ -5,7 +5,7 @@
 
 #include <geotruth/counts.hpp>
 #include <geotruth/input.hpp>
-#include "audit/fnv1a.hpp"
+#include "batch/fnv1a.hpp"
 
 #include "core/exact_json.hpp"
 #include "questions/shapes.hpp"

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "audit/jsonl.hpp"
-#include "audit/run.hpp"
+#include "batch/files.hpp"
 #include "batch/batch.hpp"
 #include "core/exact_json.hpp"
 

@@ -339,21 +339,21 @@ std::string PictureFolder::looked_for(const std::vector<std::string>& names) con
 }
 
 BatchStats run_batch(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
-                     const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics) {
+                     const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics, const BatchPlan& plan) {
   BatchWriter writer(limits, out, diagnostics);
   RecordStream stream(inputs, source, limits);
   StreamItem item;
   std::size_t records = 0;
   while (stream.next(item)) {
+    if (!plan.takes(item.ordinal)) continue;
     ++records;
     const SceneOrError scene = take_scene(item, limits);
-    if (auto* error = std::get_if<InputError>(&scene)) {
-      writer.error(item.raw, *error);
-      continue;
-    }
-    writer.write(item.raw, [&] { return handler(std::get<Scene>(scene), item.raw); });
+    const bool written = std::holds_alternative<InputError>(scene)
+                             ? writer.error(item.raw, std::get<InputError>(scene))
+                             : writer.write(item.raw, [&] { return handler(std::get<Scene>(scene), item.raw); });
+    if (plan.written) plan.written(item.ordinal, !written);
   }
-  return writer.finish(records);
+  return writer.finish(records, stream.ordinals());
 }
 
 }  // namespace geotruth

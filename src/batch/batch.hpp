@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "batch/shard.hpp"
 #include "core/exact_json.hpp"
 
 namespace geotruth {
@@ -75,6 +76,8 @@ class RecordStream {
   /// Bytes of native input consumed so far, and in all (0 when unknown, e.g. stdin).
   std::size_t bytes_read() const;
   std::size_t bytes_total() const { return bytes_total_; }
+  /// Records handed out so far (all of them once next() returned false).
+  std::size_t ordinals() const { return ordinal_; }
 
  private:
   bool open_next_input();
@@ -103,7 +106,17 @@ SceneOrError take_scene(StreamItem& item, const Limits& limits);
 ordered_json error_record(const RawRecord& record, const InputError& error);
 
 struct BatchStats {
-  std::size_t records = 0, errors = 0;
+  std::size_t records = 0, errors = 0;  ///< records worked on (and written), error records among them
+  std::size_t ordinals = 0;             ///< records the inputs held in all
+};
+
+/// Which records a batch works on, and what follows each one written: one sharding and one
+/// resume for every batch subcommand (batch/run_output.hpp keeps the checkpoints).
+struct BatchPlan {
+  Shard shard;            ///< --shard: the records at these positions
+  std::size_t after = 0;  ///< --resume: records up to this ordinal were written before
+  std::function<void(std::size_t ordinal, bool error)> written;  ///< after each record's line
+  bool takes(std::size_t ordinal) const { return ordinal > after && shard.keeps(ordinal); }
 };
 
 /// Turns a scene into its output record, or throws InputError for a per-record problem.
@@ -134,7 +147,8 @@ class PictureFolder {
 };
 
 BatchStats run_batch(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
-                     const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics);
+                     const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics,
+                     const BatchPlan& plan = {});
 
 /// The heavy part of a record's work, run on any thread (it must not touch shared state); the step
 /// it returns runs in input order on one thread and gives the output record (naming and writing
@@ -146,7 +160,7 @@ using ParallelSceneHandler = std::function<RecordStep(const Scene& scene, const 
 /// files, is the same as with one thread, in input order.
 BatchStats run_batch_parallel(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
                               int threads, const ParallelSceneHandler& handler, std::ostream& out,
-                              std::ostream& diagnostics);
+                              std::ostream& diagnostics, const BatchPlan& plan = {});
 
 /// Native JSONL inputs.
 inline BatchStats run_batch(const std::vector<std::string>& inputs, const Limits& limits, const SceneHandler& handler,

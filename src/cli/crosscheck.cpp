@@ -75,8 +75,29 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
   std::optional<PictureFolder> folder;
   if (!command.image.empty() && fs::is_directory(command.image)) folder.emplace(command.image);
   if (!command.overlay_dir.empty()) fs::create_directories(command.overlay_dir);
+  std::vector<RunPictures> pictures;
+  if (!command.overlay_dir.empty()) pictures.push_back({command.overlay_dir, 0, "overlay", "overlay"});
+  RecordsOutput out({"crosscheck",
+                     command.output,
+                     "",
+                     {{"image", command.image}, {"picture", command.picture.json()}, {"bands", bands_json(run.bands)}},
+                     pictures},
+                    command.in, command.batch);
+  // Disagreements in records written before (a resumed run's exit code is the whole run's).
+  auto disagrees = [](const std::string& line) {
+    const ordered_json record = ordered_json::parse(line, nullptr, false);
+    return record.is_object() && record.value("agree", true) == false;
+  };
+  std::size_t disagree_before = 0;
+  if (out.complete()) {
+    std::ifstream records(command.output);
+    for (std::string line; std::getline(records, line);) disagree_before += disagrees(line);
+    if (out.totals({}).errors) return kRecordErrors;
+    return disagree_before ? kDisagree : kOk;
+  }
   Names names;
-  Output out(command.output);
+  names_written(out, "overlay", names);
+  out.each_written_line([&](const std::string& line) { disagree_before += disagrees(line); });
   std::size_t disagree = 0, checked = 0;
   // Reading, detecting and matching run on every core; overlays are named and written in input order.
   const BatchStats stats = run_batch_parallel(
@@ -125,12 +146,12 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
           return result;
         };
       },
-      out.stream(), std::cerr);
-  if (!out.commit()) return kUsage;
+      out.stream(), std::cerr, out.plan());
+  if (!out.finish(stats)) return kUsage;
   std::cerr << "crosscheck: " << stats.records << " records, " << checked << " checked, " << checked - disagree
             << " agree, " << disagree << " disagree, " << stats.errors << " errors\n";
-  if (stats.errors) return kRecordErrors;
-  return disagree ? kDisagree : kOk;
+  if (out.totals(stats).errors) return kRecordErrors;
+  return disagree + disagree_before ? kDisagree : kOk;
 }
 
 }  // namespace

@@ -80,7 +80,11 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
   RecordsOutput out({"crosscheck",
                      command.output,
                      "",
-                     {{"image", command.image}, {"picture", command.picture.json()}, {"bands", bands_json(run.bands)}},
+                     {{"image", command.image},
+                      {"picture", command.picture.json()},
+                      {"bands", bands_json(run.bands)},
+                      {"wobble", command.wobble_px},
+                      {"max_image_pixels", command.max_image_pixels}},
                      pictures},
                     command.in, command.batch);
   // Disagreements in records written before (a resumed run's exit code is the whole run's).

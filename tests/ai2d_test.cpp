@@ -115,9 +115,9 @@ TEST(Ai2dImport, BlobsAndLabelsAreOneEntityKeptExactly) {
 }
 
 TEST(Ai2dImport, RoundTripKeepsEveryField) {
-  for (const char* name :
-       {"food_chain", "nutrient_cycle", "floating_cycle", "attached_cycle", "motor_battery", "series_loop",
-        "misassigned", "heads", "mixed_links", "split_current", "bent_wire", "self_loop", "split_misassigned", "arrow_evidence"}) {
+  for (const char* name : {"food_chain", "nutrient_cycle", "floating_cycle", "attached_cycle", "motor_battery",
+                           "series_loop", "misassigned", "heads", "mixed_links", "split_current", "bent_wire",
+                           "self_loop", "split_misassigned", "arrow_evidence"}) {
     const Scene s = imported(name, {{std::string(name) + ".png", "circuits"}});
     const auto back = read_scene(write_scene(s));
     ASSERT_TRUE(std::holds_alternative<Scene>(back)) << name << ": " << std::get<InputError>(back).message;

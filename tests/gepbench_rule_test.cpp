@@ -267,8 +267,9 @@ TEST(GepbenchDirection, AnswerNearTheBoxOverlapThresholdIsAmbiguous) {
         R"([{"shapes":[{"type":"ellipse","center":[0.5,0.3],"major_axis":0.2,"minor_axis":0.2,"rotation":0,)"
         R"("special_info":"circle"},{"type":"polygon","points":[[0.4,)" +
         y + "],[0.6," + y + R"(],[0.6,0.7],[0.4,0.7]],"special_info":"rectangle"}],"relations":[]}])";
-    const auto scenes = import_texts(rules, question(0, "Considering the centroid, which of the following is directly "
-                                                        "to the top of the circle?",
+    const auto scenes = import_texts(rules, question(0,
+                                                     "Considering the centroid, which of the following is directly "
+                                                     "to the top of the circle?",
                                                      R"(["star","rectangle","hexagon","spiral"])", "rectangle"));
     const auto v = verdicts_of(std::get<Scene>(scenes.at(0).scene));
     EXPECT_EQ(v.at("reference-0").verdict, verdict) << d;

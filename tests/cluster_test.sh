@@ -171,9 +171,11 @@ wait_for 60 test -s "$tmp/paused" || fail_with_logs "no audit task reached its f
 paused_job=$(awk '{print $4}' "$tmp/paused")
 check "the paused task runs under Slurm" RUNNING "$(job_state "$paused_job")"
 scontrol requeue "$paused_job" || fail_with_logs "scontrol requeue $paused_job failed"
-# A requeued job waits (BeginTime) before it may start again: let it start now.
+# A requeued job waits (BeginTime) before it may start again: let it start, two seconds on. slurmd
+# refuses a credential made in the same second as the one it revoked at the requeue ("Job credential
+# revoked", the task fails and the array's afterok never holds).
 requeued() { [ "$(job_state "$paused_job")" = PENDING ]; }
-wait_for 20 requeued && scontrol update jobid="$paused_job" StartTime=now
+wait_for 20 requeued && sleep 2 && scontrol update jobid="$paused_job" StartTime=now
 wait_for 90 jobs_done || fail_with_logs "the audit array and its merge did not finish: $(squeue)"
 task=$(scontrol show job "$paused_job" | grep -o 'ArrayTaskId=[0-9]*' | cut -d= -f2)
 check "requeued task: restarted once" 1 "$(scontrol show job "$paused_job" | grep -o 'Restarts=[0-9]*' | cut -d= -f2)"

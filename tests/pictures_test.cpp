@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <geotruth/audit.hpp>
 #include <geotruth/findings.hpp>
+#include <geotruth/import.hpp>
 #include <geotruth/input.hpp>
 #include <geotruth/vision.hpp>
 #include <random>
@@ -216,6 +218,94 @@ TEST(Pictures, DatasetPicturesAreJudgedAsTheSourceDrawsThem) {
   // Judged against its definition instead, the same picture misses it.
   const CrossCheck defined = crosscheck(scene, picture);
   EXPECT_FALSE(defined.agree) << reasons_of(defined);
+}
+
+// The engine's spiral: r = a + (b + ε sin(ωθ + φ))θ in its rules and answers, r = a + bθ in its
+// picture (data/draw/plt_backend.py). The importer records the picture's curve and says so.
+TEST(Pictures, GepbenchSpiralsAreRecordedAsTheEngineDrawsThem) {
+  const std::string rules = R"([{"shapes":[{"type":"spiral","center":[0.5,0.5],"initial_radius":0.02,
+    "growth_rate":0.01,"sin_params":[0.008,2,0],"max_theta":12.5},
+    {"type":"spiral","center":[0.2,0.2],"initial_radius":0.01,"growth_rate":0.005,"sin_params":[0,1,0],
+     "max_theta":6}],"relations":[]}])";
+  const auto imported = import_gepbench({{"rules.json", rules}});
+  ASSERT_EQ(imported.size(), 1u);
+  const Scene& scene = std::get<Scene>(imported[0].scene);
+  ASSERT_TRUE(scene.shapes[0].drawn);
+  const auto& drawn = std::get<SpiralShape>(*scene.shapes[0].drawn);
+  EXPECT_EQ(drawn.sin_eps, 0);
+  EXPECT_EQ(drawn.growth_rate, Rational(1, 100));
+  EXPECT_FALSE(scene.shapes[1].drawn);  // no sine term: drawn as defined
+  ASSERT_EQ(imported[0].notes.size(), 1u);
+  EXPECT_EQ(imported[0].notes[0].kind, "drawn_differently");
+  // The largest radial gap: |ε sin(ωθ)| θ at most ε·θmax = 0.1 of the unit square, reached near
+  // θ = 11.78 (sin 2θ = −1): 0.008 × 11.78 = 0.0942 → 60.3 px at 640 px.
+  EXPECT_NE(imported[0].notes[0].detail.find("60."), std::string::npos) << imported[0].notes[0].detail;
+  // The audit's scene findings carry it, with its gap.
+  const SceneAudit audit = audit_scene(scene, dataset_bands("gepbench"));
+  const auto it = std::find_if(audit.findings.begin(), audit.findings.end(),
+                               [](const Finding& f) { return f.kind == FindingKind::drawn_differently; });
+  ASSERT_NE(it, audit.findings.end());
+  EXPECT_EQ(it->elements, std::vector<std::string>{"s0"});
+  ASSERT_TRUE(it->slack_px);
+  EXPECT_NEAR(*it->slack_px, 60.3, 0.3);
+}
+
+TEST(Pictures, SpiralQuestionsWhoseAnswerTheDrawingChangesAreAmbiguous) {
+  // The engine's area of a spiral is ∫ r²/2 over its last turn: 0.04562 with the sine term, 0.04156
+  // without (numerical integration, independent of geotruth). Options A and B are those two.
+  const Scene scene = scene_of(R"({"id":"sp","frame":{"width":1,"height":1,"y":"up"},"shapes":[
+    {"id":"s0","type":"spiral","center":[0.5,0.5],"initial_radius":0.02,"growth_rate":0.01,
+     "sin_params":[0.008,2,0],"max_theta":12.5,"drawn":{"sin_params":[0,0,0]}}],
+    "questions":[{"id":"area","ask":"size","of":"s0","measure":"area","options":["0.0456","0.0416","0.03","0.06"],"answer":"A"},
+                 {"id":"count","ask":"count","of":"spiral","options":["0","1","2","3"],"answer":"B"}]})");
+  const SceneAudit audit = audit_scene(scene, dataset_bands("gepbench"));
+  ASSERT_EQ(audit.verdicts.size(), 2u);
+  EXPECT_EQ(audit.verdicts[0].verdict, Verdict::ambiguous);
+  ASSERT_FALSE(audit.verdicts[0].reasons.empty());
+  EXPECT_EQ(audit.verdicts[0].reasons[0].kind, "drawn_differently");
+  EXPECT_EQ(audit.verdicts[1].verdict, Verdict::ok);  // one spiral, however drawn
+  // Without the drawn curve the same answer is ok: the truth follows the definition.
+  Scene defined_only = scene;
+  defined_only.shapes[0].drawn.reset();
+  EXPECT_EQ(audit_scene(defined_only, dataset_bands("gepbench")).verdicts[0].verdict, Verdict::ok);
+}
+
+// --- pictures in the verdicts -------------------------------------------------------------------
+
+TEST(Pictures, QuestionsAboutWhatThePictureLacksAreAmbiguous) {
+  // GePBench-style shapes; the scene has a circle "d" the picture lacks.
+  const Scene drawn = frame_of("asked", R"("shapes":[{"id":"c","type":"circle","center":[200,220],"radius":90},
+    {"id":"t","type":"polygon","points":[[380,120],[560,160],[450,330]]}])");
+  Scene scene = drawn;
+  scene.shapes.push_back(drawn.shapes.front());
+  scene.shapes.back().id = "d";
+  std::get<EllipseShape>(scene.shapes.back().geometry).center = Vec2{540, 520};
+  auto question = [](std::string id, std::string json) {
+    auto parsed = read_scene(R"({"id":"q","questions":[)" + json + "]}");
+    Question q = std::get<Scene>(parsed).questions.front();
+    q.id = std::move(id);
+    return q;
+  };
+  scene.questions = {
+      question("circles", R"({"id":"x","ask":"count","of":"circle","options":["1","2","3","4"],"answer":"B"})"),
+      question("triangles", R"({"id":"x","ask":"count","of":"triangle","options":["0","1","2","3"],"answer":"B"})")};
+  CrossCheckOptions options;
+  options.dataset_picture = true;
+  const CrossCheck check = crosscheck(scene, render(drawn), options);
+  PictureEvidence picture{"asked.png", {}, {}};
+  for (const auto& r : check.reasons) picture.findings.push_back(r);
+  const SceneAudit with = audit_scene(scene, {}, &picture), without = audit_scene(scene);
+  EXPECT_EQ(without.verdicts[0].verdict, Verdict::ok);
+  EXPECT_EQ(with.verdicts[0].verdict, Verdict::ambiguous);
+  ASSERT_FALSE(with.verdicts[0].reasons.empty());
+  EXPECT_EQ(with.verdicts[0].reasons[0].kind, "not_visible");
+  EXPECT_NE(with.verdicts[0].reasons[0].detail.find("d:"), std::string::npos) << with.verdicts[0].reasons[0].detail;
+  // The count of triangles does not rest on the missing circle.
+  EXPECT_EQ(with.verdicts[1].verdict, Verdict::ok);
+  // The picture's findings join the scene's.
+  EXPECT_TRUE(std::any_of(with.findings.begin(), with.findings.end(), [](const Finding& f) {
+    return f.kind == FindingKind::not_visible && f.elements == std::vector<std::string>{"d"};
+  }));
 }
 
 // --- bad picture files -------------------------------------------------------------------------

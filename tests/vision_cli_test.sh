@@ -77,4 +77,45 @@ PY
 )
 check "analyze and crosscheck: same elements and slack for one gap" "True True doubtful" "$same_fact"
 
+# crosscheck on every core: the records and overlays of one thread, in input order.
+"$geotruth" render "$tmp/many.jsonl" -o "$tmp/many_img" --format jpeg --style sketch --gaussian 8 >/dev/null 2>&1
+(cd "$tmp" && "$geotruth" crosscheck many.jsonl --image many_img --threads 1 --overlay ov1 >cc1.jsonl 2>/dev/null)
+(cd "$tmp" && "$geotruth" crosscheck many.jsonl --image many_img --threads 2 --overlay ov2 >cc2.jsonl 2>/dev/null)
+check "crosscheck --threads 2: same records" "" "$(cd "$tmp" && sed 's#"ov2/#"ov1/#' cc2.jsonl | cmp - cc1.jsonl)"
+check "crosscheck --threads 2: same overlays" "" "$(diff -r "$tmp/ov1" "$tmp/ov2")"
+check "crosscheck: every record says how the picture was read" 60 "$(grep -c '"style":"wobble [0-9.]* px (auto' "$tmp/cc1.jsonl")"
+
+# A picture cut short is an error record naming the file, not a verdict.
+mkdir -p "$tmp/cut"
+head -c 5000 "$tmp/jpg/ellipse.jpg" >"$tmp/cut/ellipse.jpg"
+"$geotruth" crosscheck "$tmp/ellipse.jsonl" --image "$tmp/cut" >"$tmp/cut.jsonl" 2>/dev/null
+check "crosscheck: truncated JPEG exit 1" 1 $?
+check "crosscheck: truncated JPEG is an error record naming it" 1 "$(grep -c '"error":.*cut/ellipse.jpg: a damaged or truncated JPEG' "$tmp/cut.jsonl")"
+
+# The GePBench engine names its pictures <prefix>_<index:08d>.jpg: found for gepbench-<index>.
+mkdir -p "$tmp/engine"
+cp "$tmp/jpg/ellipse.jpg" "$tmp/engine/easy_00000007.jpg"
+sed 's/"id":"ellipse"/"id":"gepbench-7"/' "$tmp/ellipse.jsonl" >"$tmp/gep.jsonl"
+"$geotruth" crosscheck "$tmp/gep.jsonl" --image "$tmp/engine" >"$tmp/gep_cc.jsonl" 2>/dev/null
+check "crosscheck: the engine's picture name found" 1 "$(grep -c 'engine/easy_00000007.jpg' "$tmp/gep_cc.jsonl")"
+
+# audit --image and filter --image: a circle the scene has and the picture lacks.
+mkdir -p "$tmp/pics"
+echo '{"id":"two","frame":{"width":640,"height":640},"circles":[{"id":"a","center":[200,300],"radius":100},{"id":"b","center":[450,300],"radius":80}]}' >"$tmp/two.jsonl"
+"$geotruth" render "$tmp/two.jsonl" -o "$tmp/pics" >/dev/null 2>&1
+echo '{"id":"two","frame":{"width":640,"height":640},"circles":[{"id":"a","center":[200,300],"radius":100},{"id":"b","center":[450,300],"radius":80},{"id":"c","center":[320,560],"radius":50}],"questions":[{"id":"q1","ask":"count","of":"circles","options":["2","3","4","5"],"answer":"B"},{"id":"q2","ask":"count","of":"letters","options":["0","1","2","3"],"answer":"A"}]}' >"$tmp/three.jsonl"
+"$geotruth" audit "$tmp/three.jsonl" -o "$tmp/au" --threads 1 >/dev/null 2>&1
+check "audit without --image: the count is ok" 1 "$(grep -c '"question":"q1".*"verdict":"ok"' "$tmp/au/verdicts.jsonl")"
+"$geotruth" audit "$tmp/three.jsonl" -o "$tmp/aui" --image "$tmp/pics" --threads 1 >/dev/null 2>&1
+check "audit --image: the count of circles is ambiguous" 1 "$(grep -c '"question":"q1".*"verdict":"ambiguous".*"kind":"not_visible"' "$tmp/aui/verdicts.jsonl")"
+check "audit --image: the count of letters stays ok" 1 "$(grep -c '"question":"q2".*"verdict":"ok"' "$tmp/aui/verdicts.jsonl")"
+check "audit --image: the overlay is written and named" 1 "$(ls "$tmp/aui/overlays" | grep -c '^two.png$')"
+check "audit --image: the summary counts the pictures" "1 1 1" "$(python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['pictures']; print(p['scenes'], p['with_findings'], p['questions_decided'])" "$tmp/aui/summary.json")"
+check "audit --image: the report shows the overlay" 1 "$(grep -c 'overlays/two.png' "$tmp/aui/report.html")"
+"$geotruth" filter "$tmp/three.jsonl" --keep "$tmp/keep.jsonl" --reject "$tmp/reject.jsonl" --image "$tmp/pics" >/dev/null 2>&1
+check "filter --image: rejected for its picture" "0 1" "$(wc -l <"$tmp/keep.jsonl") $(grep -c not_visible "$tmp/reject.jsonl")"
+mkdir -p "$tmp/nopics"
+"$geotruth" audit "$tmp/three.jsonl" -o "$tmp/aun" --image "$tmp/nopics" --threads 1 >/dev/null 2>&1
+check "audit --image: a missing picture is a finding, the count not ok" "1 1" "$(grep -c picture_unavailable "$tmp/aun/scenes.jsonl") $(grep -c '"question":"q1".*"verdict":"ambiguous"' "$tmp/aun/verdicts.jsonl")"
+
 finish "vision cli"

@@ -58,6 +58,30 @@ struct PngMessages {
   std::string error;
 };
 
+// libpng reports an error by longjmp to the last setjmp. Each step that can fail runs in a frame of
+// its own that holds no object with a destructor, so a jump skips none (the buffers are the caller's).
+bool read_png_header(png_structp png, png_infop info, png_uint_32* width, png_uint_32* height) {
+  if (setjmp(png_jmpbuf(png))) return false;
+  png_read_info(png, info);
+  int depth = 0, color = 0;
+  png_get_IHDR(png, info, width, height, &depth, &color, nullptr, nullptr, nullptr);
+  // Everything to 8-bit RGBA, then alpha composited over white: transparent backgrounds are paper.
+  png_set_expand(png);
+  png_set_strip_16(png);
+  png_set_gray_to_rgb(png);
+  png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+  png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  return true;
+}
+
+bool read_png_rows(png_structp png, png_bytep* rows) {
+  if (setjmp(png_jmpbuf(png))) return false;
+  png_read_image(png, rows);
+  png_read_end(png, nullptr);
+  return true;
+}
+
 Image decode_png(const std::vector<std::uint8_t>& bytes, const DecodeLimits& limits, std::string& error) {
   PngMessages messages;
   png_structp png = png_create_read_struct(
@@ -69,35 +93,26 @@ Image decode_png(const std::vector<std::uint8_t>& bytes, const DecodeLimits& lim
       },
       [](png_structp, png_const_charp) {});  // warnings (ancillary chunks): not the pixels
   png_infop info = png ? png_create_info_struct(png) : nullptr;
-  Image image;
-  PngInput input{&bytes};
-  if (!info || setjmp(png_jmpbuf(png))) {
+  const auto damaged = [&] {
     png_destroy_read_struct(&png, &info, nullptr);
-    error = "not a readable PNG: " + (messages.error.empty() ? std::string("out of memory") : messages.error);
-    return {};
-  }
+    error = "a damaged or truncated PNG: " + (messages.error.empty() ? std::string("out of memory") : messages.error);
+    return Image{};
+  };
+  if (!info) return damaged();
+  PngInput input{&bytes};
   png_set_read_fn(png, &input, read_png_bytes);
-  png_read_info(png, info);
   png_uint_32 width = 0, height = 0;
-  int depth = 0, color = 0;
-  png_get_IHDR(png, info, &width, &height, &depth, &color, nullptr, nullptr, nullptr);
+  if (!read_png_header(png, info, &width, &height)) return damaged();
   if (too_large(width, height, limits, error)) {
     png_destroy_read_struct(&png, &info, nullptr);
     return {};
   }
-  // Everything to 8-bit RGBA, then alpha composited over white: transparent backgrounds are paper.
-  png_set_expand(png);
-  png_set_strip_16(png);
-  png_set_gray_to_rgb(png);
-  png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
-  png_set_interlace_handling(png);
-  png_read_update_info(png, info);
   std::vector<std::uint8_t> rgba(static_cast<std::size_t>(width) * height * 4);
   std::vector<png_bytep> rows(height);
   for (png_uint_32 y = 0; y < height; ++y) rows[y] = rgba.data() + static_cast<std::size_t>(y) * width * 4;
-  png_read_image(png, rows.data());
-  png_read_end(png, nullptr);
+  if (!read_png_rows(png, rows.data())) return damaged();
   png_destroy_read_struct(&png, &info, nullptr);
+  Image image;
   image.width = static_cast<int>(width), image.height = static_cast<int>(height);
   image.rgb.resize(static_cast<std::size_t>(width) * height * 3);
   for (std::size_t i = 0, n = static_cast<std::size_t>(width) * height; i < n; ++i) {
@@ -115,8 +130,30 @@ struct JpegReader {
   std::string error;
 };
 
+// As for PNG: libjpeg's errors jump back to a frame that holds no object with a destructor.
+bool read_jpeg_header(jpeg_decompress_struct* jpeg, JpegReader* reader, const std::vector<std::uint8_t>& bytes) {
+  if (setjmp(reader->jump)) return false;
+  jpeg_create_decompress(jpeg);
+  jpeg_mem_src(jpeg, bytes.data(), static_cast<unsigned long>(bytes.size()));
+  jpeg_read_header(jpeg, TRUE);
+  jpeg->out_color_space = JCS_RGB;
+  jpeg_calc_output_dimensions(jpeg);
+  return true;
+}
+
+bool read_jpeg_pixels(jpeg_decompress_struct* jpeg, JpegReader* reader, std::uint8_t* rgb) {
+  if (setjmp(reader->jump)) return false;
+  jpeg_start_decompress(jpeg);
+  while (jpeg->output_scanline < jpeg->output_height) {
+    JSAMPROW row = rgb + static_cast<std::size_t>(jpeg->output_scanline) * jpeg->output_width * 3;
+    jpeg_read_scanlines(jpeg, &row, 1);
+  }
+  jpeg_finish_decompress(jpeg);
+  return true;
+}
+
 Image decode_jpeg(const std::vector<std::uint8_t>& bytes, const DecodeLimits& limits, std::string& error) {
-  jpeg_decompress_struct jpeg;
+  jpeg_decompress_struct jpeg{};
   JpegReader reader;
   jpeg.err = jpeg_std_error(&reader.manager);
   reader.manager.error_exit = [](j_common_ptr info) {
@@ -135,31 +172,23 @@ Image decode_jpeg(const std::vector<std::uint8_t>& bytes, const DecodeLimits& li
       r->error = text;
     }
   };
-  Image image;
-  if (setjmp(reader.jump)) {
+  const auto damaged = [&] {
     jpeg_destroy_decompress(&jpeg);
-    error = "not a readable JPEG: " + reader.error;
-    return {};
-  }
-  jpeg_create_decompress(&jpeg);
-  jpeg_mem_src(&jpeg, bytes.data(), static_cast<unsigned long>(bytes.size()));
-  jpeg_read_header(&jpeg, TRUE);
+    error = "a damaged or truncated JPEG: " + reader.error;
+    return Image{};
+  };
+  if (!read_jpeg_header(&jpeg, &reader, bytes)) return damaged();
   if (too_large(jpeg.image_width, jpeg.image_height, limits, error)) {
     jpeg_destroy_decompress(&jpeg);
     return {};
   }
-  jpeg.out_color_space = JCS_RGB;
-  jpeg_start_decompress(&jpeg);
+  Image image;
   image.width = static_cast<int>(jpeg.output_width), image.height = static_cast<int>(jpeg.output_height);
   image.rgb.resize(static_cast<std::size_t>(image.width) * image.height * 3);
-  while (jpeg.output_scanline < jpeg.output_height) {
-    JSAMPROW row = image.rgb.data() + static_cast<std::size_t>(jpeg.output_scanline) * image.width * 3;
-    jpeg_read_scanlines(&jpeg, &row, 1);
-  }
-  jpeg_finish_decompress(&jpeg);
+  if (!read_jpeg_pixels(&jpeg, &reader, image.rgb.data())) return damaged();
   jpeg_destroy_decompress(&jpeg);
   if (!reader.error.empty()) {
-    error = "a damaged JPEG: " + reader.error;
+    error = "a damaged or truncated JPEG: " + reader.error;
     return {};
   }
   return image;

@@ -1,6 +1,8 @@
 // Auditing: a verdict for every question, findings for every scene.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <geotruth/findings.hpp>
 #include <geotruth/questions.hpp>
 #include <optional>
@@ -49,6 +51,28 @@ struct SceneAudit {
   std::string content_hash;       ///< of the normalized scene without its id: equal for duplicates
 };
 
-SceneAudit audit_scene(const Scene& scene, const Bands& bands = {});
+/// What the dataset's own picture of a scene shows (the vision cross-check, run by the caller on
+/// the picture its dataset releases): the cross-check's findings, each naming the elements it is
+/// about (none for ink the scene does not explain), and the picture's file. A picture that could
+/// not be found or read is one finding (picture_unavailable).
+struct PictureEvidence {
+  std::string image;
+  std::vector<Finding> findings;
+  std::vector<std::uint8_t>
+      overlay_png;  ///< the picture with the scene and every finding marked, when there are findings
+};
+
+/// The dataset's own picture of a scene, found by the scene's id or its name in its source
+/// (`source_key`) and cross-checked (the command line loads the vision module for it: audit
+/// --image, filter --image). It must be callable from several threads at once.
+using PictureCheck = std::function<PictureEvidence(const Scene& scene, const std::string& source_key)>;
+
+/// With `picture`, its findings join the scene's, and a question is ambiguous when its answer
+/// rests on what the picture lacks, hides or contradicts: when its answer changes with an element
+/// the picture does not show where the scene puts it (not_visible, not_detected, low_contrast: the
+/// scene without it), when one of its facts is about such an element or about a gap the picture
+/// cannot show (pixel_ambiguous, pixel_disagreement), or, for counting, existence and reference
+/// questions, when the picture draws a shape the scene does not (extra_detection).
+SceneAudit audit_scene(const Scene& scene, const Bands& bands = {}, const PictureEvidence* picture = nullptr);
 
 }  // namespace geotruth

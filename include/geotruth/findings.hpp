@@ -60,7 +60,8 @@ enum class FindingKind {
   count_mismatch,
   pixel_ambiguous,
   pixel_disagreement,
-  low_contrast,  ///< a stroke too faint against the picture's paper and noise to rely on
+  low_contrast,         ///< a stroke too faint against the picture's paper and noise to rely on
+  picture_unavailable,  ///< the dataset's picture of the scene is missing or cannot be read
 };
 const char* finding_kind_name(FindingKind kind);
 std::optional<FindingKind> finding_kind_named(std::string_view name);

@@ -59,6 +59,10 @@ class SceneEvaluator {
   struct Cache;  ///< derived structures shared by the scene's questions (opaque)
 
  private:
+  // Scenes the picture may show instead: links the drawing contradicts (link_doubts), shapes the
+  // dataset's source draws otherwise (Shape::drawn). A question whose answer differs on one gets
+  // its finding as an ambiguous fact.
+  void built_in_alternatives();
   const Scene& scene_;
   Bands bands_;
   std::unique_ptr<Cache> cache_;
@@ -75,6 +79,9 @@ std::vector<std::size_t> matching_options(const Question& question, const Truth&
 /// (or there are no options); a fact with an alternative value, only when that value picks other
 /// options than the truth does; any other ambiguous fact can change any answer.
 bool fact_changes_answer(const Question& question, const Truth& truth, const Fact& fact);
+/// Whether two truths of one question pick different options (or values, without options), or
+/// one has a truth and the other not.
+bool answers_differ(const Question& question, const Truth& a, const Truth& b);
 /// Whether any of the truth's facts changes the answer (fact_changes_answer).
 bool answer_is_ambiguous(const Question& question, const Truth& truth);
 

@@ -2,6 +2,8 @@
 #include <cmath>
 #include <cstdio>
 #include <geotruth/audit.hpp>
+#include <memory>
+#include <optional>
 
 #include <geotruth/counts.hpp>
 #include <geotruth/input.hpp>
@@ -123,11 +125,16 @@ QuestionVerdict judge(const Question& q, const Truth& truth, const FrameBands& b
       std::string elements;
       for (const auto& e : f.elements)
         if (!e.empty()) elements += (elements.empty() ? "" : ", ") + e;
-      v.reasons.push_back({"ambiguous_fact",
-                           f.kind + " (" + elements + "): " + f.detail +
-                               (f.slack_px ? ", " + px_text(*f.slack_px) : std::string()) +
-                               " — too close to call at this resolution",
-                           f.slack_px});
+      // A fact that is a finding (a link the drawing contradicts, a shape its picture draws
+      // otherwise) is named by its kind; a measured fact near its threshold is ambiguous_fact.
+      if (finding_kind_named(f.kind))
+        v.reasons.push_back({f.kind, elements + ": " + f.detail, f.slack_px});
+      else
+        v.reasons.push_back({"ambiguous_fact",
+                             f.kind + " (" + elements + "): " + f.detail +
+                                 (f.slack_px ? ", " + px_text(*f.slack_px) : std::string()) +
+                                 " — too close to call at this resolution",
+                             f.slack_px});
     }
   const std::size_t facts_end = v.reasons.size();
   for (const auto& note : truth.notes) v.reasons.push_back({"engine_note", note});
@@ -206,11 +213,103 @@ void canvas_findings(const Scene& scene, const FrameBands& bands, std::vector<Fi
 
 }  // namespace
 
-SceneAudit audit_scene(const Scene& scene, const Bands& bands) {
+namespace {
+
+// The scene without one element, as a picture lacking it shows it: a shape, circle, line or link
+// taken away, a point's letter unwritten. Nullopt for an element the scene has no such name for.
+std::optional<Scene> without_element(const Scene& scene, const std::string& name) {
+  Scene out = scene;
+  const auto before = out.shapes.size() + out.circles.size() + out.lines.size() + out.links.size();
+  std::erase_if(out.shapes, [&](const Shape& s) { return s.id == name; });
+  for (std::size_t c = scene.circles.size(); c-- > 0;)
+    if (circle_name(scene, c) == name) out.circles.erase(out.circles.begin() + static_cast<std::ptrdiff_t>(c));
+  std::erase_if(out.lines, [&](const Line& l) {
+    const std::string drawn_name =
+        l.id.empty() ? line_name(scene.points[l.through.front()].id, scene.points[l.through.back()].id) : l.id;
+    return l.id == name || drawn_name == name ||
+           (l.id.empty() && scene.points[l.through.front()].id + "-" + scene.points[l.through.back()].id == name);
+  });
+  std::erase_if(out.links, [&](const Link& l) { return link_name(l) == name; });
+  bool letter = false;
+  for (Point& p : out.points)
+    if (p.id == name && p.labelled) p.labelled = false, letter = true;
+  const auto after = out.shapes.size() + out.circles.size() + out.lines.size() + out.links.size();
+  if (after == before && !letter) return std::nullopt;
+  return out;
+}
+
+// The picture's findings on a question's verdict (audit_scene's rules): an ok or wrong answer
+// becomes ambiguous, with each finding it rests on as a reason.
+struct Lacking {
+  const Finding* finding;
+  std::unique_ptr<Scene> scene;
+  std::unique_ptr<SceneEvaluator> evaluator;
+};
+
+void judge_by_picture(const Question& q, const Truth& truth, const PictureEvidence& picture,
+                      std::vector<Lacking>& lacking, QuestionVerdict& v) {
+  if (v.verdict != Verdict::ok && v.verdict != Verdict::wrong) return;
+  std::vector<const Finding*> rests_on;
+  for (const Finding& f : picture.findings) {
+    if (f.kind == FindingKind::count_mismatch || f.severity == Severity::note) continue;
+    const bool counting = q.ask == "count" || q.ask == "exists" || q.ask == "reference";
+    // A fact about the finding's elements: all of them (a gap between two strokes is about the pair).
+    const bool about_facts =
+        !f.elements.empty() && std::any_of(truth.facts.begin(), truth.facts.end(), [&](const Fact& fact) {
+          return std::all_of(f.elements.begin(), f.elements.end(), [&](const std::string& e) {
+            return std::count(fact.elements.begin(), fact.elements.end(), e) > 0;
+          });
+        });
+    if ((f.kind == FindingKind::extra_detection && counting) || f.kind == FindingKind::picture_unavailable ||
+        about_facts)
+      rests_on.push_back(&f);
+  }
+  // The scene without an element the picture lacks: does the answer change?
+  for (Lacking& l : lacking)
+    if (std::find(rests_on.begin(), rests_on.end(), l.finding) == rests_on.end() &&
+        answers_differ(q, truth, l.evaluator->evaluate(q)))
+      rests_on.push_back(l.finding);
+  if (rests_on.empty()) return;
+  v.verdict = Verdict::ambiguous;
+  std::vector<Reason> reasons;
+  for (const Finding* f : rests_on) {
+    std::string elements;
+    for (const auto& e : f->elements) elements += (elements.empty() ? "" : ", ") + e;
+    reasons.push_back({finding_kind_name(f->kind),
+                       "the picture" + (picture.image.empty() ? std::string() : " (" + picture.image + ")") + ": " +
+                           (elements.empty() ? std::string() : elements + ": ") + f->detail,
+                       f->slack_px});
+  }
+  // The picture's reasons first: they decide; the scene's own (a wrong answer) follow.
+  reasons.insert(reasons.end(), v.reasons.begin(), v.reasons.end());
+  v.reasons = std::move(reasons);
+}
+
+}  // namespace
+
+SceneAudit audit_scene(const Scene& scene, const Bands& bands, const PictureEvidence* picture) {
   SceneAudit out;
   SceneEvaluator evaluator(scene, bands);
   const FrameBands frame_bands(bands, scene.frame);
-  for (const auto& q : scene.questions) out.verdicts.push_back(judge(q, evaluator.evaluate(q), frame_bands));
+  // Each element the picture does not show where the scene puts it: the scene without it is what
+  // the picture shows.
+  std::vector<Lacking> lacking;
+  if (picture)
+    for (const Finding& f : picture->findings) {
+      if (f.elements.size() != 1 || (f.kind != FindingKind::not_visible && f.kind != FindingKind::not_detected &&
+                                     f.kind != FindingKind::low_contrast))
+        continue;
+      if (auto without = without_element(scene, f.elements.front())) {
+        auto alternative = std::make_unique<Scene>(std::move(*without));
+        auto alternative_evaluator = std::make_unique<SceneEvaluator>(*alternative, bands, false);
+        lacking.push_back({&f, std::move(alternative), std::move(alternative_evaluator)});
+      }
+    }
+  for (const auto& q : scene.questions) {
+    const Truth truth = evaluator.evaluate(q);
+    out.verdicts.push_back(judge(q, truth, frame_bands));
+    if (picture) judge_by_picture(q, truth, *picture, lacking, out.verdicts.back());
+  }
   if (!scene.points.empty() || !scene.lines.empty()) {
     const Incidence& incidence = evaluator.incidence();
     out.difficulty = evaluator.tangram_counts().difficulty;
@@ -221,6 +320,9 @@ SceneAudit audit_scene(const Scene& scene, const Bands& bands) {
   if (!scene.shapes.empty())
     for (auto& f : questions::shape_findings(scene, bands)) out.findings.push_back(std::move(f));
   canvas_findings(scene, frame_bands, out.findings);
+  if (picture)
+    for (const Finding& f : picture->findings)
+      if (f.kind != FindingKind::count_mismatch) out.findings.push_back(f);
   Scene anonymous = scene;
   anonymous.id.clear();
   out.content_hash = fnv1a(write_scene(anonymous));

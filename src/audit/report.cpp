@@ -51,9 +51,13 @@ void write_report(const std::string& dir, const ordered_json& summary, std::ostr
     if (line.find("\"verdict\":\"ok\"") != std::string::npos) return;  // our own fixed layout
     add_item(line, ordered_json::parse(line)["record"].get<std::size_t>());
   });
+  ordered_json overlays = ordered_json::object();  // record → the overlay beside the report (audit --image)
   each_line(fs::path(dir) / "scenes.jsonl", [&](const std::string& line) {
     if (line.find("\"findings\":[]") != std::string::npos || line.find("\"findings\":") == std::string::npos) return;
     const ordered_json s = ordered_json::parse(line);
+    if (s.contains("overlay"))
+      overlays[std::to_string(s["record"].get<std::size_t>())] =
+          (fs::path("overlays") / fs::path(s["overlay"].get<std::string>()).filename()).string();
     ordered_json reasons = ordered_json::array();
     for (const auto& f : s["findings"]) {
       ordered_json r{
@@ -64,7 +68,9 @@ void write_report(const std::string& dir, const ordered_json& summary, std::ostr
     const ordered_json item{{"record", s["record"]}, {"scene", s["id"]}, {"verdict", "finding"}, {"reasons", reasons}};
     add_item(to_line(item), s["record"].get<std::size_t>());
   });
-  out << "],\"flagged\":[";
+  out << "],\"overlays\":";
+  write_script_safe(out, to_line(overlays));
+  out << ",\"flagged\":[";
   std::size_t scenes = 0;
   each_line(fs::path(dir) / "flagged.jsonl", [&](const std::string& line) {
     const std::size_t record = ordered_json::parse(line)["record"].get<std::size_t>();

@@ -21,6 +21,7 @@
 #include "audit/jsonl.hpp"
 #include "audit/report.hpp"
 #include "batch/files.hpp"
+#include "batch/pictures.hpp"
 #include "batch/run_output.hpp"
 #include "batch/work_pool.hpp"
 
@@ -30,7 +31,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kFiles[] = {"verdicts.jsonl", "scenes.jsonl", "flagged.jsonl"};
-constexpr const char* kBands = "bands.json";  // the band in force, for the summary and the report
+constexpr const char* kBands = "bands.json";   // the band in force, for the summary and the report
+constexpr const char* kOverlays = "overlays";  // audit --image: the pictures with findings, marked
 
 ordered_json reasons_json(const std::vector<Reason>& reasons) {
   ordered_json out = ordered_json::array();
@@ -53,14 +55,17 @@ AuditedRecord error_audit(const StreamItem& item, const InputError& error) {
 
 }  // namespace
 
-AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Limits& limits) {
+AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Limits& limits,
+                           const PictureCheck* pictures) {
   const SceneOrError parsed = scene_of(item, limits);
   if (const auto* error = std::get_if<InputError>(&parsed)) return error_audit(item, *error);
   const Scene& scene = std::get<Scene>(parsed);
+  std::optional<PictureEvidence> picture;
+  if (pictures && *pictures) picture = (*pictures)(scene, item.raw.key);
   SceneAudit audit;
   try {
     const WorkBudget budget(limits.work);
-    audit = audit_scene(scene, bands);
+    audit = audit_scene(scene, bands, picture ? &*picture : nullptr);
   } catch (const InputError& limit) {  // the scene's work limit: an error record like a bad one
     return error_audit(item, limit);
   }
@@ -87,6 +92,8 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Lim
   if (!item.raw.key.empty() && item.raw.key != scene.id) out.scene["key"] = item.raw.key;
   if (!audit.difficulty.empty()) out.scene["difficulty"] = audit.difficulty;
   out.scene["hash"] = audit.content_hash;
+  if (picture && !picture->image.empty()) out.scene["image"] = picture->image;
+  if (picture) out.overlay = std::move(picture->overlay_png);
   out.scene["findings"] = std::move(findings);
   if (!item.raw.notes.empty()) {
     ordered_json notes = ordered_json::array();
@@ -99,19 +106,23 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Lim
 
 namespace {
 
-// The three output lines of one input record.
+// The three output lines of one input record, and the overlay of its picture when it has findings.
 struct Lines {
   std::string verdicts, scene, flagged;
+  std::vector<std::uint8_t> overlay;
+  std::string stem;  // the overlay's file name, before the run makes it unique
   bool error = false;
 };
 
 Lines audit_item(const StreamItem& item, const AuditOptions& options) {
-  const AuditedRecord audited = audit_record(item, options.bands, options.limits);
+  AuditedRecord audited = audit_record(item, options.bands, options.limits, &options.pictures);
   Lines out;
   for (const auto& v : audited.verdicts) out.verdicts += to_line(v) + "\n";
   out.scene = to_line(audited.scene) + "\n";
   if (audited.flagged) out.flagged = to_line(*audited.flagged) + "\n";
   out.error = audited.error;
+  out.overlay = std::move(audited.overlay);
+  if (!out.overlay.empty()) out.stem = picture_stem(audited.scene.value("id", std::string()), item.raw.line);
   return out;
 }
 
@@ -122,6 +133,7 @@ ordered_json run_options(const AuditOptions& o) {
   options["eps_num_px"] = o.bands.eps_num_px;
   options["eps_vis_px"] = o.bands.eps_vis_px;
   options["render_size_px"] = o.bands.render_size_px;
+  if (o.pictures) options["pictures"] = o.image_dir;  // judged against the dataset's pictures
   return options;
 }
 
@@ -163,6 +175,9 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
   spec.home_is_directory = true;
   for (const char* name : kFiles) spec.streams.push_back({dir / name, StreamOrder::record, ""});
   spec.same_files = {kBands};
+  // Overlays of the pictures with findings, named in their scenes.jsonl lines (merge renames them).
+  const fs::path overlays = dir / kOverlays;
+  if (options.pictures) spec.pictures.push_back({overlays, 1, "overlay", ""});
   spec.inputs = options.inputs;
   spec.options = run_options(options);
   spec.shard = options.shard;
@@ -191,6 +206,12 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
   };
   WorkPool<Work> pool;
   std::ostream &verdicts = run.stream(0), &scenes = run.stream(1), &flagged = run.stream(2);
+  PictureNames overlay_names;
+  run.each_written_line(1, [&](const std::string& line) {
+    const ordered_json record = ordered_json::parse(line, nullptr, false);
+    if (record.is_object() && record.contains("overlay"))
+      overlay_names.taken(fs::path(record["overlay"].get<std::string>()).stem().string());
+  });
   tbb::parallel_pipeline(
       64, tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> Work* {
             Work* work = pool.acquire();
@@ -206,6 +227,15 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
             return work;
           }) & tbb::make_filter<Work*, void>(tbb::filter_mode::serial_in_order, [&](Work* work) {
             verdicts << work->lines.verdicts;
+            if (!work->lines.overlay.empty()) {
+              // The overlay is named here, in input order, and goes in as the line's last member.
+              const fs::path path = overlay_names.next(overlays, work->lines.stem, work->item.raw.line, ".png");
+              fs::create_directories(overlays);
+              write_atomically(path,
+                               {reinterpret_cast<const char*>(work->lines.overlay.data()), work->lines.overlay.size()});
+              std::string& line = work->lines.scene;  // "{…}\n"
+              line.insert(line.size() - 2, ",\"overlay\":" + to_line(ordered_json(path.string())));
+            }
             scenes << work->lines.scene;
             flagged << work->lines.flagged;
             run.written(work->item.ordinal, work->lines.error);
@@ -266,6 +296,8 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
   std::map<std::string, std::size_t> options_by_kind;
   std::vector<std::size_t> hash_keys;  // of every scene's content hash: 8 bytes a scene, not its id
   std::size_t records = 0, errors = 0, questions = 0;
+  // audit --image: scenes judged against their pictures, those with findings, questions they decided.
+  std::size_t pictures = 0, pictures_with_findings = 0, decided_by_picture = 0;
   auto count_verdict = [&](const ordered_json& v, const std::string& difficulty) {
     ++questions;
     const std::string verdict = v["verdict"], kind = v["kind"], annotated = v["annotated"];
@@ -274,6 +306,9 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
     // Unsupported questions by the dataset's template (or by kind for native items): what to map next.
     if (verdict == "unsupported") ++unsupported_by_template[v.value("template", kind)];
     for (const auto& r : v["reasons"]) ++by_reason[r["kind"]];
+    decided_by_picture += std::any_of(v["reasons"].begin(), v["reasons"].end(), [](const ordered_json& r) {
+      return r["detail"].get<std::string>().rfind("the picture", 0) == 0;
+    });
     if (!difficulty.empty()) ++by_difficulty[difficulty][verdict];
     if (annotated.size() == 1 && annotated[0] >= 'A' && annotated[0] <= 'Z') {
       ++letters_by_kind[kind][annotated];
@@ -290,6 +325,8 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
       return;
     }
     hash_keys.push_back(std::hash<std::string>{}(r["hash"].get<std::string>()));
+    pictures += r.contains("image") || r.contains("overlay");
+    pictures_with_findings += r.contains("overlay");
     for (const auto& f : r["findings"]) ++findings_by_kind[f["kind"]];
     const std::string difficulty = r.value("difficulty", "");
     if (!difficulty.empty()) ++by_difficulty[difficulty]["scenes"];
@@ -330,6 +367,9 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
                        {"answer_position_bias", bias_of(letters_by_kind)},
                        {"answer_position_bias_by_ask", bias_of(letters_by_ask)},
                        {"duplicate_scenes", duplicates}};
+  if (pictures || decided_by_picture)
+    summary["pictures"] = {
+        {"scenes", pictures}, {"with_findings", pictures_with_findings}, {"questions_decided", decided_by_picture}};
   if (fs::exists(dir / kBands)) summary["bands"] = ordered_json::parse(std::ifstream(dir / kBands));
   write_atomically(dir / "summary.json", summary.dump(2) + "\n");
   write_atomically_with(dir / "report.html", [&](std::ostream& out) { write_report(dir_text, summary, out); });
@@ -369,6 +409,9 @@ void print_summary(const std::string& dir, std::ostream& out) {
     for (const auto& [kind, n] : s["findings"].items()) out << "  " << kind << " " << n;
     out << "\n";
   }
+  if (s.contains("pictures"))
+    out << "pictures: " << s["pictures"]["scenes"] << " checked, " << s["pictures"]["with_findings"]
+        << " with findings (overlays/), " << s["pictures"]["questions_decided"] << " questions decided by them\n";
   if (!s["duplicate_scenes"].empty()) out << "duplicate scenes: " << s["duplicate_scenes"].size() << " groups\n";
   out << "\noutputs: " << dir << "/{verdicts.jsonl, scenes.jsonl, summary.json, report.html}\n";
 }

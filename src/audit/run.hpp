@@ -2,6 +2,7 @@
 // and one sharding for every batch subcommand; batch/merge.hpp joins the shards).
 #pragma once
 
+#include <geotruth/audit.hpp>
 #include <geotruth/bands.hpp>
 #include <iosfwd>
 #include <optional>
@@ -22,6 +23,7 @@ struct AuditOptions {
   std::optional<BandEvidence> evidence;  ///< what an `auto` band was estimated from
   std::string out_dir;
   std::string image_dir;  ///< the dataset's pictures, drawn under the error report's marks
+  PictureCheck pictures;  ///< when set, every scene is judged against its picture too
   bool resume = false;
   Shard shard;                         ///< the records this run audits (all by default)
   int threads = 0;                     ///< 0: all cores
@@ -41,9 +43,11 @@ struct AuditedRecord {
   std::vector<ordered_json> verdicts;
   ordered_json scene;
   std::optional<ordered_json> flagged;
+  std::vector<std::uint8_t> overlay;  ///< the picture's overlay (PNG) when the picture check found something
   bool error = false;
 };
-AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Limits& limits);
+AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Limits& limits,
+                           const PictureCheck* pictures = nullptr);
 
 /// Audits every record into out_dir: verdicts.jsonl, scenes.jsonl and flagged.jsonl (written in
 /// input order through temporary files and checkpoints), then summary.json and report.html.

@@ -21,6 +21,8 @@ int audit(AuditCommand command, const BandOptions& bands) {
   options.evidence = std::move(run.evidence);
   options.out_dir = command.output;
   options.image_dir = command.image_dir;
+  if (!command.image_dir.empty())
+    options.pictures = picture_check(command.image_dir, options.bands, command.max_image_pixels);
   options.resume = command.batch.resume;
   options.shard = command.batch.parsed();
   options.threads = command.threads;
@@ -48,6 +50,8 @@ int merge(const MergeCommand& command) {
 
 int filter(FilterCommand command, const BandOptions& band_options) {
   const RunBands run = resolve_bands(band_options, command.in, std::cerr);
+  PictureCheck pictures;
+  if (!command.image_dir.empty()) pictures = picture_check(command.image_dir, run.bands, command.max_image_pixels);
   Output keep(command.keep), reject(command.reject);
   RecordStream stream(command.in.inputs, command.in.format(), command.in.limits);
   std::size_t kept = 0, rejected = 0, errors = 0;
@@ -60,7 +64,9 @@ int filter(FilterCommand command, const BandOptions& band_options) {
       continue;
     }
     const Scene& scene = std::get<Scene>(parsed);
-    const SceneAudit audit = audit_scene(scene, run.bands);
+    std::optional<PictureEvidence> picture;
+    if (pictures) picture = pictures(scene, item.raw.key);
+    const SceneAudit audit = audit_scene(scene, run.bands, picture ? &*picture : nullptr);
     ordered_json reasons = ordered_json::array();
     for (const auto& v : audit.verdicts) {
       const bool bad = command.policy == "strict" ? v.verdict != Verdict::ok

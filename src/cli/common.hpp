@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <geotruth/audit.hpp>
 #include <geotruth/bands.hpp>
 #include <geotruth/incidence.hpp>
 #include <geotruth/vision.hpp>
@@ -144,6 +145,7 @@ struct AuditCommand {
   InputOptions in;
   BatchOptions batch;
   std::string output, image_dir;
+  std::uint64_t max_image_pixels = 64ull << 20;
   bool no_progress = false;
   int threads = 0;
 };
@@ -157,7 +159,8 @@ int merge(const MergeCommand& command);
 
 struct FilterCommand {
   InputOptions in;
-  std::string keep, reject, policy = "strict";
+  std::string keep, reject, policy = "strict", image_dir;
+  std::uint64_t max_image_pixels = 64ull << 20;
 };
 int filter(FilterCommand command, const BandOptions& bands);
 
@@ -206,6 +209,11 @@ int crosscheck(CrosscheckCommand command, const BandOptions& bands);
 /// geotruth-render.so (src/cli/render.cpp) exports `geotruth_render`, geotruth-vision.so
 /// (src/cli/crosscheck.cpp) exports `geotruth_crosscheck`, with these types.
 using RenderFunction = int(const RenderCommand& command, const BandOptions& bands);
+/// audit --image and filter --image: each scene cross-checked against its picture in `image` (a
+/// folder, or one file), from geotruth-vision.so (`geotruth_picture_check`).
+using PictureCheckFunction = void(const std::string& image, const Bands& bands, std::uint64_t max_image_pixels,
+                                  PictureCheck& out);
+PictureCheck picture_check(const std::string& image, const Bands& bands, std::uint64_t max_image_pixels);
 using CrosscheckFunction = int(CrosscheckCommand command, const BandOptions& bands);
 
 }  // namespace geotruth::cli

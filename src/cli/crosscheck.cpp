@@ -158,8 +158,50 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
   return disagree + disagree_before ? kDisagree : kOk;
 }
 
+// audit --image, filter --image: a scene against its picture, as crosscheck --image judges it.
+PictureCheck make_picture_check(const std::string& image, const Bands& bands, std::uint64_t max_image_pixels) {
+  auto folder = fs::is_directory(image) ? std::make_shared<const PictureFolder>(image) : nullptr;
+  vision::CrossCheckOptions options;
+  options.bands = bands;
+  options.dataset_picture = true;
+  vision::DecodeLimits limits;
+  limits.max_pixels = max_image_pixels;
+  return [=](const Scene& scene, const std::string& source_key) {
+    PictureEvidence out;
+    fs::path path = image;
+    if (folder) {
+      const std::vector<std::string> names{scene.id, source_key};
+      const auto found = folder->find(names);
+      if (!found) {
+        out.findings.push_back(
+            make_finding(FindingKind::picture_unavailable, {},
+                         "no picture for scene \"" + scene.id + "\" (looked for " + folder->looked_for(names) + ")"));
+        return out;
+      }
+      path = *found;
+    }
+    std::string error;
+    const vision::Image picture = vision::decode(read_bytes(path), error, limits);
+    if (picture.width == 0) {
+      out.findings.push_back(make_finding(FindingKind::picture_unavailable, {}, path.string() + ": " + error));
+      return out;
+    }
+    out.image = path.string();
+    const vision::CrossCheck check = vision::crosscheck(scene, picture, options);
+    for (const vision::Reason& r : check.reasons) out.findings.push_back(r);
+    if (!check.reasons.empty())
+      out.overlay_png = vision::encode(vision::overlay(scene, picture, check), vision::ImageFormat::png);
+    return out;
+  };
+}
+
 }  // namespace
 }  // namespace geotruth::cli
+
+extern "C" void geotruth_picture_check(const std::string& image, const geotruth::Bands& bands,
+                                       std::uint64_t max_image_pixels, geotruth::PictureCheck& out) {
+  out = geotruth::cli::make_picture_check(image, bands, max_image_pixels);
+}
 
 extern "C" int geotruth_crosscheck(geotruth::cli::CrosscheckCommand command, const geotruth::cli::BandOptions& bands) {
   return geotruth::cli::crosscheck_images(std::move(command), bands);

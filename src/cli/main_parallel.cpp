@@ -13,8 +13,11 @@ namespace {
 using namespace geotruth::cli;
 
 constexpr const char* kImageHelp =
-    "the dataset's pictures (DIR/<id>/img_diagram.png as Geometry3K ships them, or DIR/<id>.png): the error "
-    "report draws its marks over them";
+    "the dataset's own pictures (DIR/<id>.png or .jpg, DIR/<id>/img_diagram.png as Geometry3K ships them, the "
+    "GePBench engine's DIR/<prefix>_<index:08d>.jpg): every scene is cross-checked against its picture, a question "
+    "resting on what the picture lacks, hides or contradicts is ambiguous, and the error report draws its marks over "
+    "them";
+constexpr const char* kMaxPixelsHelp = "pictures with more pixels are refused before decoding";
 
 }  // namespace
 
@@ -24,24 +27,15 @@ int main(int argc, char** argv) {
        [](CLI::App& app) {
          auto command = std::make_shared<AuditCommand>();
          auto bands = std::make_shared<BandOptions>();
-         auto vision = std::make_shared<bool>(false);
          command->in.add_to(app, "dataset: native JSONL (each line a scene with its questions), or --from a source");
          bands->add_to(app);
          app.add_option("-o,--output", command->output, "output directory")->required();
          app.add_option("--image", command->image_dir, kImageHelp)->check(CLI::ExistingDirectory);
+         app.add_option("--max-image-pixels", command->max_image_pixels, kMaxPixelsHelp)->capture_default_str();
          command->batch.add_to(app);
          app.add_option("--threads", command->threads, "worker threads (default: all cores)");
          app.add_flag("--no-progress", command->no_progress, "no progress bar (it only shows on a terminal anyway)");
-         app.add_flag("--vision", *vision,
-                      "cross-check pixels inside the audit [not built: run geotruth crosscheck on the same scenes]");
-         return [=] {
-           if (*vision) {
-             std::cerr << "geotruth audit: --vision is not built into audit yet; run geotruth crosscheck on the same "
-                          "scenes\n";
-             return int{kUsage};
-           }
-           return geotruth::cli::audit(*command, *bands);
-         };
+         return [=] { return geotruth::cli::audit(*command, *bands); };
        }},
       {"merge",
        [](CLI::App& app) {
@@ -74,6 +68,8 @@ int main(int argc, char** argv) {
          app.add_option("--policy", command->policy, "strict: every question ok; lenient: no question wrong or invalid")
              ->check(CLI::IsMember({"strict", "lenient"}))
              ->capture_default_str();
+         app.add_option("--image", command->image_dir, kImageHelp)->check(CLI::ExistingDirectory);
+         app.add_option("--max-image-pixels", command->max_image_pixels, kMaxPixelsHelp)->capture_default_str();
          return [=] { return geotruth::cli::filter(*command, *bands); };
        }},
       {"score",
@@ -129,9 +125,7 @@ int main(int argc, char** argv) {
          app.add_option("--threads", command->threads, "worker threads (default: all cores)");
          app.add_option("--wobble", command->wobble_px,
                         "how far the pictures' strokes stray from their place, px (default: measured on each picture)");
-         app.add_option("--max-image-pixels", command->max_image_pixels,
-                        "pictures with more pixels are refused before decoding")
-             ->capture_default_str();
+         app.add_option("--max-image-pixels", command->max_image_pixels, kMaxPixelsHelp)->capture_default_str();
          command->picture.add_to(app);
          bands->add_to(app);
          command->batch.add_to(app);

@@ -28,6 +28,12 @@ int render(const RenderCommand& command, const BandOptions& bands) {
   return load<RenderFunction>(GEOTRUTH_RENDER_MODULE, "geotruth_render")(command, bands);
 }
 
+PictureCheck picture_check(const std::string& image, const Bands& bands, std::uint64_t max_image_pixels) {
+  PictureCheck out;
+  load<PictureCheckFunction>(GEOTRUTH_VISION_MODULE, "geotruth_picture_check")(image, bands, max_image_pixels, out);
+  return out;
+}
+
 int crosscheck(CrosscheckCommand command, const BandOptions& bands) {
   return load<CrosscheckFunction>(GEOTRUTH_VISION_MODULE, "geotruth_crosscheck")(std::move(command), bands);
 }

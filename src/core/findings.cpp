@@ -53,6 +53,7 @@ constexpr KindInfo kKinds[] = {
     {FindingKind::pixel_ambiguous, "pixel_ambiguous", Severity::doubtful},
     {FindingKind::pixel_disagreement, "pixel_disagreement", Severity::conflict},
     {FindingKind::low_contrast, "low_contrast", Severity::doubtful},
+    {FindingKind::picture_unavailable, "picture_unavailable", Severity::conflict},
 };
 
 const KindInfo& info(FindingKind kind) {

@@ -65,7 +65,8 @@ namespace {
 
 // Points of a shape's outline at fixed parameters, so that two versions of one shape correspond
 // point by point.
-std::vector<std::pair<double, double>> outline_samples(const ShapeGeometry& geometry, double theta_max) {
+std::vector<std::pair<double, double>> outline_samples(const ShapeGeometry& geometry, double theta_max,
+                                                       int spiral_samples) {
   constexpr double kPi = 3.14159265358979323846;
   constexpr int kSamples = 720;
   std::vector<std::pair<double, double>> out;
@@ -96,10 +97,8 @@ std::vector<std::pair<double, double>> outline_samples(const ShapeGeometry& geom
         } else if constexpr (std::is_same_v<T, StarShape>) {
           out = star_vertices(g);
         } else if constexpr (std::is_same_v<T, SpiralShape>) {
-          const int n =
-              std::clamp(static_cast<int>(theta_max * (std::abs(to_double(g.sin_omega)) + 1) * 64), kSamples, 1000000);
-          for (int k = 0; k <= n; ++k) {
-            const double t = theta_max * k / n, r = spiral_radius(g, t);
+          for (int k = 0; k <= spiral_samples; ++k) {
+            const double t = theta_max * k / spiral_samples, r = spiral_radius(g, t);
             out.emplace_back(to_double(g.center.x) + r * std::cos(t), to_double(g.center.y) + r * std::sin(t));
           }
         }
@@ -112,10 +111,16 @@ std::vector<std::pair<double, double>> outline_samples(const ShapeGeometry& geom
 
 double drawn_gap(const Shape& shape) {
   if (!shape.drawn) return 0;
-  double theta_max = 0;
+  // Spirals are compared at the same angles, finely enough for the faster of the two sine terms.
+  double theta_max = 0, omega = 0;
   for (const ShapeGeometry* g : {&shape.geometry, &*shape.drawn})
-    if (const auto* spiral = std::get_if<SpiralShape>(g)) theta_max = std::max(theta_max, to_double(spiral->max_theta));
-  const auto defined = outline_samples(shape.geometry, theta_max), drawn = outline_samples(*shape.drawn, theta_max);
+    if (const auto* spiral = std::get_if<SpiralShape>(g)) {
+      theta_max = std::max(theta_max, to_double(spiral->max_theta));
+      omega = std::max(omega, std::abs(to_double(spiral->sin_omega)));
+    }
+  const int spiral_samples = std::clamp(static_cast<int>(theta_max * (omega + 1) * 64), 720, 1000000);
+  const auto defined = outline_samples(shape.geometry, theta_max, spiral_samples),
+             drawn = outline_samples(*shape.drawn, theta_max, spiral_samples);
   double gap = 0;
   for (std::size_t k = 0; k < std::min(defined.size(), drawn.size()); ++k)
     gap = std::max(gap, std::hypot(defined[k].first - drawn[k].first, defined[k].second - drawn[k].second));

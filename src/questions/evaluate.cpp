@@ -109,13 +109,15 @@ std::vector<std::size_t> matching_options(const Question& question, const Truth&
 struct SceneEvaluator::Cache {
   explicit Cache(const Scene& scene, const Bands& bands) : bands(bands, scene.frame) {}
   FrameBands bands;
-  // Links the drawing contradicts (reversed, misassigned), each with the scene redrawn its way.
-  struct Redrawn {
+  // Scenes the picture may show instead, each with the finding that says why: links the drawing
+  // contradicts (reversed, misassigned) redrawn its way, the shapes the source draws otherwise as
+  // drawn, and what the caller adds (consider).
+  struct Alternative {
     Finding finding;
     std::unique_ptr<Scene> scene;
     std::unique_ptr<SceneEvaluator> evaluator;
   };
-  std::optional<std::vector<Redrawn>> redrawn;
+  std::optional<std::vector<Alternative>> alternatives;
   std::vector<Vec2> centres;  // entity box centres
   std::optional<Incidence> incidence;
   std::optional<TangramCounts> counts;
@@ -531,11 +533,8 @@ const TangramCounts& SceneEvaluator::tangram_counts() {
   return *cache_->counts;
 }
 
-namespace {
-
-// Whether two truths of one question pick different options (or values, without options).
 bool answers_differ(const Question& q, const Truth& a, const Truth& b) {
-  if (a.supported != b.supported) return true;
+  if (a.supported != b.supported || a.values.empty() != b.values.empty()) return true;
   if (!q.options.empty()) return matching_options(q, a) != matching_options(q, b);
   auto sorted = [](std::vector<std::string> v) {
     std::sort(v.begin(), v.end());
@@ -544,26 +543,40 @@ bool answers_differ(const Question& q, const Truth& a, const Truth& b) {
   return sorted(a.values) != sorted(b.values);
 }
 
-}  // namespace
+void SceneEvaluator::built_in_alternatives() {
+  cache_->alternatives.emplace();
+  for (auto& doubt : link_doubts(scene_, bands_)) {
+    auto scene = std::make_unique<Scene>(scene_);
+    scene->links[doubt.link] = std::move(doubt.redrawn);
+    doubt.finding.detail += "; the answer changes with the link drawn that way";
+    auto evaluator = std::make_unique<SceneEvaluator>(*scene, bands_, false);
+    cache_->alternatives->push_back({std::move(doubt.finding), std::move(scene), std::move(evaluator)});
+  }
+  // The shapes as the dataset's own picture draws them (GePBench's spirals without their sine term).
+  const std::vector<Finding> drawn = questions::drawn_differently(scene_, bands_);
+  if (drawn.empty()) return;
+  auto scene = std::make_unique<Scene>(scene_);
+  for (Shape& shape : scene->shapes)
+    if (shape.drawn) shape.geometry = *shape.drawn;
+  Finding why = drawn.front();
+  for (std::size_t k = 1; k < drawn.size(); ++k) {
+    why.elements.insert(why.elements.end(), drawn[k].elements.begin(), drawn[k].elements.end());
+    why.detail += "; " + drawn[k].detail;
+  }
+  why.detail += "; the answer differs on the picture's curve";
+  auto evaluator = std::make_unique<SceneEvaluator>(*scene, bands_, false);
+  cache_->alternatives->push_back({std::move(why), std::move(scene), std::move(evaluator)});
+}
 
 Truth SceneEvaluator::evaluate(const Question& question) {
   Truth truth = Evaluators(*this, scene_, bands_, *cache_).evaluate(question);
   if (!with_doubts_ || !truth.supported) return truth;
-  // A link the drawing contradicts makes the question ambiguous when the answer changes with it.
-  if (!cache_->redrawn) {
-    cache_->redrawn.emplace();
-    for (auto& doubt : link_doubts(scene_, bands_)) {
-      auto scene = std::make_unique<Scene>(scene_);
-      scene->links[doubt.link] = std::move(doubt.redrawn);
-      auto evaluator = std::make_unique<SceneEvaluator>(*scene, bands_, false);
-      cache_->redrawn->push_back({std::move(doubt.finding), std::move(scene), std::move(evaluator)});
-    }
-  }
-  for (auto& r : *cache_->redrawn)
+  // On a scene the picture may show instead, the question is ambiguous when its answer changes.
+  if (!cache_->alternatives) built_in_alternatives();
+  for (auto& r : *cache_->alternatives)
     if (answers_differ(question, truth, r.evaluator->evaluate(question)))
-      truth.facts.push_back({finding_kind_name(r.finding.kind), r.finding.elements,
-                             r.finding.detail + "; the answer changes with the link drawn that way", r.finding.slack_px,
-                             true});
+      truth.facts.push_back(
+          {finding_kind_name(r.finding.kind), r.finding.elements, r.finding.detail, r.finding.slack_px, true});
   return truth;
 }
 

@@ -550,19 +550,28 @@ std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands) {
     if (auto label = relations.label_check(i); label && label->decision == Decision::fails)
       out.push_back(make_finding(FindingKind::label_mismatch, {s.id}, "declared " + s.kind + " but it is not one",
                                  label->slack_px));
-    // The dataset's own picture draws it otherwise (the importer says how: Shape::drawn).
-    if (s.drawn)
-      if (const double gap = frame_bands.to_px(drawn_gap(s)); frame_bands.decide_px(gap) != Decision::holds) {
-        char px[32];
-        std::snprintf(px, sizeof px, "%.1f", gap);
-        out.push_back(make_finding(FindingKind::drawn_differently, {s.id},
-                                   "the dataset's picture draws " + shape_type(s) + " " + s.id +
-                                       " unlike its definition: up to " + px + " px from it",
-                                   gap, frame_bands.decide_px(gap)));
-      }
     if (auto kind = relations.looks_like(i))
       out.push_back(make_finding(FindingKind::label_mismatch, {s.id},
                                  "an unlabelled " + shape_type(s) + " that a person would call a " + *kind));
+  }
+  for (auto& f : drawn_differently(scene, bands)) out.push_back(std::move(f));
+  return out;
+}
+
+std::vector<Finding> drawn_differently(const Scene& scene, const Bands& bands) {
+  std::vector<Finding> out;
+  const FrameBands frame_bands(bands, scene.frame);
+  for (const Shape& s : scene.shapes) {
+    if (!s.drawn) continue;
+    const double gap = frame_bands.to_px(drawn_gap(s));
+    const Decision decision = frame_bands.decide_px(gap);
+    if (decision == Decision::holds) continue;
+    char px[32];
+    std::snprintf(px, sizeof px, "%.1f", gap);
+    out.push_back(make_finding(FindingKind::drawn_differently, {s.id},
+                               "the dataset's picture draws " + shape_type(s) + " " + s.id +
+                                   " unlike its definition: up to " + px + " px from it",
+                               gap, decision));
   }
   return out;
 }

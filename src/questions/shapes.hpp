@@ -26,4 +26,8 @@ std::vector<PairRelation> relation_matrix(const Scene& scene, const Bands& bands
 /// (undeclared_relation: they make "none of the above" wrong), and labels (label_mismatch).
 std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands);
 
+/// Shapes the dataset's own picture draws unlike their definition (Shape::drawn), each with the
+/// largest gap between the two in pixels (drawn_gap): conflicts, or doubtful within the band.
+std::vector<Finding> drawn_differently(const Scene& scene, const Bands& bands);
+
 }  // namespace geotruth::questions

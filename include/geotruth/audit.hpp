@@ -49,6 +49,8 @@ struct SceneAudit {
   std::string content_hash;       ///< of the normalized scene without its id: equal for duplicates
 };
 
-SceneAudit audit_scene(const Scene& scene, const Bands& bands = {});
+/// With `truths`, also hands back each question's truth (in the order of scene.questions): the
+/// generator certifies that none is ambiguous without evaluating the questions twice.
+SceneAudit audit_scene(const Scene& scene, const Bands& bands = {}, std::vector<Truth>* truths = nullptr);
 
 }  // namespace geotruth

@@ -215,11 +215,15 @@ void canvas_findings(const Scene& scene, const FrameBands& bands, std::vector<Fi
 
 }  // namespace
 
-SceneAudit audit_scene(const Scene& scene, const Bands& bands) {
+SceneAudit audit_scene(const Scene& scene, const Bands& bands, std::vector<Truth>* truths) {
   SceneAudit out;
   SceneEvaluator evaluator(scene, bands);
   const FrameBands frame_bands(bands, scene.frame);
-  for (const auto& q : scene.questions) out.verdicts.push_back(judge(q, evaluator.evaluate(q), frame_bands));
+  for (const auto& q : scene.questions) {
+    Truth truth = evaluator.evaluate(q);
+    out.verdicts.push_back(judge(q, truth, frame_bands));
+    if (truths) truths->push_back(std::move(truth));
+  }
   if (!scene.points.empty() || !scene.lines.empty()) {
     const Incidence& incidence = evaluator.incidence();
     out.difficulty = evaluator.tangram_counts().difficulty;

@@ -99,8 +99,10 @@ check "generate exit code" 0 $?
 check "generate is deterministic" "" "$(cmp "$tmp/gen1.jsonl" "$tmp/gen2.jsonl")"
 "$geotruth" analyze "$tmp/gen1.jsonl" >/dev/null 2>&1
 check "generated scenes analyze cleanly" 0 $?
-"$geotruth" generate --family gepbench -n 1 >/dev/null 2>&1
-check "unbuilt family exit code" 2 $?
+"$geotruth" generate --family gepbench --level medium -n 1 >/dev/null 2>&1
+check "a level the family does not have: exit 2" 2 $?
+"$geotruth" generate --family tangram --format gepbench -o "$tmp/tangram-engine" >/dev/null 2>&1
+check "the engine's format for another family: exit 2" 2 $?
 
 # One fact, one finding: P declared on A-B lies 2 px off it (ambiguous band): analyze, count and
 # audit give the same kind, severity, elements and slack.

@@ -101,13 +101,6 @@ int count(CountCommand command, const FigureOptions& figure);
 
 int import_scenes(const InputOptions& in, const std::string& output);
 
-struct GenerateCommand {
-  std::string family = "diagram", output;
-  std::uint64_t count = 10, seed = 1;
-  bool grid = false;
-};
-int generate(const GenerateCommand& command);
-
 struct AuditCommand {
   InputOptions in;
   std::string output, shard, image_dir;
@@ -131,7 +124,7 @@ struct ScoreCommand {
 };
 int score(ScoreCommand command, const BandOptions& bands);
 
-/// Drawing options shared by render and crosscheck.
+/// Drawing options shared by render, crosscheck and generate.
 struct PictureOptions {
   int size = 0;
   double stroke_width = 2.0;
@@ -139,8 +132,34 @@ struct PictureOptions {
   vision::Noise noise;
   std::uint64_t seed = 1;
   bool no_labels = false;
-  void add_to(CLI::App& app);
+  /// `with_seed`: also --seed (generate seeds the noise with its own --seed).
+  void add_to(CLI::App& app, bool with_seed = true);
   vision::RenderOptions options(const Bands& bands) const;
+};
+
+struct GenerateCommand {
+  std::string family = "diagram", level, output, format = "native", shard, render_dir, image_format = "png";
+  std::uint64_t count = 10, seed = 1;
+  std::size_t max_attempts = 5000;
+  bool grid = false;
+  int threads = 0;  ///< 0: all cores
+  int quality = 90;
+  PictureOptions picture;
+};
+int generate(const GenerateCommand& command, const BandOptions& bands);
+
+/// A generated item's picture: how to draw, encode and cross-check it.
+struct PictureRequest {
+  vision::RenderOptions render;
+  vision::CrossCheckOptions check;
+  vision::ImageFormat format = vision::ImageFormat::png;
+  int quality = 90;
+};
+struct PictureVerdict {
+  std::vector<std::uint8_t> bytes;  ///< the encoded image
+  int width = 0, height = 0;
+  bool agree = false;                ///< the cross-check found nothing
+  std::vector<std::string> reasons;  ///< the kinds of what it found
 };
 
 struct RenderCommand {
@@ -164,5 +183,10 @@ int crosscheck(CrosscheckCommand command, const BandOptions& bands);
 /// (src/cli/crosscheck.cpp) exports `geotruth_crosscheck`, with these types.
 using RenderFunction = int(const RenderCommand& command, const BandOptions& bands);
 using CrosscheckFunction = int(CrosscheckCommand command, const BandOptions& bands);
+/// geotruth-vision.so (src/cli/picture_check.cpp) also exports `geotruth_check_picture`: draws,
+/// encodes and cross-checks one generated item.
+using CheckPictureFunction = void(const Scene& scene, const PictureRequest& request, PictureVerdict& out);
+/// Loads it (generate calls it from every thread: it keeps no state).
+CheckPictureFunction* picture_checker();
 
 }  // namespace geotruth::cli

@@ -1,6 +1,6 @@
-// render and crosscheck live in modules loaded only when one of them runs: cairo (about twenty
-// shared objects) and OpenCV (GDAL, every image codec: about 140) would otherwise be loaded by every
-// subcommand and dominate its start-up. render's module has no OpenCV.
+// render and crosscheck (and generate's pictures) live in modules loaded only when one of them runs: cairo (about
+// twenty shared objects) and OpenCV (GDAL, every image codec: about 140) would otherwise be loaded by every subcommand
+// and dominate its start-up. render's module has no OpenCV.
 #include <dlfcn.h>
 
 #include <filesystem>
@@ -26,6 +26,10 @@ Function* load(const char* name, const char* symbol) {
 
 int render(const RenderCommand& command, const BandOptions& bands) {
   return load<RenderFunction>(GEOTRUTH_RENDER_MODULE, "geotruth_render")(command, bands);
+}
+
+CheckPictureFunction* picture_checker() {
+  return load<CheckPictureFunction>(GEOTRUTH_VISION_MODULE, "geotruth_check_picture");
 }
 
 int crosscheck(CrosscheckCommand command, const BandOptions& bands) {

@@ -1,0 +1,32 @@
+#include "generate/certify.hpp"
+
+#include <geotruth/input.hpp>
+
+namespace geotruth::generate {
+
+std::string question_problem(SceneEvaluator& evaluator, const Question& question, const FrameBands& bands) {
+  const Truth truth = evaluator.evaluate(question);
+  if (!truth.supported) return "unsupported";
+  if (truth.ambiguous()) return "ambiguous_fact";
+  const QuestionVerdict verdict = judge(question, truth, bands);
+  if (verdict.verdict == Verdict::ok) return "";
+  for (const auto& reason : verdict.reasons)
+    if (reason.kind != "engine_note") return reason.kind;
+  return verdict_name(verdict.verdict);
+}
+
+std::string certify(const Scene& scene, const Bands& bands, const VisibilityRules& rules) {
+  if (validate(scene)) return "invalid";
+  if (auto problem = visibility_problem(scene, bands, rules); !problem.empty()) return "visibility: " + problem;
+  std::vector<Truth> truths;
+  const SceneAudit audit = audit_scene(scene, bands, &truths);
+  if (!audit.findings.empty()) return "finding: " + std::string(finding_kind_name(audit.findings.front().kind));
+  for (const auto& v : audit.verdicts)
+    if (v.verdict != Verdict::ok)
+      return "question: " + (v.reasons.empty() ? std::string(verdict_name(v.verdict)) : v.reasons.front().kind);
+  for (const auto& truth : truths)
+    if (truth.ambiguous()) return "question: ambiguous_fact";
+  return "";
+}
+
+}  // namespace geotruth::generate

@@ -22,7 +22,9 @@ namespace geotruth::generate {
 namespace {
 
 // The engine's shape types, in its order (data/vqa/base.py total_shapes).
-const std::vector<std::string> kTotalShapes = {
+// (Arrays of C strings: no allocation before main, which would move the heap's state for every
+// subcommand of the executable.)
+constexpr const char* kTotalShapes[] = {
     "line",      "ellipse", "circle",           "triangle",        "quadrilateral", "pentagon", "hexagon",
     "rectangle", "square",  "regular pentagon", "regular hexagon", "spiral",        "star",     "sector"};
 
@@ -119,13 +121,15 @@ struct Proposal {
   bool numbers = false;  ///< counting: the engine writes its choices as JSON numbers
 };
 
-const std::vector<std::string> kRelations = {"tangent",     "parallel", "perpendicular", "circumscribed", "inscribed",
-                                             "shared edge", "diagonal", "major axis",    "minor axis",    "diameter"};
-const std::map<std::string, std::string> kReverse = {
-    {"tangent", "tangent"},         {"parallel", "parallel"},        {"perpendicular", "perpendicular"},
-    {"circumscribed", "inscribed"}, {"inscribed", "circumscribed"},  {"shared edge", "shared edge"},
-    {"diagonal", "circumscribed"},  {"major axis", "circumscribed"}, {"minor axis", "circumscribed"},
-    {"diameter", "circumscribed"}};
+constexpr const char* kRelations[] = {"tangent",     "parallel", "perpendicular", "circumscribed", "inscribed",
+                                      "shared edge", "diagonal", "major axis",    "minor axis",    "diameter"};
+// The engine's relation_reverse: the relation read the other way round.
+std::string reverse_relation(const std::string& r) {
+  if (r == "circumscribed") return "inscribed";
+  if (r == "inscribed" || r == "diagonal" || r == "major axis" || r == "minor axis" || r == "diameter")
+    return "circumscribed";
+  return r;  // tangent, parallel, perpendicular, shared edge
+}
 
 // The engine's get_relation: the relation a question asks about, or "" for the ones it never asks
 // (concentric, similar, symmetric).
@@ -137,20 +141,22 @@ std::string asked_relation(const std::string& r) {
   return r;
 }
 
-const std::vector<std::pair<std::string, std::string>> kDirections = {
-    {"top", "directly to the top of"},      {"bottom", "directly to the bottom of"},
-    {"left", "directly to the left of"},    {"right", "directly to the right of"},
-    {"upper left", "to the upper left of"}, {"upper right", "to the upper right of"},
-    {"lower left", "to the lower left of"}, {"lower right", "to the lower right of"}};
-const std::vector<std::pair<std::string, std::string>> kRegions = {
-    {"upper half", "in the upper half of the image"},
-    {"lower half", "in the lower half of the image"},
-    {"left half", "in the left half of the image"},
-    {"right half", "in the right half of the image"},
-    {"top left quarter", "in the top left quarter of the image"},
-    {"top right quarter", "in the top right quarter of the image"},
-    {"bottom left quarter", "in the bottom left quarter of the image"},
-    {"bottom right quarter", "in the bottom right quarter of the image"}};
+struct Phrase {
+  const char* value;  ///< the native question's value
+  const char* words;  ///< the engine's words
+};
+constexpr Phrase kDirections[] = {{"top", "directly to the top of"},      {"bottom", "directly to the bottom of"},
+                                  {"left", "directly to the left of"},    {"right", "directly to the right of"},
+                                  {"upper left", "to the upper left of"}, {"upper right", "to the upper right of"},
+                                  {"lower left", "to the lower left of"}, {"lower right", "to the lower right of"}};
+constexpr Phrase kRegions[] = {{"upper half", "in the upper half of the image"},
+                               {"lower half", "in the lower half of the image"},
+                               {"left half", "in the left half of the image"},
+                               {"right half", "in the right half of the image"},
+                               {"top left quarter", "in the top left quarter of the image"},
+                               {"top right quarter", "in the top right quarter of the image"},
+                               {"bottom left quarter", "in the bottom left quarter of the image"},
+                               {"bottom right quarter", "in the bottom right quarter of the image"}};
 
 class Questions {
  public:
@@ -514,9 +520,9 @@ class Questions {
         if (t != "line") candidates.push_back(t);
       std::vector<std::pair<std::size_t, std::string>> tasks;  // (direction or 8 + region, anchor)
       if (candidates.size() >= 3)
-        for (std::size_t k = 0; k < kDirections.size(); ++k)
+        for (std::size_t k = 0; k < std::size(kDirections); ++k)
           for (const auto& anchor : candidates) tasks.emplace_back(k, anchor);
-      for (std::size_t k = 0; k < kRegions.size(); ++k) tasks.emplace_back(8 + k, "");
+      for (std::size_t k = 0; k < std::size(kRegions); ++k) tasks.emplace_back(8 + k, "");
       rng_.shuffle(tasks);
       std::size_t found = 0;
       for (const auto& [k, anchor] : tasks) {
@@ -530,25 +536,25 @@ class Questions {
     return out;
   }
 
-  std::optional<Proposal> direction_question(const std::pair<std::string, std::string>& direction,
-                                             const std::string& anchor, const std::vector<std::string>& candidates) {
+  std::optional<Proposal> direction_question(const Phrase& direction, const std::string& anchor,
+                                             const std::vector<std::string>& candidates) {
     const Vec2& a = engine_of(anchor).centre;
     std::vector<std::string> holds, fails;
     for (const auto& t : candidates) {
       if (t == anchor) continue;
-      const auto r = questions::gepbench::relative_direction(direction.first, a, engine_of(t).centre);
+      const auto r = questions::gepbench::relative_direction(direction.value, a, engine_of(t).centre);
       (r.cls == questions::gepbench::RuleClass::fails ? fails : holds).push_back(t);  // gray counts against
     }
     if (holds.size() != 1 || related(holds[0], anchor)) return std::nullopt;
-    return options_question("Considering the centroid, which of the following is " + direction.second + " the " +
-                                clarify(anchor, present_) + "?",
+    return options_question("Considering the centroid, which of the following is " + std::string(direction.words) +
+                                " the " + clarify(anchor, present_) + "?",
                             holds[0], fails, true);
   }
 
-  std::optional<Proposal> region_question(const std::pair<std::string, std::string>& region) {
+  std::optional<Proposal> region_question(const Phrase& region) {
     std::map<std::string, questions::gepbench::RuleClass> by_type;
     for (std::size_t i = 0; i < scene_.shapes.size(); ++i) {
-      const auto cls = questions::gepbench::region_by_box(region.first, engine(true)[i].box).cls;
+      const auto cls = questions::gepbench::region_by_box(region.value, engine(true)[i].box).cls;
       auto [it, added] = by_type.emplace(types_[i], cls);
       if (!added && it->second != cls) it->second = questions::gepbench::RuleClass::gray;
     }
@@ -559,8 +565,8 @@ class Questions {
       else if (cls == questions::gepbench::RuleClass::fails)
         fails.push_back(t);
     if (holds.empty()) return std::nullopt;
-    return options_question("Considering the centroid, which of the following is " + region.second + "?", pick(holds),
-                            fails, false);
+    return options_question("Considering the centroid, which of the following is " + std::string(region.words) + "?",
+                            pick(holds), fails, false);
   }
 
   // Whether the figure declares a relation between shapes of these two types.
@@ -578,7 +584,7 @@ class Questions {
     p.text = "What is the relationship of the " + clarify(a, present_) + " to the " + clarify(b, present_) +
              " in the image?";
     std::vector<std::string> others;
-    for (const auto& r : kRelations)
+    for (const std::string r : kRelations)
       if (r != answer) others.push_back(r);
     others = sample(others, answer == "none of the above" ? 3 : 2);
     p.values = others;
@@ -597,7 +603,7 @@ class Questions {
       const std::string name = asked_relation(r.name);
       if (name.empty()) continue;
       if (rng_.chance(0.5))
-        asked[{b, a}] = kReverse.at(name);
+        asked[{b, a}] = reverse_relation(name);
       else
         asked[{a, b}] = name;
     }

@@ -348,7 +348,7 @@ Rational along(const Vec2& p, const Vec2& origin, const Vec2& direction) {
   return dot(p - origin, direction) / dot(direction, direction);
 }
 
-const std::string kLetters = "ABCDEFGHIJKLMNPQRSTUVWXYZ";
+constexpr std::string_view kLetters = "ABCDEFGHIJKLMNPQRSTUVWXYZ";
 
 struct Counts {
   std::size_t letters = 0, circles = 0, segments = 0, triangles = 0;

@@ -61,6 +61,8 @@ class ShapeQuestions {
   ShapeQuestions(const Scene& s, const Bands& bands)
       : s_(s), frame_bands_(bands, s.frame), px_(frame_bands_.px_per_unit()) {}
 
+  void needs_boxes() { needs_boxes_ = true; }
+
   std::optional<Truth> evaluate(const Question& q) {
     needs_boxes_ = needs_boxes_ || q.criterion == "region";
     if (auto degenerate = names_degenerate(q)) return no_truth(*degenerate);
@@ -437,10 +439,17 @@ std::optional<Truth> evaluate_shape_question(const Scene& scene, const Question&
 }
 
 struct ShapeEvaluator::Impl : ShapeQuestions {
+  using ShapeQuestions::needs_boxes;
   using ShapeQuestions::ShapeQuestions;
 };
 ShapeEvaluator::ShapeEvaluator(const Scene& scene, const Bands& bands)
-    : impl_(scene.shapes.empty() ? nullptr : std::make_unique<Impl>(scene, bands)) {}
+    : impl_(scene.shapes.empty() ? nullptr : std::make_unique<Impl>(scene, bands)) {
+  // A region question among the scene's: the engine's view is built with its boxes from the start
+  // (not once without them for the questions before it and again with them).
+  if (impl_)
+    for (const auto& q : scene.questions)
+      if (q.criterion == "region") impl_->needs_boxes();
+}
 ShapeEvaluator::~ShapeEvaluator() = default;
 std::optional<Truth> ShapeEvaluator::evaluate(const Question& q) {
   if (!impl_) return std::nullopt;

@@ -50,7 +50,10 @@ struct SceneAudit {
 };
 
 /// With `truths`, also hands back each question's truth (in the order of scene.questions): the
-/// generator certifies that none is ambiguous without evaluating the questions twice.
-SceneAudit audit_scene(const Scene& scene, const Bands& bands = {}, std::vector<Truth>* truths = nullptr);
+/// generator certifies that none is ambiguous without evaluating the questions twice. With
+/// `evaluator` (one made for this scene and these bands), the questions are evaluated with it and
+/// reuse what it has already built.
+SceneAudit audit_scene(const Scene& scene, const Bands& bands = {}, std::vector<Truth>* truths = nullptr,
+                       SceneEvaluator* evaluator = nullptr);
 
 }  // namespace geotruth

@@ -2,9 +2,9 @@
 #include <cmath>
 #include <cstdio>
 #include <geotruth/audit.hpp>
-
 #include <geotruth/counts.hpp>
 #include <geotruth/input.hpp>
+#include <optional>
 #include "audit/fnv1a.hpp"
 
 #include "core/exact_json.hpp"
@@ -215,9 +215,10 @@ void canvas_findings(const Scene& scene, const FrameBands& bands, std::vector<Fi
 
 }  // namespace
 
-SceneAudit audit_scene(const Scene& scene, const Bands& bands, std::vector<Truth>* truths) {
+SceneAudit audit_scene(const Scene& scene, const Bands& bands, std::vector<Truth>* truths, SceneEvaluator* given) {
   SceneAudit out;
-  SceneEvaluator evaluator(scene, bands);
+  std::optional<SceneEvaluator> own;
+  SceneEvaluator& evaluator = given ? *given : own.emplace(scene, bands);
   const FrameBands frame_bands(bands, scene.frame);
   for (const auto& q : scene.questions) {
     Truth truth = evaluator.evaluate(q);

@@ -1,6 +1,8 @@
 // The picture of a generated item: drawn, encoded and cross-checked. Built into geotruth-vision.so
 // with crosscheck (cairo and OpenCV live there); generate loads it when it writes pictures
 // (cli/vision_loader.cpp).
+#include <mutex>
+
 #include "cli/common.hpp"
 
 namespace geotruth::cli {
@@ -15,6 +17,10 @@ void check_picture(const Scene& scene, const PictureRequest& request, PictureVer
     std::string error;
     image = vision::decode(out.bytes, error);
   }
+  // The cross-check runs one picture at a time: OpenCV's EdgeDrawing keeps static detector state
+  // (vision.md). Drawing and encoding run on every thread.
+  static std::mutex one_at_a_time;
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   const vision::CrossCheck check = vision::crosscheck(scene, image, request.check);
   out.agree = check.agree;
   out.reasons.clear();

@@ -15,11 +15,11 @@ std::string question_problem(SceneEvaluator& evaluator, const Question& question
   return verdict_name(verdict.verdict);
 }
 
-std::string certify(const Scene& scene, const Bands& bands, const VisibilityRules& rules) {
+std::string certify(const Scene& scene, const Bands& bands, const VisibilityRules& rules, SceneEvaluator* evaluator) {
   if (validate(scene)) return "invalid";
   if (auto problem = visibility_problem(scene, bands, rules); !problem.empty()) return "visibility: " + problem;
   std::vector<Truth> truths;
-  const SceneAudit audit = audit_scene(scene, bands, &truths);
+  const SceneAudit audit = audit_scene(scene, bands, &truths, evaluator);
   if (!audit.findings.empty()) return "finding: " + std::string(finding_kind_name(audit.findings.front().kind));
   for (const auto& v : audit.verdicts)
     if (v.verdict != Verdict::ok)

@@ -21,6 +21,9 @@ std::string question_problem(SceneEvaluator& evaluator, const Question& question
 /// every question ok, no question's truth is ambiguous, and every element is visible
 /// (visibility_problem). Else the first reason, prefixed by where it came from ("finding:
 /// undeclared_relation", "question: ambiguous_fact", "visibility: near_miss", "invalid").
-std::string certify(const Scene& scene, const Bands& bands, const VisibilityRules& rules);
+/// `evaluator`, when given, was made for this scene and these bands (it has already evaluated the
+/// questions once: what it built is reused).
+std::string certify(const Scene& scene, const Bands& bands, const VisibilityRules& rules,
+                    SceneEvaluator* evaluator = nullptr);
 
 }  // namespace geotruth::generate

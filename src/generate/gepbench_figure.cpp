@@ -69,11 +69,10 @@ Box box_of(const EngineShape& s) {
       box.add(cx + r * std::cos(t), cy + r * std::sin(t));
     }
   } else if (s.type == "spiral") {
-    const double T = d(s.max_theta);
+    const double T = d(s.max_theta), a = d(s.initial_radius), b = d(s.growth_rate), e = d(s.sin_eps),
+                 w = d(s.sin_omega), phi = d(s.sin_phi);
     for (int k = 0; k <= 2000; ++k) {
-      const double t = T * k / 2000;
-      const double r =
-          d(s.initial_radius) + (d(s.growth_rate) + d(s.sin_eps) * std::sin(d(s.sin_omega) * t + d(s.sin_phi))) * t;
+      const double t = T * k / 2000, r = a + (b + e * std::sin(w * t + phi)) * t;
       box.add(cx + r * std::cos(t), cy + r * std::sin(t));
     }
   }

@@ -184,7 +184,9 @@ class Questions {
 
   // Every aspect's certified questions, or the aspect that has none.
   std::string ask_all(GeneratedItem& item) {
-    for (const char* aspect : {"existence", "counting", "size", "location", "reference", "relation"}) {
+    // Reference before location: its region questions need the engine's boxes, which then serve
+    // the location questions too (the evaluator builds the engine's view once).
+    for (const char* aspect : {"existence", "counting", "size", "reference", "location", "relation"}) {
       std::vector<Proposal> proposals = propose(aspect);
       int kept = 0;
       for (auto& p : proposals) {
@@ -197,6 +199,7 @@ class Questions {
   }
 
   std::map<std::string, std::size_t> dropped;  ///< proposals not certified, by reason
+  SceneEvaluator& evaluator() { return evaluator_; }
 
  private:
   std::vector<Proposal> propose(const std::string& aspect) {
@@ -336,6 +339,14 @@ class Questions {
     return out;
   }
 
+  // A shape's measures, once for the candidate.
+  const geometry::ShapeMeasures& measures(const Shape& shape) {
+    const auto i = static_cast<std::size_t>(&shape - scene_.shapes.data());
+    if (measures_.empty()) measures_.resize(scene_.shapes.size());
+    if (!measures_[i]) measures_[i] = geometry::measure_shape(shape);
+    return *measures_[i];
+  }
+
   const Shape& only(const std::string& type) const {
     for (std::size_t i = 0; i < scene_.shapes.size(); ++i)
       if (types_[i] == type) return scene_.shapes[i];
@@ -352,7 +363,7 @@ class Questions {
         if (dim < 2 || t != "line") types.push_back(t);
       if (types.empty()) continue;
       const std::string type = pick(types);
-      const geometry::ShapeMeasures m = geometry::measure_shape(only(type));
+      const geometry::ShapeMeasures& m = measures(only(type));
       const double value = dim == 0   ? std::clamp(m.x1, 0.0, 1.0) - std::clamp(m.x0, 0.0, 1.0)
                            : dim == 1 ? std::clamp(m.y1, 0.0, 1.0) - std::clamp(m.y0, 0.0, 1.0)
                                       : m.area;
@@ -470,7 +481,7 @@ class Questions {
       std::map<std::string, std::pair<double, double>> range;  // type → (least, greatest) area
       for (std::size_t i = 0; i < scene_.shapes.size(); ++i) {
         if (types_[i] == "line") continue;
-        const double a = geometry::measure_shape(scene_.shapes[i]).area;
+        const double a = measures(scene_.shapes[i]).area;
         auto [it, added] = range.emplace(types_[i], std::make_pair(a, a));
         if (!added) it->second = {std::min(it->second.first, a), std::max(it->second.second, a)};
       }
@@ -524,9 +535,10 @@ class Questions {
           for (const auto& anchor : candidates) tasks.emplace_back(k, anchor);
       for (std::size_t k = 0; k < std::size(kRegions); ++k) tasks.emplace_back(8 + k, "");
       rng_.shuffle(tasks);
-      std::size_t found = 0;
+      std::size_t found = 0, regions = 0;
       for (const auto& [k, anchor] : tasks) {
         if (found == 2) break;
+        if (k >= 8 && ++regions > 3) continue;  // the box rule is costly: three regions at most
         std::optional<Proposal> p =
             k < 8 ? direction_question(kDirections[k], anchor, candidates) : region_question(kRegions[k - 8]);
         if (p) out.push_back(*p), ++found;
@@ -632,6 +644,7 @@ class Questions {
   std::vector<std::string> present_, absent_, single_;
   std::map<std::string, std::size_t> occurrences_;
   std::vector<questions::gepbench::EngineShape> engine_;
+  std::vector<std::optional<geometry::ShapeMeasures>> measures_;
   bool boxes_ = false;
 };
 
@@ -678,7 +691,7 @@ GeneratedItem gepbench_item(const GenerateOptions& options, std::uint64_t seed, 
       item.error = missing;
       continue;
     }
-    if (const auto problem = certify(item.scene, options.bands, rules); !problem.empty()) {
+    if (const auto problem = certify(item.scene, options.bands, rules, &questions.evaluator()); !problem.empty()) {
       item.error = problem;
       continue;
     }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <unordered_map>
+#include <memory>
 
 #include "vision/figure.hpp"
 
@@ -42,21 +42,21 @@ class Grid {
   template <typename Visit>
   void near(P2 p, Visit visit) const {
     const int cx = column(p.x), cy = row(p.y);
-    for (int dx = -1; dx <= 1; ++dx)
-      for (int dy = -1; dy <= 1; ++dy) {
-        auto it = cells_.find(key(cx + dx, cy + dy));
-        if (it != cells_.end())
-          for (std::size_t piece : it->second) visit(piece);
-      }
+    for (int y = std::max(0, cy - 1); y <= std::min(rows_ - 1, cy + 1); ++y)
+      for (int x = std::max(0, cx - 1); x <= std::min(columns_ - 1, cx + 1); ++x)
+        for (std::size_t piece : cells_[key(x, y)]) visit(piece);
   }
 
  private:
   int column(double x) const { return std::clamp(static_cast<int>(std::floor(x / cell_)) + 1, 0, columns_ - 1); }
   int row(double y) const { return std::clamp(static_cast<int>(std::floor(y / cell_)) + 1, 0, rows_ - 1); }
-  long key(int x, int y) const { return static_cast<long>(y) * columns_ + x; }
+  std::size_t key(int x, int y) const {
+    return static_cast<std::size_t>(y) * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(x);
+  }
   double cell_;
   int columns_, rows_;
-  std::unordered_map<long, std::vector<std::size_t>> cells_;
+  std::vector<std::vector<std::size_t>> cells_ =
+      std::vector<std::vector<std::size_t>>(static_cast<std::size_t>(columns_) * static_cast<std::size_t>(rows_));
 };
 
 }  // namespace
@@ -115,67 +115,77 @@ std::string visibility_problem(const Scene& scene, const Bands& bands, const Vis
 
   // Every stroke against every other element's: where they come within `near`, they must touch
   // (a crossing, a tangency, a shared vertex), and cross steeply unless they touch by construction.
-  Grid grid(2 * near, width, height);
-  for (std::size_t i = 0; i < pieces.size(); ++i) grid.add(i, pieces[i].a, pieces[i].b);
+  // Each element gets a grid of its own pieces and a box; a curve is sampled against an element
+  // only inside that element's box grown by `near`.
+  struct Bounds {
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+    void add(P2 p) { x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y); }
+    bool near(P2 p, double m) const { return p.x >= x0 - m && p.x <= x1 + m && p.y >= y0 - m && p.y <= y1 + m; }
+    bool near(const Bounds& b, double m) const {
+      return b.x1 >= x0 - m && b.x0 <= x1 + m && b.y1 >= y0 - m && b.y0 <= y1 + m;
+    }
+  };
+  std::vector<Bounds> element_bounds(names.size()), curve_bounds(paths.size());
+  std::vector<std::unique_ptr<Grid>> grids(names.size());
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    auto& grid = grids[static_cast<std::size_t>(pieces[i].element)];
+    if (!grid) grid = std::make_unique<Grid>(2 * near, width, height);
+    grid->add(i, pieces[i].a, pieces[i].b);
+    element_bounds[static_cast<std::size_t>(pieces[i].element)].add(pieces[i].a);
+    element_bounds[static_cast<std::size_t>(pieces[i].element)].add(pieces[i].b);
+  }
+  for (std::size_t c = 0; c < paths.size(); ++c)
+    for (std::size_t i : paths[c]) curve_bounds[c].add(pieces[i].a), curve_bounds[c].add(pieces[i].b);
   const double shallow_run = 2 * near / std::sin(rules.min_angle_deg * M_PI / 180) + 2;
   auto touching = [&](int a, int b) {
     return rules.touching.count({names[static_cast<std::size_t>(a)], names[static_cast<std::size_t>(b)]}) ||
            rules.touching.count({names[static_cast<std::size_t>(b)], names[static_cast<std::size_t>(a)]});
   };
   constexpr double kStep = 1.0;
+  struct Run {
+    double length = 0, closest = 1e300;
+    bool open = false, at_start = false;
+  };
   for (std::size_t c = 0; c < paths.size(); ++c) {
     const auto& path = paths[c];
     if (path.empty()) continue;
     const int self = pieces[path.front()].element;
-    // Samples along the curve: for each other element, its distance where it is within `near`.
-    struct Run {
-      double length = 0, closest = 1e300;
-      bool open = false, at_start = false;
-    };
-    std::map<int, std::vector<Run>> runs;
-    std::vector<std::pair<int, double>> found;
-    long sample = 0;
-    for (std::size_t i : path) {
-      const P2 a = pieces[i].a, b = pieces[i].b;
-      const int steps = std::max(1, static_cast<int>(std::ceil(dist(a, b) / kStep)));
-      const bool last = i == path.back() && !closed[c];  // an open path's end is a sample too
-      for (int k = 0; k < steps + (last ? 1 : 0); ++k, ++sample) {
-        const double t = static_cast<double>(k) / steps;
-        const P2 p{a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)};
-        found.clear();
-        grid.near(p, [&](std::size_t j) {
-          const Piece& q = pieces[j];
-          if (q.element == self) return;
-          const double d = vision::distance_to_segment(p, q.a, q.b);
-          if (d >= near) return;
-          auto it = std::find_if(found.begin(), found.end(), [&](const auto& f) { return f.first == q.element; });
-          if (it == found.end())
-            found.emplace_back(q.element, d);
-          else
-            it->second = std::min(it->second, d);
-        });
-        for (auto& [other, runs_of] : runs)
-          if (!runs_of.empty() && runs_of.back().open &&
-              std::none_of(found.begin(), found.end(), [&](const auto& f) { return f.first == other; }))
-            runs_of.back().open = false;
-        for (const auto& [other, d] : found) {
-          auto& runs_of = runs[other];
-          if (runs_of.empty() || !runs_of.back().open) runs_of.push_back({0, 1e300, true, sample == 0});
-          runs_of.back().length += kStep;
-          runs_of.back().closest = std::min(runs_of.back().closest, d);
+    for (std::size_t other = 0; other < names.size(); ++other) {
+      if (static_cast<int>(other) == self || !grids[other] || !element_bounds[other].near(curve_bounds[c], near))
+        continue;
+      const Bounds& zone = element_bounds[other];
+      std::vector<Run> runs;
+      long sample = 0;
+      for (std::size_t i : path) {
+        const P2 a = pieces[i].a, b = pieces[i].b;
+        const int steps = std::max(1, static_cast<int>(std::ceil(dist(a, b) / kStep)));
+        const bool last = i == path.back() && !closed[c];  // an open path's end is a sample too
+        for (int k = 0; k < steps + (last ? 1 : 0); ++k, ++sample) {
+          const double t = static_cast<double>(k) / steps;
+          const P2 p{a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)};
+          double closest = near;
+          if (zone.near(p, near))
+            grids[other]->near(p, [&](std::size_t j) {
+              closest = std::min(closest, vision::distance_to_segment(p, pieces[j].a, pieces[j].b));
+            });
+          if (closest >= near) {
+            if (!runs.empty()) runs.back().open = false;
+            continue;
+          }
+          if (runs.empty() || !runs.back().open) runs.push_back({0, 1e300, true, sample == 0});
+          runs.back().length += kStep;
+          runs.back().closest = std::min(runs.back().closest, closest);
         }
       }
-    }
-    for (auto& [other, runs_of] : runs) {
       // On a closed curve a run through the starting point is one run.
-      if (closed[c] && runs_of.size() > 1 && runs_of.front().at_start && runs_of.back().open) {
-        runs_of.front().length += runs_of.back().length;
-        runs_of.front().closest = std::min(runs_of.front().closest, runs_of.back().closest);
-        runs_of.pop_back();
+      if (closed[c] && runs.size() > 1 && runs.front().at_start && runs.back().open) {
+        runs.front().length += runs.back().length;
+        runs.front().closest = std::min(runs.front().closest, runs.back().closest);
+        runs.pop_back();
       }
-      for (const auto& run : runs_of) {
+      for (const auto& run : runs) {
         if (run.closest > contact) return "near_miss";
-        if (run.length > shallow_run && !touching(self, other)) return "shallow_crossing";
+        if (run.length > shallow_run && !touching(self, static_cast<int>(other))) return "shallow_crossing";
       }
     }
   }

@@ -242,6 +242,8 @@ class Questions {
   }
 
   std::string pick(const std::vector<std::string>& from) { return from[rng_.below(from.size())]; }
+  // A number drawn for the block of four consecutive items this one is in (and `salt`).
+  std::size_t block_draw(std::uint64_t salt) const { return Random(seed_, (index_ - 1) / 4, salt).below(1u << 30); }
   std::vector<std::string> sample(std::vector<std::string> from, std::size_t n) {
     rng_.shuffle(from);
     from.resize(std::min(n, from.size()));
@@ -323,7 +325,10 @@ class Questions {
       asked.push_back(*it);
       pool.erase(it);
     }
-    asked.push_back(absent_.empty() ? pick(present_) : pick(absent_));
+    // The absent type asked about is the block's (four consecutive items ask about the same one
+    // when they can): its answer letters then take the four positions in each block.
+    const std::string block_type = kTotalShapes[block_draw(1) % std::size(kTotalShapes)];
+    asked.push_back(absent_.empty() ? pick(present_) : contains(absent_, block_type) ? block_type : pick(absent_));
     std::vector<Proposal> out;
     for (const auto& type : asked) {
       const long c = counts_.count(type) ? static_cast<long>(counts_[type]) : 0;
@@ -477,7 +482,7 @@ class Questions {
     std::vector<Proposal> out;
     // Area: every shape of the answer's type larger (smaller) than every shape of the anchor's.
     {
-      const bool larger = rng_.chance(0.5);
+      const bool larger = block_draw(2) % 2 == 0;              // the same in the block's four items (as above)
       std::map<std::string, std::pair<double, double>> range;  // type → (least, greatest) area
       for (std::size_t i = 0; i < scene_.shapes.size(); ++i) {
         if (types_[i] == "line") continue;
@@ -505,7 +510,7 @@ class Questions {
     }
     // Frequency: more (fewer) shapes of the answer's type than of the anchor's.
     {
-      const bool more = rng_.chance(0.5);
+      const bool more = block_draw(3) % 2 == 0;
       std::vector<std::pair<std::string, std::string>> pairs;
       for (const auto& x : present_)
         for (const auto& y : present_)

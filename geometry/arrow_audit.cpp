@@ -142,12 +142,17 @@ class ArrowAudit {
   }
 
   // Position: the head box touches one end of the arrow clearly more than the other (an
-  // oversized box touching both, or a head in mid-wire, says nothing).
+  // oversized box touching both says nothing), and lies at that end: within ε_vis, its own longer
+  // side or a quarter of the arrow's length of it (a head in mid-wire says nothing either).
   Signal position(const ArrowHead& head, const Ends& ends) const {
     const Rational d_from = geometry::squared_distance_to_box(ends.at_from, head.box);
     const Rational d_to = geometry::squared_distance_to_box(ends.at_to, head.box);
     const Rational &far = d_from < d_to ? d_to : d_from, &near = d_from < d_to ? d_from : d_to;
     Signal s;
+    const Rational side = std::max(head.box[2] - head.box[0], head.box[3] - head.box[1]);
+    if (bands_.decide_squared(near) == Decision::fails && near > side * side &&
+        16 * near > squared(ends.at_from, ends.at_to))
+      return s;
     s.decision = FrameBands::decide(compare_root_difference(far, near, bands_.eps_num()),
                                     compare_root_difference(far, near, bands_.eps_vis()));
     s.slack_px = std::abs(bands_.squared_to_px(d_from) - bands_.squared_to_px(d_to));
@@ -155,14 +160,29 @@ class ArrowAudit {
     return s;
   }
 
-  // Orientation: the way the head points, against where the two entities lie from it. The
-  // annotated angle (quantized by the annotators) enters as the doubles of its cosine and sine.
+  // The way a head points, as a vector: the annotated angle (quantized by the annotators) enters
+  // as the doubles of its cosine and sine. Reduced into [0, 360) exactly first: a huge angle's
+  // radians overflow a double (cos of inf is NaN).
+  static Vec2 direction_of(const ArrowHead& head) {
+    const double radians = to_double(reduce_degrees(*head.orientation)) * M_PI / 180;
+    return {Rational(std::cos(radians)), Rational(std::sin(radians))};
+  }
+
+  // Whether the head points along the wire toward `end`: within 45° of the direction from the
+  // arrow's other end to it (a head drawn across a wire marks a current, not the arrow's way).
+  static bool along_the_wire(const ArrowHead& head, const Vec2& other, const Vec2& end) {
+    if (!head.orientation) return false;
+    const Vec2 u = direction_of(head);
+    const Rational dx = end.x - other.x, dy = end.y - other.y;
+    const Rational dot = u.x * dx + u.y * dy;
+    return dot > 0 && 2 * dot * dot >= (dx * dx + dy * dy) * (u.x * u.x + u.y * u.y);
+  }
+
+  // Orientation: the way the head points, against where the two entities lie from it.
   Signal pointing(const ArrowHead& head, std::size_t from, std::size_t to) const {
     Signal s;
     if (!head.orientation) return s;
-    // Reduced into [0, 360) exactly first: a huge angle's radians overflow a double (cos of inf is NaN).
-    const double radians = to_double(reduce_degrees(*head.orientation)) * M_PI / 180;
-    const Vec2 u{Rational(std::cos(radians)), Rational(std::sin(radians))};
+    const Vec2 u = direction_of(head);
     const Vec2 h = centre(head.box);
     auto ahead = [&](std::size_t e) -> Rational {
       const Vec2 c = centre(scene_.entities[e].box);
@@ -208,18 +228,21 @@ class ArrowAudit {
                    std::vector<Finding>& findings, std::vector<LinkDoubt>& doubts) const {
     const Link& link = scene_.links[index];
     const Ends ends = ends_of({arrows_.at(arrow)->polygon}, from, to);
+    // A piece whose end on the origin's side is not at the origin says nothing of the relation's
+    // direction (a middle piece of a connector, or a connector of other entities): that end must
+    // lie within the detachment band of the origin or nearer it than the piece is long.
+    const Rational gap = geometry::squared_distance_to_outlines(ends.at_from, outlines_[from]);
+    if (gaps_.decide_squared(gap) == Decision::fails && gap >= squared(ends.at_from, ends.at_to)) return;
+    // Reversed only when the evidence agrees: the head sits at the origin's end, points toward the
+    // origin, and points along the wire there.
     const Signal pos = position(head, ends), ori = pointing(head, from, to);
-    const bool agree = pos.end == -1 && ori.end == -1;
-    const bool alone = (pos.end == -1 && pos.decision == Decision::fails && ori.end == 0) ||
-                       (ori.end == -1 && ori.decision == Decision::fails && pos.end == 0);
-    if (!agree && !alone) return;
-    std::string detail = "the drawing points from " + link.to + " to " + link.from + ":";
-    if (pos.end == -1) detail += " head " + head.id + " sits at the " + link.from + " end (" + px(pos.slack_px) + ")";
-    if (ori.end == -1)
-      detail += std::string(pos.end == -1 ? " and" : "") + " its orientation " + to_text(*head.orientation) +
-                "° points toward " + link.from + " (" + px(ori.slack_px) + ")";
-    const Signal& main = pos.end == -1 ? pos : ori;
-    Finding f = make_finding(FindingKind::arrow_reversed, {relation_of(link, arrow), head.id}, detail, main.slack_px);
+    if (pos.end != -1 || ori.end != -1 || !along_the_wire(head, ends.at_to, ends.at_from)) return;
+    const std::string detail = "the drawing points from " + link.to + " to " + link.from + ": head " + head.id +
+                               " sits at the " + link.from + " end (" + px(pos.slack_px) + ") and its orientation " +
+                               to_text(*head.orientation) + "° points along the arrow toward " + link.from + " (" +
+                               px(ori.slack_px) + ")";
+    Finding f = make_finding(FindingKind::arrow_reversed, {relation_of(link, arrow), head.id}, detail,
+                             std::min(pos.slack_px, ori.slack_px));
     Link redrawn = link;
     std::swap(redrawn.from, redrawn.to);
     doubts.push_back({index, std::move(redrawn), f});
@@ -237,15 +260,37 @@ class ArrowAudit {
     const std::size_t from = entity_index_.at(link.from), to = entity_index_.at(link.to);
     std::optional<std::size_t> found;
     for (std::size_t i = 0; i < link.arrows.size(); ++i) {
-      if (gaps_.decide_squared(piece_gaps[i]) != Decision::fails) continue;
       const std::string& arrow = link.arrows[i];
       const std::vector<Outline> piece{arrows_.at(arrow)->polygon};
+      // An arrow that reaches the named entity is not misassigned, unless it only passes it: the
+      // entity lies between parts of the arrow (its path goes on beyond it on the other side).
+      if (gaps_.decide_squared(piece_gaps[i]) != Decision::fails && !passes_by(piece.front(), named)) continue;
       const Ends ends = ends_of(piece, from, to);
       if (auto other =
               misassigned(relation_of(link, arrow), at_from ? ends.at_from : ends.at_to, named, from, to, findings))
         found = other;
     }
     return found;
+  }
+
+  // Whether the arrow runs on past entity e on two sides: two of its vertices beyond γ_vis of e lie
+  // in directions from e's box centre at least 120° apart (exactly: u·v < 0 and 4(u·v)² ≥ |u|²|v|²).
+  // An arrow that ends at e (a straight or bent wire: every vertex on one side) does not.
+  bool passes_by(const Outline& arrow, std::size_t e) const {
+    const Vec2 c = centre(scene_.entities[e].box);
+    std::vector<Vec2> away;
+    for (const auto& v : arrow)
+      if (gaps_.decide_squared(geometry::squared_distance_to_outlines(v, outlines_[e])) == Decision::fails)
+        away.push_back({v.x - c.x, v.y - c.y});
+    charge_work(away.size() * away.size());
+    for (std::size_t i = 0; i < away.size(); ++i)
+      for (std::size_t j = i + 1; j < away.size(); ++j) {
+        const Rational dot = away[i].x * away[j].x + away[i].y * away[j].y;
+        if (dot < 0 && 4 * dot * dot >= (away[i].x * away[i].x + away[i].y * away[i].y) *
+                                            (away[j].x * away[j].x + away[j].y * away[j].y))
+          return true;
+      }
+    return false;
   }
 
   void audit_link(std::size_t index, std::vector<Finding>& findings, std::vector<LinkDoubt>& doubts) const {

@@ -63,10 +63,41 @@ const PairFamily kFamilies[] = {
     {[](const View&, const View&) { return true; }, relate_topology},
 };
 
+// A tangency is tangent only. Where the two shapes can meet in at most two points (a straight
+// piece and a circle or ellipse, two circles), a tangency that holds is their one contact: the
+// two crossings the exact count gives it (a double point, or two points a rounding apart; the
+// count is kept) are no intersection, and shapes that touch are not disjoint either. A tangency in the ambiguous band
+// makes those two ambiguous, with its slack.
+void tangency_is_not_a_crossing(const View& a, const View& b, RelationCheck& out) {
+  const bool at_most_two = (straight(a) && b.round()) || (a.round() && straight(b)) ||
+                           (a.kind == ViewKind::circle && b.kind == ViewKind::circle);
+  if (!at_most_two) return;
+  const ShapeRelation* touch = nullptr;
+  for (const auto& r : out.relations)
+    if ((r.kind == RelationKind::tangent || r.kind == RelationKind::internal_tangent ||
+         r.kind == RelationKind::external_tangent) &&
+        (r.holds() || r.ambiguous()) && (!touch || r.holds() > touch->holds()))
+      touch = &r;
+  if (!touch) return;
+  const Decision decision = touch->decision;
+  const std::optional<double> slack = touch->slack_px;
+  for (auto& r : out.relations) {
+    if (r.kind != RelationKind::intersecting && r.kind != RelationKind::disjoint) continue;
+    if (r.kind == RelationKind::intersecting && r.crossings && *r.crossings > 2) continue;
+    if (decision == Decision::holds) {
+      r.decision = Decision::fails;
+    } else if (r.holds()) {
+      r.decision = Decision::ambiguous;
+      r.slack_px = slack;
+    }
+  }
+}
+
 RelationCheck relate_views(const RelationDecider& decider, const View& a, const View& b, bool directional_only) {
   RelationCheck out;
   for (const auto& family : kFamilies)
     if (family.applies(a, b)) family.relate(decider, a, b, directional_only, out);
+  tangency_is_not_a_crossing(a, b, out);
   return out;
 }
 

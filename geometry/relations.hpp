@@ -32,7 +32,8 @@ struct ShapeRelation {
   /// that cannot hold at all (a zero-length edge, polygons of different vertex counts, a tangent
   /// line that stops short of its contact) and for the topological relations (decided exactly).
   std::optional<double> slack_px;
-  /// intersecting: the number of crossing points (a tangency counts twice).
+  /// intersecting: the number of crossing points of the exact curves (a tangency counts twice).
+  /// A pair whose tangency holds is not intersecting whatever this count (docs/gepbench.md).
   std::optional<int> crossings;
 
   bool holds() const { return decision == Decision::holds; }

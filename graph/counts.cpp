@@ -1,10 +1,12 @@
 // Counting on the incidence graph (Boost.Graph): vertices are figure points and maximal lines,
 // edges say "this point lies on this line".
 #include <algorithm>
+#include <array>
 #include <boost/dynamic_bitset.hpp>
 #include <boost/graph/adjacency_list.hpp>
 #include <geotruth/counts.hpp>
 #include <geotruth/work_limit.hpp>
+#include <set>
 #include <unordered_map>
 
 #include "geometry/predicates.hpp"
@@ -21,13 +23,19 @@ using IncidenceGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::un
 constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
 // meet(l1, l2): the counted vertex where two lines meet, or kNone. Two distinct maximal lines
-// share at most one point (the incidence builder merges lines sharing two).
+// usually share at most one point; two pieces through the same two points that are not straight
+// together stay two lines (a two-sided figure) and share both: the table keeps the first, and
+// `also(l1, l2)` lists the others.
 class MeetTable {
  public:
   explicit MeetTable(std::size_t lines) : n_(lines) {
     if (dense()) table_.assign(n_ * n_, kNone);
   }
   void set(std::size_t a, std::size_t b, std::size_t v) {
+    if (get(a, b) != kNone) {
+      more_[key(a, b)].push_back(v);
+      return;
+    }
     if (dense())
       table_[a * n_ + b] = table_[b * n_ + a] = v;
     else
@@ -38,6 +46,13 @@ class MeetTable {
     auto it = sparse_.find(key(a, b));
     return it == sparse_.end() ? kNone : it->second;
   }
+  // Every counted vertex the two lines share (the first is get(a, b)).
+  void all(std::size_t a, std::size_t b, std::vector<std::size_t>& out) const {
+    out.clear();
+    if (const std::size_t v = get(a, b); v != kNone) out.push_back(v);
+    if (auto it = more_.find(key(a, b)); it != more_.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+  }
+  bool has_shared_pairs() const { return !more_.empty(); }
 
  private:
   bool dense() const { return n_ <= 4096; }
@@ -48,6 +63,7 @@ class MeetTable {
   std::size_t n_;
   std::vector<std::size_t> table_;
   std::unordered_map<std::uint64_t, std::size_t> sparse_;
+  std::unordered_map<std::uint64_t, std::vector<std::size_t>> more_;  // pairs of lines sharing two or more points
 };
 
 class Counter {
@@ -122,22 +138,51 @@ class Counter {
     return true;
   }
 
-  // A triangle is three lines, pairwise meeting at counted vertices, not all through one point.
-  // For each pair l1 < l2 that meet, the candidates l3 > l2 are meets[l1] ∧ meets[l2].
+  // A triangle is three distinct corners, not on one line, joined pairwise by three distinct
+  // drawn lines. It is found as three lines pairwise meeting at counted vertices: for each pair
+  // l1 < l2 that meet, the candidates l3 > l2 are meets[l1] ∧ meets[l2]; its corners are the
+  // three meets. Where two lines share two points (a two-sided figure), each choice of corners
+  // is a candidate, and a triangle whose side lies on both lines is found twice: then every
+  // triangle is counted once by its corners.
   std::size_t triangles() {
     std::size_t count = 0;
+    const bool shared_pairs = meet_.has_shared_pairs();
     boost::dynamic_bitset<> both(L_);  // one buffer for every pair
+    std::vector<std::size_t> as, bs, cs;
     for (std::size_t l1 = 0; l1 < L_; ++l1)
       for (std::size_t l2 = meets_[l1].find_next(l1); l2 < L_; l2 = meets_[l1].find_next(l2)) {
         (both = meets_[l1]) &= meets_[l2];
         const std::size_t apex = meet_.get(l1, l2);
         charge_work(L_);
         for (std::size_t l3 = both.find_next(l2); l3 < L_; l3 = both.find_next(l3)) {
-          const std::size_t b = meet_.get(l1, l3), c = meet_.get(l2, l3);
-          count += b != apex && !collinear_by_position(apex, b, c);
+          if (!shared_pairs) {  // one corner per pair: distinct corners are never on one line
+            const std::size_t b = meet_.get(l1, l3), c = meet_.get(l2, l3);
+            count += b != apex && !collinear_by_position(apex, b, c);
+            continue;
+          }
+          meet_.all(l1, l2, as), meet_.all(l1, l3, bs), meet_.all(l2, l3, cs);
+          for (const std::size_t a : as)
+            for (const std::size_t b : bs)
+              for (const std::size_t c : cs) {
+                std::array<std::size_t, 3> corners{a, b, c};
+                std::sort(corners.begin(), corners.end());
+                if (corners[0] == corners[1] || corners[1] == corners[2] || seen_.count(corners) ||
+                    on_one_line(a, b, c))
+                  continue;
+                seen_.insert(corners);
+                count += !collinear_by_position(a, b, c);
+              }
         }
       }
     return count;
+  }
+
+  // Whether one drawn line holds all three corners (two lines sharing two points let a third
+  // corner of one lie on the other).
+  bool on_one_line(std::size_t a, std::size_t b, std::size_t c) const {
+    for (auto [it, end] = boost::adjacent_vertices(a, graph_); it != end; ++it)
+      if (boost::edge(b, *it, graph_).second && boost::edge(c, *it, graph_).second) return true;
+    return false;
   }
 
   // A quadrilateral is a 4-cycle of lines l1-l2-l3-l4 (l1 the smallest, l2 < l4 so each cycle
@@ -213,6 +258,7 @@ class Counter {
   IncidenceGraph graph_;
   MeetTable meet_;
   std::vector<boost::dynamic_bitset<>> meets_;
+  std::set<std::array<std::size_t, 3>> seen_;  // triangles counted, by sorted corners (lines sharing two points)
   mutable std::vector<std::unordered_map<std::size_t, std::size_t>> position_;  // per line: vertex → rank (rank())
 };
 

@@ -18,6 +18,8 @@ entity's polygon (or rectangle). It prints, per diagram and in all:
   orientation points toward the origin) and how many of them arrow_reversed names, and
   arrow_reversed findings on arrows not confirmed;
 - connectors far from their named entity (gap over 100 px) and how many a finding names;
+- every arrow_reversed and link_misassigned finding (diagram, relation, elements, slack), marking
+  the reversals the independent reading confirms, to inspect on the coordinates;
 - the time per diagram of import + audit.
 """
 import json
@@ -204,6 +206,7 @@ def main():
         findings = {r["id"]: r.get("findings", []) for r in map(json.loads, open(os.path.join(out, "scenes.jsonl")))
                     if "id" in r}
     disagree, linkage, detached, confirmed, found, extra_reversed, far, far_named = 0, 0, 0, 0, 0, 0, 0, 0
+    listed = []
     for f in files:
         key = f[:-len(".png.json")] if f.endswith(".png.json") else f[:-5]
         reading, arrows = read_annotation(os.path.join(folder, f))
@@ -225,11 +228,17 @@ def main():
                 far += 1
                 far_named += bool(named["link_misassigned"] & {a["id"]} or named["link_detached"] & {a["id"]})
         extra_reversed += len(named["arrow_reversed"] - {a["id"] for a in arrows if a["reversed"]})
+        for fd in findings.get(key, []):  # every one, to inspect on the coordinates
+            if fd["kind"] in ("arrow_reversed", "link_misassigned"):
+                confirmed_mark = "confirmed" if any(a["id"] == fd["elements"][0] and a["reversed"] for a in arrows) else ""
+                listed.append(f"  {key} {fd['kind']} {fd['elements']} {fd.get('slack_px')} {confirmed_mark}".rstrip())
     n = max(len(files), 1)
     print(f"diagrams: {len(files)}; graph disagreements: {disagree}")
     print(f"link_detached: {detached} of {linkage} linkage arrows ({100 * detached / max(linkage, 1):.1f}%)")
     print(f"confirmed reversed: {confirmed}, named by arrow_reversed: {found}; arrow_reversed elsewhere: {extra_reversed}")
     print(f"connectors over 100 px from a named entity: {far}, named by a finding: {far_named}")
+    print(f"arrow_reversed and link_misassigned findings: {len(listed)}")
+    print("\n".join(listed))
     print(f"time: {elapsed:.2f} s for import + audit, {1000 * elapsed / n:.1f} ms per diagram")
 
 

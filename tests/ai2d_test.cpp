@@ -115,9 +115,9 @@ TEST(Ai2dImport, BlobsAndLabelsAreOneEntityKeptExactly) {
 }
 
 TEST(Ai2dImport, RoundTripKeepsEveryField) {
-  for (const char* name :
-       {"food_chain", "nutrient_cycle", "floating_cycle", "attached_cycle", "motor_battery", "series_loop",
-        "misassigned", "heads", "mixed_links", "split_current", "bent_wire", "self_loop", "split_misassigned"}) {
+  for (const char* name : {"food_chain", "nutrient_cycle", "floating_cycle", "attached_cycle", "motor_battery",
+                           "series_loop", "misassigned", "heads", "mixed_links", "split_current", "bent_wire",
+                           "self_loop", "split_misassigned", "arrow_evidence"}) {
     const Scene s = imported(name, {{std::string(name) + ".png", "circuits"}});
     const auto back = read_scene(write_scene(s));
     ASSERT_TRUE(std::holds_alternative<Scene>(back)) << name << ": " << std::get<InputError>(back).message;
@@ -307,8 +307,9 @@ TEST(Ai2dAudit, ReversedOnlyWhenPositionAndOrientationAgree) {
 }
 
 TEST(Ai2dAudit, SplitConnectorJudgedPieceByPiece) {
-  // bulb → battery drawn as two arrows, each with its own head: A1's head sits at the bulb end and
-  // points right, at the bulb; A0's points left, at the battery. The finding names A1's relation.
+  // bulb → battery drawn as two arrows 10 px from each, each with its own head: A1's head sits at
+  // the bulb end and points right, at the bulb; A0's points left, at the battery. The finding names
+  // A1's relation.
   const Scene s = imported("split_current");
   ASSERT_EQ(s.links.size(), 1u);
   const auto reversed = findings_of(s, "arrow_reversed");
@@ -331,6 +332,26 @@ TEST(Ai2dAudit, SplitConnectorMisassignedPieceByPiece) {
   // corner, nearer the loose text "pond" (42 and 44 px) than the named entity, but reaches nothing.
   for (const auto& f : misassigned) EXPECT_NE(f.elements[0].find("A1"), std::string::npos);
   for (const auto& f : findings_of(s, "link_detached")) EXPECT_EQ(f.elements[0].find("T2+A"), std::string::npos);
+}
+
+// Issue 29: an arrow is reversed only when the evidence agrees, and an arrow that only passes the
+// entity its relation names is misassigned. Every case below was an arrow_reversed before:
+// (a) bulb → battery over an S-shaped wire, a current mark H0 38 px from the bulb's end pointing
+//     down, across the wire (its orientation puts the bulb 40 px more ahead than the battery): the
+//     head is at no end, and not along the wire;
+// (b) sun → grass, head box H1 covering the whole arrow, pointing left at the sun: orientation
+//     alone, position says nothing;
+// (c) egg → larva drawn in two pieces; A3 (90 px long) runs 205–295 px from egg with its head
+//     pointing back at it: its ends are at neither entity, so it says nothing of the relation's way.
+// (e) hawk → snake: the arrow runs from mouse (2 px from its tail) to snake and passes 1 px under
+//     hawk in its middle (its tail 48 px from hawk): misassigned, mouse named, 48 − 2 = 46 px.
+TEST(Ai2dAudit, ReversedOnlyOnAgreeingEvidenceAndPassingArrowsMisassigned) {
+  const Scene s = imported("arrow_evidence");
+  EXPECT_TRUE(findings_of(s, "arrow_reversed").empty());
+  const auto misassigned = findings_of(s, "link_misassigned");
+  ASSERT_EQ(misassigned.size(), 1u);
+  EXPECT_EQ(misassigned[0].elements, (std::vector<std::string>{"T6+A5+T7", "T6", "T8"}));
+  EXPECT_NEAR(*misassigned[0].slack_px, 48 - 2, 0.1);
 }
 
 TEST(Ai2dAudit, ALoopOnOneEntityIsNeverReversed) {
@@ -396,9 +417,9 @@ TEST(Ai2dAudit, DetachmentFollowsTheGapBand) {
 
 TEST(Ai2dImport, DirectoriesAndJsonLines) {
   const auto files = ai2d_inputs(kFixtures.string());
-  ASSERT_EQ(files.size(), 13u);
-  EXPECT_EQ(ai2d_key(files.front()), "attached_cycle");
-  EXPECT_EQ(ai2d_questions_path(files.front()), (kFixtures / "questions" / "attached_cycle.png.json").string());
+  ASSERT_EQ(files.size(), 14u);
+  EXPECT_EQ(ai2d_key(files.front()), "arrow_evidence");
+  EXPECT_EQ(ai2d_questions_path(files[1]), (kFixtures / "questions" / "attached_cycle.png.json").string());
   EXPECT_EQ(ai2d_questions_path((kFixtures / "annotations" / "motor_battery.png.json").string()), "");
   // A JSONL line: the annotation with its id and questions.
   const std::string annotation = text_of(kFixtures / "annotations" / "motor_battery.png.json");

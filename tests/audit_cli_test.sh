@@ -67,4 +67,29 @@ check "kept lines are the input bytes" "$(head -1 "$fixtures/audit_planted.jsonl
 check "lenient keeps ok, ambiguous, unsupported" 3 "$(wc -l <"$tmp/lenient_keep.jsonl")"
 check "rejected lines keep their reasons" 1 "$(grep -c '"id":"wrong-segments".*wrong_answer' "$tmp/lenient_reject.jsonl")"
 
+# One answer in every command (issue 29): "how many labels are left of the chair?" whose count an
+# ambiguous label (2 px from the chair's centre line) moves to another option is ambiguous in
+# analyze, count, audit, filter and score; the control (the 2 px entity is an icon, not a label:
+# the count cannot change) is ok everywhere. Expected, scene by scene: ambiguous, ambiguous, ok.
+chair="$fixtures/chair_count_ambiguous.jsonl"
+flags() { /usr/bin/python3 -c 'import json, sys
+print(" ".join(str(t["ambiguous"]).lower() for l in sys.stdin if l.strip() for t in json.loads(l)["truths"]))'; }
+check "analyze: ambiguous truths" "true true false" "$("$geotruth" analyze "$chair" 2>/dev/null | flags)"
+check "count: ambiguous truths" "true true false" "$("$geotruth" count "$chair" 2>/dev/null | flags)"
+"$geotruth" audit "$chair" -o "$tmp/chair" --no-progress >/dev/null 2>&1
+check "audit exit code" 0 $?
+check "audit: verdicts" "ambiguous ambiguous ok" \
+  "$(/usr/bin/python3 -c 'import json, sys
+print(" ".join(json.loads(l)["verdict"] for l in open(sys.argv[1])))' "$tmp/chair/verdicts.jsonl")"
+check "audit: the reason names the label" 2 "$(grep -c 'ambiguous_fact.*left_of (plant, chair)' "$tmp/chair/verdicts.jsonl")"
+"$geotruth" filter "$chair" --keep "$tmp/chair_keep.jsonl" --reject "$tmp/chair_reject.jsonl" >/dev/null 2>&1
+check "filter (strict): only the control kept" '"id":"chair-icon-2px"' "$(grep -o '"id":"chair-icon-2px"' "$tmp/chair_keep.jsonl")"
+check "filter (strict): two rejected" 2 "$(wc -l <"$tmp/chair_reject.jsonl")"
+printf '%s\n' '{"question_id":"chair-left-2px/n-left","response":"B"}' '{"question_id":"chair-right-2px/n-left","response":"A"}' \
+  '{"question_id":"chair-icon-2px/n-left","response":"A"}' >"$tmp/chair_model.jsonl"
+"$geotruth" score "$chair" --responses "$tmp/chair_model.jsonl" --json "$tmp/chair_scores.json" >/dev/null 2>&1
+check "score exit code" 0 $?
+check "score: verdicts" "2 1" "$(/usr/bin/python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))["verdicts"]; print(v["ambiguous"], v["ok"])' "$tmp/chair_scores.json")"
+
 finish "audit cli"

@@ -438,3 +438,48 @@ TEST(Counts, SubPixelTriangleIsNotATriangleInMergedMode) {
   ASSERT_EQ(merged.findings.size(), 1u);
   EXPECT_EQ(merged.findings[0].kind, FindingKind::collinear_triangle);
 }
+
+// Regression (Geometry3K diagrams 10 and 28): two pieces through the same two points F and D that
+// are not straight together (F–D–B and F–D–J, J 8 px off F–B, D 2.7 px off F–J: the fact wins
+// within ε_vis) stay two lines sharing both points, a two-sided figure. A third line through D
+// (G–D–H) meets both at D only: no triangle, and no finding about one with a repeated corner
+// (it was counted as D, F, D). B–J closes two triangles, F–B–J and D–B–J (one was lost when the
+// two lines were taken to share one point). The count is checked against a brute force over the
+// letters' triples on the declared `through` lists, written apart from the counter.
+TEST(Counts, TwoLinesThroughTheSameTwoPointsMakeNoPhantomTriangle) {
+  const Scene s =
+      scene_from(R"({"id":"two-sided","frame":{"width":400,"height":300},"points":[{"id":"F","at":[20,150]},)"
+                 R"({"id":"D","at":[120,150]},{"id":"B","at":[320,150]},{"id":"J","at":[320,158]},)"
+                 R"({"id":"G","at":[120,50]},{"id":"H","at":[120,250]}],)"
+                 R"("lines":[{"through":["F","D","B"]},{"through":["F","D","J"]},{"through":["B","J"]},)"
+                 R"({"through":["G","D","H"]}]})");
+  std::size_t brute = 0;  // triples pairwise on a `through` list, not all on one
+  auto on = [&](const Line& l, std::size_t p) { return std::count(l.through.begin(), l.through.end(), p) > 0; };
+  auto joined = [&](std::size_t p, std::size_t q) {
+    return std::any_of(s.lines.begin(), s.lines.end(), [&](const Line& l) { return on(l, p) && on(l, q); });
+  };
+  const std::size_t n = s.points.size();
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a + 1; b < n; ++b)
+      for (std::size_t c = b + 1; c < n; ++c)
+        brute += joined(a, b) && joined(b, c) && joined(a, c) &&
+                 std::none_of(s.lines.begin(), s.lines.end(),
+                              [&](const Line& l) { return on(l, a) && on(l, b) && on(l, c); });
+  EXPECT_EQ(brute, 2u);
+  for (const auto mode : {IncidenceMode::declared, IncidenceMode::merged}) {
+    const Incidence inc = build_incidence(s, mode);
+    EXPECT_EQ(inc.lines.size(), 4u) << mode_name(mode);
+    const TangramCounts c = count_figure(s, inc, {true, false});
+    EXPECT_EQ(c.triangles, brute) << mode_name(mode);
+    EXPECT_EQ(count_figure(s, inc).triangles, brute) << mode_name(mode);
+    for (const auto& f : c.findings) {
+      auto names = f.elements;
+      std::sort(names.begin(), names.end());
+      EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end()) << finding_kind_name(f.kind);
+      EXPECT_NE(f.kind, FindingKind::collinear_triangle) << mode_name(mode);
+    }
+  }
+  // By position alone D is off F–J (2.7 px > ε_num): F–J and F–D–B share F only, and only
+  // F–B–J is a triangle of letters.
+  EXPECT_EQ(counts(s, IncidenceMode::geometric).triangles, 1u);
+}

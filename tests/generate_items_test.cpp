@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "generate/exact.hpp"
 #include "generate/items.hpp"
@@ -238,8 +239,11 @@ Scene two_segments(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   Scene s;
   s.id = "two";
   s.frame = Frame{1, 1, YAxis::up};
-  s.shapes.push_back({"s0", "segment", "", StraightShape{Extent::segment, a, b}, Stroke::solid, ""});
-  s.shapes.push_back({"s1", "segment", "", StraightShape{Extent::segment, c, d}, Stroke::solid, ""});
+  for (const auto& [id, from, to] : {std::tuple{"s0", a, b}, std::tuple{"s1", c, d}}) {
+    Shape shape;
+    shape.id = id, shape.type = "segment", shape.geometry = StraightShape{Extent::segment, from, to};
+    s.shapes.push_back(shape);
+  }
   return s;
 }
 

@@ -228,3 +228,54 @@ TEST(GepbenchTemplates, EveryEngineTemplateIsNamed) {
   EXPECT_EQ(scene.questions[11].value, "lower left");
   EXPECT_EQ(scene.questions[9].value, "bottom right quarter");
 }
+
+// The engine asks a relative-direction question only when the answer's box and the anchor's
+// overlap by at most half of either (`_ratio_1`, `_ratio_2` ≤ 0.5 in data/vqa/rule.py). Anchor box
+// [0, 0.2]², answer box [x0, x0 + 0.4] × [0, 0.2]: the overlap is (0.2 − x0)·0.2, half of the
+// anchor's area at x0 = 0.1 (the answer's ratio, (0.2 − x0)/0.4, stays under a half). Judged from
+// both sides, the margin is the shift to x0 = 0.1.
+TEST(GepbenchDirection, BoxOverlapThresholdFromBothSides) {
+  const Box anchor{Rational(0), Rational(0), Rational(1, 5), Rational(1, 5)};
+  for (const auto& [x0, cls] : {std::pair{Rational(103, 1000), RuleClass::holds},
+                                {Rational(97, 1000), RuleClass::fails},
+                                {Rational(1, 10), RuleClass::holds}}) {  // exactly half: the engine asks
+    const Box answer{x0, Rational(0), x0 + Rational(2, 5), Rational(1, 5)};
+    const auto r = boxes_overlap_at_most_half(answer, anchor);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->cls, cls) << to_text(x0);
+    EXPECT_NEAR(r->margin, std::abs(to_double(x0) - 0.1), 1e-12) << to_text(x0);
+  }
+  // Apart, the boxes cannot reach half along one axis: no finite margin. No area: no rule.
+  const Box far{Rational(1, 2), Rational(1, 2), Rational(7, 10), Rational(7, 10)};
+  EXPECT_EQ(boxes_overlap_at_most_half(far, anchor)->cls, RuleClass::holds);
+  EXPECT_FALSE(boxes_overlap_at_most_half({Rational(0), Rational(0), Rational(1), Rational(0)}, anchor).has_value());
+}
+
+// The same threshold in a question: the rectangle above the circle (anchor box [0.4, 0.6] ×
+// [0.2, 0.4], area 0.04) spans y from 0.3 + d to 0.7, so it covers (0.1 − d)·0.2 of the circle's
+// box: half of it less 5d. Its centroid is 0.2 + d/2 straight above the circle's: the direction
+// itself is clear. d = 0.02 (12.8 px from the threshold): ok; d = ±0.003 (1.9 px either side; the
+// engine's 0.01 rounding puts both at exactly half): ambiguous; d = −0.02 (the engine would not
+// ask): ambiguous, never ok.
+TEST(GepbenchDirection, AnswerNearTheBoxOverlapThresholdIsAmbiguous) {
+  for (const auto& [d, verdict] : {std::pair{"0.02", Verdict::ok},
+                                   {"0.003", Verdict::ambiguous},
+                                   {"-0.003", Verdict::ambiguous},
+                                   {"-0.02", Verdict::ambiguous}}) {
+    const std::string y = to_text(Rational(3, 10) + parse_rational_string(d).value.value());
+    const std::string rules =
+        R"([{"shapes":[{"type":"ellipse","center":[0.5,0.3],"major_axis":0.2,"minor_axis":0.2,"rotation":0,)"
+        R"("special_info":"circle"},{"type":"polygon","points":[[0.4,)" +
+        y + "],[0.6," + y + R"(],[0.6,0.7],[0.4,0.7]],"special_info":"rectangle"}],"relations":[]}])";
+    const auto scenes = import_texts(rules, question(0,
+                                                     "Considering the centroid, which of the following is directly "
+                                                     "to the top of the circle?",
+                                                     R"(["star","rectangle","hexagon","spiral"])", "rectangle"));
+    const auto v = verdicts_of(std::get<Scene>(scenes.at(0).scene));
+    EXPECT_EQ(v.at("reference-0").verdict, verdict) << d;
+    EXPECT_EQ(v.at("reference-0").truth, "B") << d;
+    if (verdict == Verdict::ambiguous) {
+      EXPECT_NE(v.at("reference-0").reasons.at(0).detail.find("box_overlap"), std::string::npos) << d;
+    }
+  }
+}

@@ -145,3 +145,17 @@ TEST(GepbenchEngine, SharedSamplesAgreeWithTheEngine) {
     EXPECT_EQ(ambiguous, 1u) << level;
   }
 }
+
+// An answer whose measure is not a finite number (a triangle reaching 10^200: its area overflows
+// a double) has no nearest option: no truth, with the reason, never a silent pick.
+TEST(GepbenchSize, InfiniteAreaHasNoTruth) {
+  const auto s =
+      read_scene(R"({"id":"big","frame":{"width":1,"height":1,"y":"up"},"shapes":[{"id":"t",)"
+                 R"("type":"polygon","points":[[0,0],[1e200,0],[0,1e200]]}],"questions":[{"id":"a",)"
+                 R"("ask":"size","of":"t","measure":"area","options":["0.1","0.2","0.3","0.4"],"answer":"A"}]})");
+  const auto v = verdicts_of(std::get<Scene>(s)).at("a");
+  EXPECT_EQ(v.verdict, Verdict::invalid);
+  ASSERT_FALSE(v.reasons.empty());
+  EXPECT_EQ(v.reasons[0].kind, "no_truth");
+  EXPECT_NE(v.reasons[0].detail.find("not a finite number"), std::string::npos);
+}

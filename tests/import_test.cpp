@@ -217,6 +217,52 @@ TEST(Geometry3k, ConcentricCirclesAreTwoCircles) {
   EXPECT_EQ(s.circles[1].through.size(), 1u);  // B on the inner one
 }
 
+// Issue 29: nothing dropped in silence. The IMP re-annotation names concentric circles by their
+// centre and an index ("A0", "A1" for two circles about A): each is a circle about A, counted,
+// with a note saying how the name was read. By the positions, B and C lie 80 from A, D and E 40:
+// each circle's points fit it (no finding). A second radius name on a drawn centre whose only point
+// is unplaced (the public file's 2510) cannot be told from the drawn circle: it is that circle,
+// with a note; one with a placed point is a concentric circle; a drawn circle nothing places is
+// noted too.
+TEST(Geometry3k, IndexedCentresAreConcentricCirclesAndEveryGuessIsNoted) {
+  auto scenes = import_fixture(SourceFormat::geometry3k, "geometry3k/indexed_centres.json");
+  auto notes_of = [&](const std::string& id, const std::string& kind) {
+    return std::count_if(scenes.at(id).notes.begin(), scenes.at(id).notes.end(),
+                         [&](const ImportNote& n) { return n.kind == kind; });
+  };
+  auto through = [](const Scene& s, const Circle& c) {
+    std::vector<std::string> names;
+    for (auto p : c.through) names.push_back(s.points[p].id);
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  using Names = std::vector<std::string>;
+  const Scene& imp = std::get<Scene>(scenes.at("imp-1205").scene);
+  ASSERT_EQ(imp.circles.size(), 2u);
+  for (const auto& c : imp.circles) EXPECT_EQ(imp.points[c.center_point.value()].id, "A");
+  EXPECT_EQ(through(imp, imp.circles[0]), (Names{"B", "C"}));
+  EXPECT_EQ(through(imp, imp.circles[1]), (Names{"D", "E"}));
+  EXPECT_EQ(count_of(scenes.at("imp-1205")).circles, 2u);
+  EXPECT_EQ(notes_of("imp-1205", "indexed_centre"), 2);
+  EXPECT_EQ(notes_of("imp-1205", "unknown_point") + notes_of("imp-1205", "circle_without_centre"), 0);
+  EXPECT_TRUE(build_incidence(imp, IncidenceMode::merged).findings.empty());
+
+  const Scene& four = std::get<Scene>(scenes.at("imp-2087").scene);
+  EXPECT_EQ(count_of(scenes.at("imp-2087")).circles, 4u);
+  EXPECT_TRUE(build_incidence(four, IncidenceMode::merged).findings.empty());
+
+  const Scene& unplaced = std::get<Scene>(scenes.at("unplaced-2510").scene);
+  ASSERT_EQ(unplaced.circles.size(), 2u);
+  EXPECT_EQ(through(unplaced, unplaced.circles[1]), (Names{"B", "D"}));
+  EXPECT_EQ(notes_of("unplaced-2510", "unplaced_circle"), 1);
+
+  EXPECT_EQ(count_of(scenes.at("placed-second-radius")).circles, 2u);
+  EXPECT_EQ(notes_of("placed-second-radius", "unplaced_circle"), 0);
+
+  EXPECT_EQ(count_of(scenes.at("drawn-nothing-placed")).circles, 1u);
+  EXPECT_EQ(notes_of("drawn-nothing-placed", "unplaced_circle"), 1);
+}
+
 namespace {
 
 const Finding* find_finding(const Incidence& inc, FindingKind kind, const std::string& first) {

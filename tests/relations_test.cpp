@@ -517,3 +517,38 @@ TEST(Relations, AxisOptionsAreRelationNames) {
   EXPECT_EQ(audit.verdicts.at(0).verdict, Verdict::ok);
   EXPECT_EQ(audit.verdicts.at(1).verdict, Verdict::ok);
 }
+
+// Regression (issue 29): a tangency is tangent only. A ray along y = 0.3 from x = 0.1 touches the
+// circle (0.5, 0.5), r 0.2, at (0.5, 0.3): the exact count gives the double point two crossings,
+// but the pair is tangent, neither intersecting nor disjoint. Moved 0.0003 (0.19 px, inside
+// ε_num) into the circle it crosses twice and is still tangent only; 0.002 (1.28 px, ambiguous)
+// it is tangent or intersecting, too close to call; 0.02 (12.8 px) it intersects, not tangent.
+TEST(Relations, ARayTangentToACircleIsTangentOnly) {
+  for (const auto& [y, tangent, intersecting, disjoint] :
+       {std::tuple{"0.3", Decision::holds, Decision::fails, Decision::fails},
+        {"0.3003", Decision::holds, Decision::fails, Decision::fails},
+        {"0.302", Decision::ambiguous, Decision::ambiguous, Decision::fails},
+        {"0.32", Decision::fails, Decision::holds, Decision::fails},
+        {"0.298", Decision::ambiguous, Decision::fails, Decision::ambiguous},  // 1.28 px outside
+        {"0.28", Decision::fails, Decision::fails, Decision::holds}}) {
+    const Scene s =
+        unit_scene(std::string(R"({"id":"l","type":"ray","points":[[0.1,)") + y + "],[0.4," + y + "]]}," + kCircle);
+    EXPECT_EQ(relation(s, "tangent").decision, tangent) << y;
+    EXPECT_EQ(relation(s, "intersecting").decision, intersecting) << y;
+    EXPECT_EQ(relation(s, "disjoint").decision, disjoint) << y;
+  }
+  // Two circles touching from outside: the same.
+  const Scene circles =
+      unit_scene(std::string(kCircle) + R"(,{"id":"d","type":"circle","center":[0.8,0.5],"radius":0.1})");
+  EXPECT_TRUE(relation(circles, "tangent").holds());
+  EXPECT_FALSE(relation(circles, "intersecting").holds());
+  EXPECT_FALSE(relation(circles, "disjoint").holds());
+  // A relation question offering both has one right option.
+  Scene asked = unit_scene(R"({"id":"l","type":"ray","points":[[0.1,0.3],[0.4,0.3]]},)" + std::string(kCircle),
+                           R"(,"questions":[{"id":"q","ask":"relation","between":["l","c"],)"
+                           R"("options":["intersecting","tangent","parallel","none of the above"],"answer":"B"}])");
+  const auto audit = audit_scene(asked);
+  ASSERT_EQ(audit.verdicts.size(), 1u);
+  EXPECT_EQ(audit.verdicts[0].verdict, Verdict::ok);
+  EXPECT_EQ(audit.verdicts[0].truth, "B");
+}

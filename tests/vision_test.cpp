@@ -115,12 +115,15 @@ TEST(Vision, ModerateNoiseKeepsCounts) {
 }
 
 TEST(Vision, HeavyNoiseBreaksDetection) {
-  // Past the documented breaking point (Gaussian σ ≈ 120–160 gray levels, docs/vision.md) the detectors lose strokes:
-  // the cross-check must say so rather than agree by accident.
+  // Past the documented breaking point (Gaussian σ ≈ 120–160 gray levels, docs/vision.md) no stroke
+  // stands out of the noise enough to rely on: the cross-check must say so (faint or missing, each
+  // stroke named) rather than agree by accident.
   RenderOptions noisy;
   noisy.noise.gaussian_sigma = 160;
   const Scene scene = scene_of(kSixSegments);
-  EXPECT_FALSE(crosscheck(scene, render(scene, noisy)).agree);
+  const CrossCheck check = crosscheck(scene, render(scene, noisy));
+  EXPECT_TRUE(!check.agree || check.doubtful) << reasons_of(check);
+  for (const auto& e : check.elements) EXPECT_FALSE(e.matched) << e.element << "\n" << reasons_of(check);
 }
 
 TEST(Vision, CirclesOnePixelApartArePixelAmbiguous) {
@@ -128,13 +131,16 @@ TEST(Vision, CirclesOnePixelApartArePixelAmbiguous) {
   const Scene scene = scene_of(R"({"id":"apart","frame":{"width":640,"height":640},"circles":[
     {"id":"c1","center":[200,300],"radius":100},{"id":"c2","center":[381,300],"radius":80}]})");
   const CrossCheck check = crosscheck(scene, render(scene));
-  EXPECT_FALSE(check.agree);
+  // Doubtful, not a contradiction: the picture cannot show what the scene decides.
+  EXPECT_TRUE(check.agree) << reasons_of(check);
+  EXPECT_TRUE(check.doubtful);
   EXPECT_TRUE(has_reason(check, "pixel_ambiguous", "c1")) << reasons_of(check);
   // Six pixels apart, the gap shows: no reason.
   const Scene clear = scene_of(R"({"id":"clear","frame":{"width":640,"height":640},"circles":[
     {"id":"c1","center":[200,300],"radius":100},{"id":"c2","center":[386,300],"radius":80}]})");
   const CrossCheck clear_check = crosscheck(clear, render(clear));
   EXPECT_TRUE(clear_check.agree) << reasons_of(clear_check);
+  EXPECT_FALSE(clear_check.doubtful) << reasons_of(clear_check);
   ASSERT_EQ(clear_check.gaps.size(), 1u);
   EXPECT_NEAR(clear_check.gaps[0].image_px, 4, 1);  // 6 px between centre lines, minus a 2 px stroke
 }
@@ -232,7 +238,7 @@ TEST(Vision, Geometry3kImagesAgainstTheirAnnotations) {
     }
   }
   ASSERT_EQ(samples, 10);
-  EXPECT_EQ(lines_matched, lines - 2);  // sample 14 draws C-P and E-O as arrows the detector splits
+  EXPECT_EQ(lines_matched, lines);  // sample 14's C-P and E-O, drawn as arrows, too: their ink is along them
   EXPECT_EQ(circles_matched, circles);
   EXPECT_TRUE(agree["16"]);
   EXPECT_TRUE(agree["20"]);

@@ -36,7 +36,8 @@ int segments_for_radius(double r) {
 
 class Builder {
  public:
-  Builder(const Scene& scene, int width, int height, double scale, P2 offset, double font_px) : scene_(scene) {
+  Builder(const Scene& scene, int width, int height, double scale, P2 offset, double font_px, bool as_drawn)
+      : scene_(scene), as_drawn_(as_drawn) {
     fig_.width = width, fig_.height = height;
     tf_ = {scale, to_double(scene.frame.height) * scale, scene.frame.y == YAxis::up, offset};
     fig_.px_per_unit = scale;
@@ -81,7 +82,8 @@ class Builder {
     if (a == b) return fig_.problems.push_back(element);
     const auto piece = geometry::drawn_extent(a, b, extent, scene_.frame);
     if (!piece) return;  // a ray or line that misses the frame
-    add_polyline(element, "lines", {piece->first, piece->second}, false, dashed);
+    Curve& c = add_polyline(element, "lines", {piece->first, piece->second}, false, dashed);
+    c.drawn_ends = {extent != Extent::line && piece->first == a, extent == Extent::segment && piece->second == b};
   }
 
   void add_line(const Line& line) {
@@ -188,7 +190,7 @@ class Builder {
             fig_.curves.push_back(std::move(c));
           }
         },
-        shape.geometry);
+        as_drawn_ && shape.drawn ? *shape.drawn : shape.geometry);
   }
 
   void add_layer(const Layer& layer) {
@@ -286,6 +288,7 @@ class Builder {
   }
 
   const Scene& scene_;
+  bool as_drawn_ = false;
   Transform tf_;
   Figure fig_;
 };
@@ -315,8 +318,8 @@ double scale_for_image(const Frame& frame, int width, int height, bool& fills) {
   return std::min(width / fw, height / fh);
 }
 
-Figure build_figure(const Scene& scene, int width, int height, double scale, P2 offset, double font_px) {
-  return Builder(scene, width, height, scale, offset, font_px).build();
+Figure build_figure(const Scene& scene, int width, int height, double scale, P2 offset, double font_px, bool as_drawn) {
+  return Builder(scene, width, height, scale, offset, font_px, as_drawn).build();
 }
 
 double distance_to_segment(P2 p, P2 a, P2 b) {

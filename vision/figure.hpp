@@ -2,6 +2,7 @@
 // cross-check compares detections with.
 #pragma once
 
+#include <array>
 #include <geotruth/vision.hpp>
 #include <optional>
 
@@ -27,6 +28,7 @@ struct Curve {
   std::optional<Vec2> exact_center;    ///< circles: the centre in frame units (for geometry's gaps)
   Rational exact_radius2;              ///< circles: the squared radius in frame units
   bool full = true;                    ///< a whole circle or ellipse, not an arc
+  std::array<bool, 2> drawn_ends{};    ///< a straight stroke's ends where it stops (not a ray's or line's clipping)
   std::vector<std::size_t> straights;  ///< its straight pieces (indices into Figure::straights)
 };
 
@@ -79,8 +81,10 @@ double scale_for_image(const Frame& frame, int width, int height, bool& fills);
 
 /// Lays the scene out on a width × height image at `scale` pixels per frame unit, the frame's
 /// origin corner at `offset` (y-up frames flip about the frame's top). Letters go beside their point, in the one of
-/// eight directions farthest from every stroke.
-Figure build_figure(const Scene& scene, int width, int height, double scale, P2 offset = {}, double font_px = 0);
+/// eight directions farthest from every stroke. `as_drawn`: shapes as the dataset's source draws
+/// them (Shape::drawn), for its own pictures; otherwise as defined.
+Figure build_figure(const Scene& scene, int width, int height, double scale, P2 offset = {}, double font_px = 0,
+                    bool as_drawn = false);
 
 /// Distance from p to the segment ab.
 double distance_to_segment(P2 p, P2 a, P2 b);

@@ -1,6 +1,5 @@
 #include "vision/pixels.hpp"
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -78,41 +77,6 @@ std::vector<Detections::Line> cluster_segments(const std::vector<Detections::Seg
     lines.push_back(std::move(g.line));
   }
   return lines;
-}
-
-Image decode(const std::vector<std::uint8_t>& bytes, std::string& error) {
-  cv::Mat raw;
-  try {
-    raw = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
-  } catch (const cv::Exception& e) {
-    raw = cv::Mat();
-  }
-  if (raw.empty()) {
-    error = "not an image OpenCV can read (PNG, JPEG, BMP, TIFF, …)";
-    return {};
-  }
-  if (raw.depth() != CV_8U) raw.convertTo(raw, CV_8U, raw.depth() == CV_16U ? 1.0 / 257 : 1.0);
-  cv::Mat rgb;
-  if (raw.channels() == 4) {  // composite over white: transparent backgrounds are paper
-    std::vector<cv::Mat> ch;
-    cv::split(raw, ch);
-    cv::Mat alpha;
-    ch[3].convertTo(alpha, CV_32F, 1.0 / 255);
-    for (int c = 0; c < 3; ++c) {
-      cv::Mat f;
-      ch[c].convertTo(f, CV_32F);
-      f = f.mul(alpha) + (1 - alpha) * 255;
-      f.convertTo(ch[c], CV_8U);
-    }
-    cv::merge(std::vector<cv::Mat>{ch[2], ch[1], ch[0]}, rgb);
-  } else if (raw.channels() == 3) {
-    cv::cvtColor(raw, rgb, cv::COLOR_BGR2RGB);
-  } else {
-    cv::cvtColor(raw, rgb, cv::COLOR_GRAY2RGB);
-  }
-  Image image{rgb.cols, rgb.rows, {}};
-  image.rgb.assign(rgb.data, rgb.data + rgb.total() * 3);
-  return image;
 }
 
 }  // namespace geotruth::vision

@@ -38,7 +38,8 @@ enum class FindingKind {
   declared_relation_ambiguous,
   undeclared_relation,
   label_mismatch,
-  degenerate_shape,  ///< a legal but degenerate shape (a repeated vertex): its questions are invalid
+  degenerate_shape,   ///< a legal but degenerate shape (a repeated vertex): its questions are invalid
+  drawn_differently,  ///< the dataset's own picture draws a shape unlike its definition (Shape::drawn)
   // The canvas.
   off_canvas,
   too_small,
@@ -59,6 +60,7 @@ enum class FindingKind {
   count_mismatch,
   pixel_ambiguous,
   pixel_disagreement,
+  low_contrast,  ///< a stroke too faint against the picture's paper and noise to rely on
 };
 const char* finding_kind_name(FindingKind kind);
 std::optional<FindingKind> finding_kind_named(std::string_view name);

@@ -20,8 +20,12 @@ struct Fact {
   bool ambiguous = false;
   /// For answers that are a set of values (which label is left of X?): the value whose
   /// membership flips with this fact. Such a fact makes a question ambiguous only when that value
-  /// is among its options; a fact without it can change any answer.
+  /// is among its options; a fact without it (and without `alternative`) can change any answer.
   std::optional<std::string> toggles;
+  /// For single-valued answers that the fact moves to a known other value (a count one more or
+  /// one less when a label's side flips): that value. Such a fact makes a question ambiguous only
+  /// when it selects another option than the truth (or, without options, another value).
+  std::optional<std::string> alternative;
 };
 
 /// The truth of one question. `values` lists every acceptable answer value (a count as decimal
@@ -35,7 +39,6 @@ struct Truth {
   /// verdict (GePBench: a half-image answer decided by boxes, a centroid moved by the engine's
   /// rounding): each becomes an `engine_note` reason.
   std::vector<std::string> notes;
-  bool ambiguous() const;
 };
 
 /// Evaluates questions on one scene; derived structures (incidences, graphs) are built once
@@ -65,6 +68,15 @@ class SceneEvaluator {
 /// Indices of the options that match a truth value: numbers compare as numbers (exactly), other
 /// text case-insensitively with surrounding spaces ignored.
 std::vector<std::size_t> matching_options(const Question& question, const Truth& truth);
+
+/// Whether an ambiguous fact can change the answer to `question`: the one test behind `ambiguous`
+/// in every command (analyze's and count's truths, the audit's verdicts, filter, score, Python).
+/// A fact that toggles one value of a set-valued answer matters only when that value is offered
+/// (or there are no options); a fact with an alternative value, only when that value picks other
+/// options than the truth does; any other ambiguous fact can change any answer.
+bool fact_changes_answer(const Question& question, const Truth& truth, const Fact& fact);
+/// Whether any of the truth's facts changes the answer (fact_changes_answer).
+bool answer_is_ambiguous(const Question& question, const Truth& truth);
 
 /// The question's kind for summaries: "count/triangles", "which/left_of", "which/connected_pair",
 /// "size/width", "reference/larger", "location", "relation", "exists" ("exists/absent").

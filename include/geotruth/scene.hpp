@@ -114,6 +114,9 @@ struct Shape {
   std::string type;  ///< polygon, segment, ray, line, ellipse, circle, sector, star, spiral
   std::string kind;  ///< declared label ("rectangle", "regular pentagon", ...), "" if none
   ShapeGeometry geometry;
+  /// How the dataset's own picture draws the shape, when its source draws it unlike its definition
+  /// (GePBench's engine draws spirals without their sine term): the truth stays `geometry`.
+  std::optional<ShapeGeometry> drawn;
   Stroke style = Stroke::solid;
   std::string extra;
   friend bool operator==(const Shape&, const Shape&) = default;

@@ -31,4 +31,10 @@ std::vector<Vec2> star_corners(const StarShape& star);
 /// A spiral's radius r(θ) = a + (b + ε·sin(ωθ + φ))·θ at θ (radians), in frame units.
 double spiral_radius(const SpiralShape& spiral, double theta);
 
+/// How far the shape as its dataset's picture draws it (Shape::drawn) strays from its definition,
+/// in frame units: the largest distance between corresponding points (a spiral's radial gap at the
+/// same angle, an ellipse's at the same parameter, a polygon's or star's between its vertices).
+/// 0 when it has no `drawn`. Doubles: a measure to report, not a decision.
+double drawn_gap(const Shape& shape);
+
 }  // namespace geotruth

@@ -52,9 +52,16 @@ Image render(const Scene& scene, const RenderOptions& options = {});
 
 /// Encodes to PNG (lossless; `quality` ignored) or JPEG (`quality` 0–100). Deterministic.
 std::vector<std::uint8_t> encode(const Image& image, ImageFormat format, int quality = 90);
-/// Decodes PNG, JPEG or anything else OpenCV reads; alpha is composited over white. Returns an
-/// empty image (width 0) and sets `error` when the bytes are not an image.
-Image decode(const std::vector<std::uint8_t>& bytes, std::string& error);
+/// How large a picture may be decoded: its header's size is checked before any pixel is.
+struct DecodeLimits {
+  std::uint64_t max_pixels = 64ull << 20;  ///< width × height (64 Mi pixels: 192 MiB of RGB)
+  int max_side = 16384;
+};
+
+/// Decodes PNG (libpng) and JPEG (libjpeg) strictly, anything else OpenCV reads; alpha is
+/// composited over white. Returns an empty image (width 0) and sets `error` when the bytes are not
+/// a whole, undamaged image (a file cut short, a corrupt JPEG) or are larger than `limits`.
+Image decode(const std::vector<std::uint8_t>& bytes, std::string& error, const DecodeLimits& limits = {});
 
 struct PixelPoint {
   double x = 0, y = 0;
@@ -98,8 +105,8 @@ struct Detections {
 Detections detect(const Image& image);
 
 /// One disagreement or doubt found by the cross-check: a finding (not_visible, not_detected,
-/// extra_detection, count_mismatch, pixel_ambiguous, pixel_disagreement, too_small, off_canvas;
-/// slack_px is the measured gap, radius or distance) and where to circle it in the overlay.
+/// low_contrast, extra_detection, count_mismatch, pixel_ambiguous, pixel_disagreement, too_small,
+/// off_canvas; slack_px is the measured gap, radius or distance) and where to circle it in the overlay.
 struct Reason : Finding {
   std::vector<PixelPoint> where;
 };
@@ -119,19 +126,47 @@ struct GapMeasure {
   double image_px = 0;     ///< background pixels between the two strokes along the closest approach
 };
 
+/// How the picture was read: its paper and noise, its strokes, and the matching tolerance in
+/// force. The tolerances follow the picture as the bands follow the data (docs/vision.md).
+struct PictureReading {
+  double background = 255;    ///< the paper's gray level
+  double noise_sigma = 0;     ///< σ of the pixel noise, gray levels
+  double ink_level = 0;       ///< darkness against the paper from which a pixel is ink
+  double stroke_px = 2;       ///< the typical stroke width
+  double wobble_px = 0;       ///< how far drawn strokes stray from their place (90th percentile)
+  std::string wobble_source;  ///< "auto" (measured on the strokes that match unambiguously) or "given"
+  int wobble_strokes = 0;     ///< auto: how many strokes it was measured on
+  double tolerance_px = 3;    ///< how far from its place a stroke's ink may lie and still match
+};
+
+/// What the picture shows of one drawn element of the scene.
+struct ElementEvidence {
+  std::string element, category;
+  double coverage = 0;   ///< share of its stroke with ink within the tolerance
+  double contrast = 0;   ///< how much darker than the paper its stroke is, gray levels
+  bool visible = false;  ///< drawn large enough, on the canvas, with ink along its stroke
+  bool matched = false;  ///< and where the scene puts it, with its shape
+};
+
 struct CrossCheck {
-  bool agree = true;
-  double scale = 1;   ///< image pixels per frame unit
-  PixelPoint offset;  ///< where the frame's origin lands in the image (registration of users' images)
+  bool agree = true;             ///< no reason is a conflict
+  bool doubtful = false;         ///< some reason is doubtful (pixel_ambiguous, low_contrast): seen, but not safely
+  double scale = 1;              ///< image pixels per frame unit
+  PixelPoint offset;             ///< where the frame's origin lands in the image (registration of users' images)
+  bool dataset_picture = false;  ///< judged against the shapes as the dataset's source draws them
+  PictureReading picture;
   std::vector<Reason> reasons;
   std::map<std::string, Count> counts;
   std::vector<GapMeasure> gaps;
-  Detections detections;
+  std::vector<ElementEvidence> elements;
+  Detections detections;  ///< what was seen: fits of the scene's curves on their ink, glyphs, heads, extras
 };
 
 struct CrossCheckOptions {
-  double min_coverage = 0.85;  ///< share of a solid stroke's length that must be ink to be visible
-  Bands bands;                 ///< a scene gap the band says holds is "touching"
+  double min_coverage = 0.85;    ///< share of a solid stroke's length that must be ink to be visible
+  double wobble_px = -1;         ///< the strokes' wobble, when known; negative: measured on the picture
+  bool dataset_picture = false;  ///< the dataset's own picture: shapes as its source draws them (Shape::drawn)
+  Bands bands;                   ///< a scene gap the band says holds is "touching"
 };
 
 /// Compares the scene with an image of it. Scene coordinates map to the image at the scale where

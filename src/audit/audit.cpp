@@ -5,7 +5,7 @@
 #include <geotruth/counts.hpp>
 #include <geotruth/input.hpp>
 #include <optional>
-#include "audit/fnv1a.hpp"
+#include "batch/fnv1a.hpp"
 
 #include "core/exact_json.hpp"
 #include "questions/shapes.hpp"
@@ -89,15 +89,6 @@ std::vector<Reason> form_problems(const Question& q, const FrameBands& bands) {
   return out;
 }
 
-// Whether an ambiguous fact can change which option is right: a fact that toggles one value of a
-// set-valued answer matters only when that value is offered (or when there are no options).
-bool can_change_answer(const Question& q, const Fact& fact) {
-  if (!fact.toggles || q.options.empty()) return true;
-  Truth alone;
-  alone.values = {*fact.toggles};
-  return !matching_options(q, alone).empty();
-}
-
 }  // namespace
 
 QuestionVerdict judge(const Question& q, const Truth& truth, const FrameBands& bands) {
@@ -128,7 +119,7 @@ QuestionVerdict judge(const Question& q, const Truth& truth, const FrameBands& b
     return finish(Verdict::invalid);
   }
   for (const auto& f : truth.facts)
-    if (f.ambiguous && can_change_answer(q, f)) {
+    if (fact_changes_answer(q, truth, f)) {
       std::string elements;
       for (const auto& e : f.elements)
         if (!e.empty()) elements += (elements.empty() ? "" : ", ") + e;

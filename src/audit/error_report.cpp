@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "audit/jsonl.hpp"
-#include "audit/run.hpp"
+#include "batch/files.hpp"
 #include "batch/batch.hpp"
 #include "core/exact_json.hpp"
 
@@ -56,12 +56,10 @@ std::string read_file(const fs::path& path) {
   return bytes.str();
 }
 
-// The dataset's picture of a diagram, if `image_dir` has one.
-std::optional<fs::path> picture_of(const std::string& image_dir, const std::vector<std::string>& names) {
-  if (image_dir.empty()) return std::nullopt;
-  for (const auto& path : picture_candidates(image_dir, names))
-    if (fs::exists(path)) return path;
-  return std::nullopt;
+// The dataset's picture of a diagram, if there is a folder of them and it has one.
+std::optional<fs::path> picture_of(const std::optional<PictureFolder>& pictures,
+                                   const std::vector<std::string>& names) {
+  return pictures ? pictures->find(names) : std::nullopt;
 }
 
 // Width and height from a PNG's IHDR chunk.
@@ -291,6 +289,8 @@ std::string file_name(const std::string& id, std::set<std::string>& taken, std::
 
 void write_error_report(const std::string& dir_text, const std::string& image_dir) {
   const fs::path dir(dir_text);
+  std::optional<PictureFolder> pictures;
+  if (!image_dir.empty()) pictures.emplace(image_dir);
   std::vector<Conflict> conflicts;
   std::map<std::size_t, std::vector<std::string>> names_of;  // record → id (and source key)
   each_record(dir / "scenes.jsonl", [&](const ordered_json& r) {
@@ -321,7 +321,7 @@ void write_error_report(const std::string& dir_text, const std::string& image_di
       const Scene& scene = std::get<Scene>(parsed);
       const std::string name = file_name(scene.id, taken, it->first);
       write_atomically((dir / name).string(),
-                       DiagramSvg(scene, picture_of(image_dir, names_of[it->first])).draw(it->second));
+                       DiagramSvg(scene, picture_of(pictures, names_of[it->first])).draw(it->second));
       svg_of[it->first] = name;
     });
   }

@@ -1,19 +1,12 @@
 #include "audit/run.hpp"
 
-#include <fcntl.h>
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_pipeline.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>
-#include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -22,15 +15,13 @@
 #include <map>
 #include <memory>
 #include <ostream>
-#include <queue>
-#include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "audit/error_report.hpp"
-#include "audit/fnv1a.hpp"
 #include "audit/jsonl.hpp"
 #include "audit/report.hpp"
+#include "batch/files.hpp"
+#include "batch/run_output.hpp"
 #include "batch/work_pool.hpp"
 
 namespace geotruth {
@@ -39,117 +30,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kFiles[] = {"verdicts.jsonl", "scenes.jsonl", "flagged.jsonl"};
-constexpr const char* kCheckpoint = ".checkpoint.json";
 constexpr const char* kBands = "bands.json";  // the band in force, for the summary and the report
-
-std::runtime_error write_failure(const fs::path& path, int cause) {
-  return std::runtime_error("cannot write " + path.string() + ": " + std::strerror(cause ? cause : EIO));
-}
-
-// An append-only output file that can be made durable (fsync) at checkpoints. Every failed write
-// throws with its reason (a full disk is not a silent truncation).
-class DurableFile {
- public:
-  DurableFile(const fs::path& path, bool append) : path_(path), file_(std::fopen(path.c_str(), append ? "ab" : "wb")) {
-    if (!file_) throw write_failure(path, errno);
-  }
-  ~DurableFile() {
-    if (file_) std::fclose(file_);
-  }
-  void write(const std::string& text) {
-    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) throw write_failure(path_, errno);
-  }
-  std::size_t sync() {
-    if (std::fflush(file_) != 0 || ::fsync(::fileno(file_)) != 0) throw write_failure(path_, errno);
-    return static_cast<std::size_t>(std::ftell(file_));
-  }
-
- private:
-  fs::path path_;
-  std::FILE* file_;
-};
-
-// Writes through a temporary name and renames: readers never see half a file, and a failed
-// write leaves no temporary behind.
-template <typename Fn>
-void write_atomically_with(const fs::path& path, Fn&& write) {
-  const fs::path temp = path.string() + ".tmp";
-  std::string text;
-  {
-    std::ostringstream out;
-    write(out);
-    text = std::move(out).str();
-  }
-  std::FILE* file = std::fopen(temp.c_str(), "wb");
-  if (!file) throw write_failure(temp, errno);
-  const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size() && std::fflush(file) == 0;
-  const int cause = errno;
-  if (std::fclose(file) != 0 || !written) {
-    std::remove(temp.c_str());
-    throw write_failure(path, written ? errno : cause);
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (ec) {
-    std::remove(temp.c_str());
-    throw std::runtime_error("cannot write " + path.string() + ": " + ec.message());
-  }
-}
-
-// One audit at a time per output directory: an advisory lock (flock) on DIR/.lock that names its
-// holder; released (and the file removed) when the run ends, also when it is killed.
-class DirectoryLock {
- public:
-  explicit DirectoryLock(const fs::path& dir) : path_(dir / ".lock") {
-    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw write_failure(path_, errno);
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      char holder[256] = {};
-      const ssize_t n = ::pread(fd_, holder, sizeof holder - 1, 0);
-      ::close(fd_);
-      std::string who(holder, n > 0 ? static_cast<std::size_t>(n) : 0);
-      while (!who.empty() && (who.back() == '\n' || who.back() == ' ')) who.pop_back();
-      throw std::runtime_error(dir.string() + " is in use by another audit" + (who.empty() ? "" : " (" + who + ")") +
-                               ": wait for it to end or choose another -o");
-    }
-    const std::string me = "pid " + std::to_string(::getpid()) + "\n";
-    if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, me.data(), me.size(), 0) < 0) throw write_failure(path_, errno);
-  }
-  ~DirectoryLock() {
-    ::unlink(path_.c_str());
-    ::close(fd_);
-  }
-  DirectoryLock(const DirectoryLock&) = delete;
-  DirectoryLock& operator=(const DirectoryLock&) = delete;
-
- private:
-  fs::path path_;
-  int fd_ = -1;
-};
-
-// A hash of every input's bytes: a resumed run must continue the same data, not a file edited in
-// place to the same size. Standard input cannot be read twice: it is named, not hashed.
-std::string inputs_hash(const std::vector<std::string>& inputs) {
-  Fnv1a hash;
-  std::vector<char> buffer(1 << 16);
-  for (const auto& path : inputs) {
-    hash.add(path);
-    if (path == "-") continue;
-    std::ifstream in(path, std::ios::binary);
-    while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0)
-      hash.add(std::string_view(buffer.data(), static_cast<std::size_t>(in.gcount())));
-  }
-  return hash.hex();
-}
-
-}  // namespace
-
-void write_atomically(const std::string& path, std::string_view bytes) {
-  write_atomically_with(
-      path, [&](std::ostream& out) { out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); });
-}
-
-namespace {
 
 ordered_json reasons_json(const std::vector<Reason>& reasons) {
   ordered_json out = ordered_json::array();
@@ -234,20 +115,14 @@ Lines audit_item(const StreamItem& item, const AuditOptions& options) {
   return out;
 }
 
-ordered_json run_signature(const AuditOptions& o) {
-  ordered_json inputs = ordered_json::array();
-  std::error_code ec;
-  for (const auto& path : o.inputs) {
-    const auto size = fs::file_size(path, ec);
-    inputs.push_back({{"path", path}, {"bytes", ec ? 0 : size}});
-  }
-  return {{"inputs", inputs},
-          {"inputs_hash", inputs_hash(o.inputs)},
-          {"format", static_cast<int>(o.format.format)},
-          {"shard", std::to_string(o.shard_index) + "/" + std::to_string(o.shard_count)},
-          {"eps_num_px", o.bands.eps_num_px},
-          {"eps_vis_px", o.bands.eps_vis_px},
-          {"render_size_px", o.bands.render_size_px}};
+// What shapes an audit's outputs besides its inputs: a resumed run and the shards of one run
+// must agree on it.
+ordered_json run_options(const AuditOptions& o) {
+  ordered_json options = input_signature(o.format, o.limits);
+  options["eps_num_px"] = o.bands.eps_num_px;
+  options["eps_vis_px"] = o.bands.eps_vis_px;
+  options["render_size_px"] = o.bands.render_size_px;
+  return options;
 }
 
 class Progress {
@@ -278,105 +153,50 @@ class Progress {
   std::chrono::steady_clock::time_point start_, last_;
 };
 
-// Fault injection for tests/audit_faults_test.sh: GEOTRUTH_KILL_AT=<phase> kills the process
-// (SIGKILL, as a crash or an out-of-memory killer would) when the run reaches that phase.
-void reach(const char* phase) {
-  static const char* kill_at = std::getenv("GEOTRUTH_KILL_AT");
-  if (kill_at && std::strcmp(kill_at, phase) == 0) std::raise(SIGKILL);
-}
-
-// Renames the finished .part files into place and removes the checkpoint: the last step of a
-// run, and what --resume repeats when a run was killed in the middle of it.
-void publish(const fs::path& dir, const fs::path& checkpoint) {
-  for (const char* name : kFiles) {
-    if (fs::exists(dir / (std::string(name) + ".part"))) fs::rename(dir / (std::string(name) + ".part"), dir / name);
-    reach("renaming");
-  }
-  reach("renamed");
-  fs::remove(checkpoint);
-  reach("published");
-}
-
 }  // namespace
 
 AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
   const fs::path dir(options.out_dir);
-  fs::create_directories(dir);
-  const DirectoryLock lock(dir);
-  const fs::path checkpoint = dir / kCheckpoint;
-  const ordered_json signature = run_signature(options);
-  std::size_t done = 0;  // ordinals up to here are already written
-  bool append = false;
-  if (options.resume && fs::exists(checkpoint)) {
-    ordered_json saved;
-    try {
-      saved = ordered_json::parse(std::ifstream(checkpoint));
-    } catch (const std::exception&) {
-      throw std::runtime_error("--resume: " + checkpoint.string() +
-                               " is unreadable; remove the directory's .part files and the checkpoint to start over");
-    }
-    if (saved.value("signature", ordered_json()) != signature) {
-      const bool same_names = saved["signature"].value("inputs", ordered_json()) == signature["inputs"];
-      throw std::runtime_error("--resume: " + dir.string() +
-                               (same_names ? " was audited from inputs whose content has changed since"
-                                           : " belongs to a run with other inputs or options") +
-                               "; run again without --resume (or into another -o)");
-    }
-    if (saved.value("complete", false)) {  // killed while publishing: finish publishing
-      publish(dir, checkpoint);
-      log << "audit: " << dir.string() << " was complete; published its outputs\n";
-      finalize_audit(dir.string(), options.image_dir);
-      return {};
-    }
-    done = saved["done"].get<std::size_t>();
-    for (std::size_t f = 0; f < 3; ++f) {
-      const fs::path part = dir / (std::string(kFiles[f]) + ".part");
-      if (!fs::exists(part))
-        throw std::runtime_error("--resume: " + part.string() + " is missing; run again without --resume");
-      fs::resize_file(part, saved["sizes"][f].get<std::size_t>());
-    }
-    append = true;
-    log << "audit: resuming after record " << done << "\n";
-  } else if (options.resume && fs::exists(dir / "summary.json")) {
-    log << "audit: " << dir.string() << " is already complete\n";
+  RunSpec spec;
+  spec.subcommand = "audit";
+  spec.home = dir;
+  spec.home_is_directory = true;
+  for (const char* name : kFiles) spec.streams.push_back({dir / name, StreamOrder::record, ""});
+  spec.same_files = {kBands};
+  spec.inputs = options.inputs;
+  spec.options = run_options(options);
+  spec.shard = options.shard;
+  spec.resume = options.resume;
+  spec.checkpoint_every = options.checkpoint_every;
+  RunOutput run(std::move(spec), log);
+  if (run.complete()) {
     finalize_audit(dir.string(), options.image_dir);
-    return {};
+    return {run.totals().records, run.totals().errors};
   }
-
-  std::vector<std::unique_ptr<DurableFile>> files;
-  for (const char* name : kFiles)
-    files.push_back(std::make_unique<DurableFile>(dir / (std::string(name) + ".part"), append));
-  auto save_checkpoint = [&](std::size_t through, bool complete = false) {
-    ordered_json state{{"signature", signature}, {"done", through}, {"sizes", ordered_json::array()}};
-    if (complete) state["complete"] = true;
-    for (auto& f : files) state["sizes"].push_back(f->sync());
-    write_atomically(checkpoint, state.dump());
-    if (through > 0 && !complete) reach("checkpoint");
-  };
-  if (!append) {
+  if (run.resume_after() == 0) {
     ordered_json bands = bands_json(options.bands, true);
     if (options.evidence) bands["evidence"] = evidence_json(*options.evidence);
     write_atomically(dir / kBands, bands.dump(2) + "\n");
-    save_checkpoint(0);
   }
 
   std::optional<tbb::global_control> threads;
   if (options.threads > 0) threads.emplace(tbb::global_control::max_allowed_parallelism, options.threads);
   RecordStream stream(options.inputs, options.format, options.limits);
   Progress progress(options.progress);
-  AuditTotals totals;
-  std::size_t since_checkpoint = 0, last_ordinal = done;
+  std::size_t audited = 0;
+  const std::size_t done = run.resume_after();
   struct Work {
     StreamItem item;
     Lines lines;
   };
   WorkPool<Work> pool;
+  std::ostream &verdicts = run.stream(0), &scenes = run.stream(1), &flagged = run.stream(2);
   tbb::parallel_pipeline(
       64, tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> Work* {
             Work* work = pool.acquire();
             while (stream.next(work->item)) {
               const std::size_t k = work->item.ordinal;
-              if (k > done && (k - 1) % options.shard_count == options.shard_index) return work;
+              if (k > done && options.shard.keeps(k)) return work;
             }
             pool.release(work);
             control.stop();
@@ -385,28 +205,17 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
             work->lines = audit_item(work->item, options);
             return work;
           }) & tbb::make_filter<Work*, void>(tbb::filter_mode::serial_in_order, [&](Work* work) {
-            files[0]->write(work->lines.verdicts);
-            files[1]->write(work->lines.scene);
-            files[2]->write(work->lines.flagged);
-            ++totals.records;
-            totals.errors += work->lines.error;
-            last_ordinal = work->item.ordinal;
-            if (++since_checkpoint >= options.checkpoint_every) {
-              save_checkpoint(last_ordinal);
-              since_checkpoint = 0;
-            }
-            progress.update(totals.records, stream.bytes_read(), stream.bytes_total());
+            verdicts << work->lines.verdicts;
+            scenes << work->lines.scene;
+            flagged << work->lines.flagged;
+            run.written(work->item.ordinal, work->lines.error);
+            progress.update(++audited, stream.bytes_read(), stream.bytes_total());
             pool.release(work);
           }));
-  // Records of other shards after the last kept one are done too.
-  reach("finishing");
-  save_checkpoint(std::max(last_ordinal, done), true);
-  reach("complete");
-  progress.update(totals.records, stream.bytes_total(), stream.bytes_total(), true);
-  files.clear();
-  publish(dir, checkpoint);
+  progress.update(audited, stream.bytes_total(), stream.bytes_total(), true);
+  run.finish(stream.ordinals());
   finalize_audit(dir.string(), options.image_dir);
-  return totals;
+  return {run.totals().records, run.totals().errors};
 }
 
 namespace {
@@ -525,50 +334,6 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
   write_atomically(dir / "summary.json", summary.dump(2) + "\n");
   write_atomically_with(dir / "report.html", [&](std::ostream& out) { write_report(dir_text, summary, out); });
   write_error_report(dir_text, image_dir);
-}
-
-void merge_audits(const std::vector<std::string>& dirs, const std::string& out_dir, const std::string& image_dir) {
-  fs::create_directories(out_dir);
-  // Every shard of one run decided with the same band (auto reads the whole input in each).
-  if (!dirs.empty() && fs::exists(fs::path(dirs.front()) / kBands)) {
-    std::ifstream in(fs::path(dirs.front()) / kBands);
-    write_atomically((fs::path(out_dir) / kBands).string(),
-                     std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
-  }
-  for (const char* name : kFiles) {
-    // k-way merge by record ordinal: each shard's file is already in input order.
-    struct Cursor {
-      std::unique_ptr<std::ifstream> in;
-      std::string line;
-      std::size_t record = 0;
-      bool advance() {
-        while (std::getline(*in, line))
-          if (!line.empty()) {
-            record = ordered_json::parse(line)["record"].get<std::size_t>();
-            return true;
-          }
-        return false;
-      }
-    };
-    std::vector<Cursor> cursors;
-    for (const auto& d : dirs) {
-      Cursor c{std::make_unique<std::ifstream>(fs::path(d) / name), {}, 0};
-      if (!*c.in) throw std::runtime_error("merge: " + (fs::path(d) / name).string() + " is missing");
-      if (c.advance()) cursors.push_back(std::move(c));
-    }
-    auto later = [&](std::size_t a, std::size_t b) { return cursors[a].record > cursors[b].record; };
-    std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heap(later);
-    for (std::size_t i = 0; i < cursors.size(); ++i) heap.push(i);
-    write_atomically_with(fs::path(out_dir) / name, [&](std::ostream& out) {
-      while (!heap.empty()) {
-        const std::size_t i = heap.top();
-        heap.pop();
-        out << cursors[i].line << '\n';
-        if (cursors[i].advance()) heap.push(i);
-      }
-    });
-  }
-  finalize_audit(out_dir, image_dir);
 }
 
 void print_summary(const std::string& dir, std::ostream& out) {

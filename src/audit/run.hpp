@@ -1,4 +1,5 @@
-// Whole-dataset audits: streaming, parallel, resumable, shardable; and their merge.
+// Whole-dataset audits: streaming, parallel, resumable, shardable (batch/run_output.hpp: one resume
+// and one sharding for every batch subcommand; batch/merge.hpp joins the shards).
 #pragma once
 
 #include <geotruth/bands.hpp>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "batch/batch.hpp"
+#include "batch/shard.hpp"
 
 namespace geotruth {
 
@@ -21,10 +23,10 @@ struct AuditOptions {
   std::string out_dir;
   std::string image_dir;  ///< the dataset's pictures, drawn under the error report's marks
   bool resume = false;
-  std::size_t shard_index = 0, shard_count = 1;  ///< keep records whose (ordinal − 1) % count == index
-  int threads = 0;                               ///< 0: all cores
-  std::size_t checkpoint_every = 500;            ///< records between checkpoints
-  bool progress = false;                         ///< a progress bar on stderr
+  Shard shard;                         ///< the records this run audits (all by default)
+  int threads = 0;                     ///< 0: all cores
+  std::size_t checkpoint_every = 500;  ///< records between checkpoints
+  bool progress = false;               ///< a progress bar on stderr
 };
 
 struct AuditTotals {
@@ -46,20 +48,13 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Lim
 /// Audits every record into out_dir: verdicts.jsonl, scenes.jsonl and flagged.jsonl (written in
 /// input order through temporary files and checkpoints), then summary.json and report.html.
 /// With `resume`, continues from the last checkpoint of an interrupted run with the same inputs.
+/// The totals count every record of the run, also those written before an interruption.
 AuditTotals run_audit(const AuditOptions& options, std::ostream& log);
 
 /// Writes summary.json, report.html and the error report (conflicts.jsonl, conflicts.html,
 /// diagrams/*.svg; over the pictures in `image_dir` when given) from the jsonl files of `dir`
 /// (deterministic).
 void finalize_audit(const std::string& dir, const std::string& image_dir = "");
-
-/// Writes `bytes` to a temporary name beside `path` and renames it into place: readers never
-/// see half a file. Throws std::runtime_error when the file cannot be written.
-void write_atomically(const std::string& path, std::string_view bytes);
-
-/// Joins the outputs of shard runs into `out_dir`, records in input order, then finalizes:
-/// the result is byte for byte what one run over all records writes.
-void merge_audits(const std::vector<std::string>& dirs, const std::string& out_dir, const std::string& image_dir = "");
 
 /// A human-readable summary table of `dir`'s summary.json.
 void print_summary(const std::string& dir, std::ostream& out);

@@ -299,31 +299,61 @@ SceneOrError take_scene(StreamItem& item, const Limits& limits) {
   return read_scene(item.raw.text, limits);
 }
 
-std::vector<std::filesystem::path> picture_candidates(const std::filesystem::path& dir,
-                                                      const std::vector<std::string>& names) {
-  std::vector<std::filesystem::path> paths;
+PictureFolder::PictureFolder(std::filesystem::path dir) : dir_(std::move(dir)) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, error)) {
+    const std::filesystem::path& path = entry.path();
+    std::string extension = path.extension().string();
+    for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (extension != ".png" && extension != ".jpg" && extension != ".jpeg") continue;
+    const std::string stem = path.stem().string();
+    by_stem_.try_emplace(stem, path);  // the first of <name>.png, .jpg, .jpeg listed
+    const auto underscore = stem.rfind('_');
+    if (underscore != std::string::npos && stem.size() - underscore == 9 &&
+        stem.find_first_not_of("0123456789", underscore + 1) == std::string::npos)
+      by_index_.try_emplace(std::stoull(stem.substr(underscore + 1)), path);
+  }
+}
+
+std::optional<std::filesystem::path> PictureFolder::find(const std::vector<std::string>& names) const {
+  for (const std::string& name : names) {
+    if (name.empty()) continue;
+    if (auto it = by_stem_.find(name); it != by_stem_.end()) return it->second;
+    if (const auto nested = dir_ / name / "img_diagram.png"; std::filesystem::exists(nested)) return nested;
+    constexpr std::string_view kGepbench = "gepbench-";
+    if (name.rfind(kGepbench, 0) == 0 && name.size() > kGepbench.size() && name.size() - kGepbench.size() <= 8 &&
+        name.find_first_not_of("0123456789", kGepbench.size()) == std::string::npos)
+      if (auto it = by_index_.find(std::stoull(name.substr(kGepbench.size()))); it != by_index_.end())
+        return it->second;
+  }
+  return std::nullopt;
+}
+
+std::string PictureFolder::looked_for(const std::vector<std::string>& names) const {
+  std::string out;
   for (const std::string& name : names)
     if (!name.empty())
-      for (const char* pattern : {".png", ".jpg", ".jpeg", "/img_diagram.png"}) paths.push_back(dir / (name + pattern));
-  return paths;
+      out += (out.empty() ? "" : ", ") + (dir_ / name).string() + ".png/.jpg/.jpeg, " +
+             (dir_ / name / "img_diagram.png").string();
+  return out + (out.empty() ? "" : " in ") + dir_.string();
 }
 
 BatchStats run_batch(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
-                     const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics) {
+                     const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics, const BatchPlan& plan) {
   BatchWriter writer(limits, out, diagnostics);
   RecordStream stream(inputs, source, limits);
   StreamItem item;
   std::size_t records = 0;
   while (stream.next(item)) {
+    if (!plan.takes(item.ordinal)) continue;
     ++records;
     const SceneOrError scene = take_scene(item, limits);
-    if (auto* error = std::get_if<InputError>(&scene)) {
-      writer.error(item.raw, *error);
-      continue;
-    }
-    writer.write(item.raw, [&] { return handler(std::get<Scene>(scene), item.raw); });
+    const bool written = std::holds_alternative<InputError>(scene)
+                             ? writer.error(item.raw, std::get<InputError>(scene))
+                             : writer.write(item.raw, [&] { return handler(std::get<Scene>(scene), item.raw); });
+    if (plan.written) plan.written(item.ordinal, !written);
   }
-  return writer.finish(records);
+  return writer.finish(records, stream.ordinals());
 }
 
 }  // namespace geotruth

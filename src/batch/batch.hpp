@@ -7,12 +7,14 @@
 #include <geotruth/import.hpp>
 #include <geotruth/input.hpp>
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "batch/shard.hpp"
 #include "core/exact_json.hpp"
 
 namespace geotruth {
@@ -74,6 +76,8 @@ class RecordStream {
   /// Bytes of native input consumed so far, and in all (0 when unknown, e.g. stdin).
   std::size_t bytes_read() const;
   std::size_t bytes_total() const { return bytes_total_; }
+  /// Records handed out so far (all of them once next() returned false).
+  std::size_t ordinals() const { return ordinal_; }
 
  private:
   bool open_next_input();
@@ -102,7 +106,17 @@ SceneOrError take_scene(StreamItem& item, const Limits& limits);
 ordered_json error_record(const RawRecord& record, const InputError& error);
 
 struct BatchStats {
-  std::size_t records = 0, errors = 0;
+  std::size_t records = 0, errors = 0;  ///< records worked on (and written), error records among them
+  std::size_t ordinals = 0;             ///< records the inputs held in all
+};
+
+/// Which records a batch works on, and what follows each one written: one sharding and one
+/// resume for every batch subcommand (batch/run_output.hpp keeps the checkpoints).
+struct BatchPlan {
+  Shard shard;            ///< --shard: the records at these positions
+  std::size_t after = 0;  ///< --resume: records up to this ordinal were written before
+  std::function<void(std::size_t ordinal, bool error)> written;  ///< after each record's line
+  bool takes(std::size_t ordinal) const { return ordinal > after && shard.keeps(ordinal); }
 };
 
 /// Turns a scene into its output record, or throws InputError for a per-record problem.
@@ -115,14 +129,26 @@ using SceneHandler = std::function<ordered_json(const Scene& scene, const RawRec
 /// as JSON escapes (\n, \u0000), so one diagnostic is always one line.
 std::string printable(std::string_view text);
 
-/// Where a dataset's picture of a scene may be, in the order to try, inside the directory `dir`:
-/// <name>.png, .jpg, .jpeg or <name>/img_diagram.png (Geometry3K's layout), for each non-empty
-/// name (the scene's id, then its source key).
-std::vector<std::filesystem::path> picture_candidates(const std::filesystem::path& dir,
-                                                      const std::vector<std::string>& names);
+/// A dataset's folder of pictures, listed once. The picture of a scene is, for its id and then its
+/// source key: <name>.png, .jpg or .jpeg, or <name>/img_diagram.png (Geometry3K's layout); and for
+/// a GePBench scene "gepbench-<i>", the engine's own name <prefix>_<i as 8 digits>.jpg (any prefix:
+/// "easy_00000012.jpg").
+class PictureFolder {
+ public:
+  explicit PictureFolder(std::filesystem::path dir);
+  std::optional<std::filesystem::path> find(const std::vector<std::string>& names) const;
+  /// What find looked for, for an error message.
+  std::string looked_for(const std::vector<std::string>& names) const;
+
+ private:
+  std::filesystem::path dir_;
+  std::map<std::string, std::filesystem::path> by_stem_;
+  std::map<std::uint64_t, std::filesystem::path> by_index_;  ///< <prefix>_<digits> names
+};
 
 BatchStats run_batch(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
-                     const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics);
+                     const SceneHandler& handler, std::ostream& out, std::ostream& diagnostics,
+                     const BatchPlan& plan = {});
 
 /// The heavy part of a record's work, run on any thread (it must not touch shared state); the step
 /// it returns runs in input order on one thread and gives the output record (naming and writing
@@ -134,7 +160,7 @@ using ParallelSceneHandler = std::function<RecordStep(const Scene& scene, const 
 /// files, is the same as with one thread, in input order.
 BatchStats run_batch_parallel(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
                               int threads, const ParallelSceneHandler& handler, std::ostream& out,
-                              std::ostream& diagnostics);
+                              std::ostream& diagnostics, const BatchPlan& plan = {});
 
 /// Native JSONL inputs.
 inline BatchStats run_batch(const std::vector<std::string>& inputs, const Limits& limits, const SceneHandler& handler,

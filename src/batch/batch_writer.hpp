@@ -13,7 +13,8 @@ class BatchWriter {
   BatchWriter(const Limits& limits, std::ostream& out, std::ostream& diagnostics)
       : limits_(limits), out_(out), diagnostics_(diagnostics) {}
 
-  void error(const RawRecord& record, const InputError& error) {
+  // Writes the error record of `record`; false (an error) for the caller's count.
+  bool error(const RawRecord& record, const InputError& error) {
     ++stats_.errors;
     out_ << to_line(error_record(record, error)) << '\n';
     if (stats_.errors <= kShownErrors)
@@ -21,10 +22,11 @@ class BatchWriter {
                    << (record.key.empty() ? "" : " (" + printable(record.key) + ")") << ": "
                    << printable(error.pointer.empty() ? "/" : error.pointer) << ": " << printable(error.message)
                    << '\n';
+    return false;
   }
 
-  // Writes the record `step` gives, or its error.
-  void write(const RawRecord& record, const RecordStep& step) {
+  // Writes the record `step` gives, or its error; whether it was the record (not an error).
+  bool write(const RawRecord& record, const RecordStep& step) {
     try {
       std::string line;
       {
@@ -36,13 +38,15 @@ class BatchWriter {
                                  " bytes, more than " + std::to_string(limits_.work.max_output_bytes) +
                                  " (--max-output-bytes)"};
       out_ << line << '\n';
+      return true;
     } catch (const InputError& e) {
-      error(record, e);
+      return error(record, e);
     }
   }
 
-  BatchStats finish(std::size_t records) {
+  BatchStats finish(std::size_t records, std::size_t ordinals) {
     stats_.records = records;
+    stats_.ordinals = ordinals;
     if (stats_.errors > kShownErrors)
       diagnostics_ << "... and " << stats_.errors - kShownErrors << " more errors (see the error records)\n";
     out_.flush();

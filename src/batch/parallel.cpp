@@ -13,7 +13,7 @@ namespace geotruth {
 
 BatchStats run_batch_parallel(const std::vector<std::string>& inputs, const ImportSource& source, const Limits& limits,
                               int threads, const ParallelSceneHandler& handler, std::ostream& out,
-                              std::ostream& diagnostics) {
+                              std::ostream& diagnostics, const BatchPlan& plan) {
   struct Work {
     StreamItem item;
     std::optional<InputError> error;
@@ -28,7 +28,8 @@ BatchStats run_batch_parallel(const std::vector<std::string>& inputs, const Impo
   tbb::parallel_pipeline(
       16, tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> Work* {
             Work* work = pool.acquire();
-            if (stream.next(work->item)) return ++records, work;
+            while (stream.next(work->item))
+              if (plan.takes(work->item.ordinal)) return ++records, work;
             pool.release(work);
             control.stop();
             return nullptr;
@@ -46,13 +47,12 @@ BatchStats run_batch_parallel(const std::vector<std::string>& inputs, const Impo
             }
             return work;
           }) & tbb::make_filter<Work*, void>(tbb::filter_mode::serial_in_order, [&](Work* work) {
-            if (work->error)
-              writer.error(work->item.raw, *work->error);
-            else
-              writer.write(work->item.raw, work->step);
+            const bool written =
+                work->error ? writer.error(work->item.raw, *work->error) : writer.write(work->item.raw, work->step);
+            if (plan.written) plan.written(work->item.ordinal, !written);
             pool.release(work);
           }));
-  return writer.finish(records);
+  return writer.finish(records, stream.ordinals());
 }
 
 }  // namespace geotruth

@@ -5,10 +5,11 @@
 
 namespace geotruth::cli {
 
-int analyze(InputOptions in, const FigureOptions& figure, const std::string& output) {
+int analyze(InputOptions in, const FigureOptions& figure, const BatchOptions& batch, const std::string& output) {
   const RunBands run = resolve_bands(figure.bands, in, std::cerr);
   const Bands& bands = run.bands;
-  Output out(output);
+  RecordsOutput out({"analyze", output, "", {{"mode", figure.mode}, {"bands", bands_json(bands)}}, {}}, in, batch);
+  if (out.complete()) return out.totals({}).errors ? kRecordErrors : kOk;
   std::size_t scenes = 0, points = 0, lines = 0, circles = 0, shapes = 0, entities = 0, questions = 0, findings = 0;
   const BatchStats stats = run_batch(
       in.inputs, in.format(), in.limits,
@@ -25,12 +26,12 @@ int analyze(InputOptions in, const FigureOptions& figure, const std::string& out
         findings += result["conflicts"].size();
         return result;
       },
-      out.stream(), std::cerr);
-  if (!out.commit()) return kUsage;
+      out.stream(), std::cerr, out.plan());
+  if (!out.finish(stats)) return kUsage;
   std::cerr << "analyze: " << stats.records << " records, " << scenes << " scenes, " << stats.errors << " errors | "
             << points << " points, " << lines << " lines, " << circles << " circles, " << shapes << " shapes, "
             << entities << " entities, " << questions << " questions, " << findings << " conflicts\n";
-  return stats.errors ? kRecordErrors : kOk;
+  return out.totals(stats).errors ? kRecordErrors : kOk;
 }
 
 }  // namespace geotruth::cli

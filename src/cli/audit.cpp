@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "audit/run.hpp"
-#include "batch/shard.hpp"
+#include "batch/merge.hpp"
 #include "cli/common.hpp"
 
 namespace geotruth::cli {
@@ -21,26 +21,28 @@ int audit(AuditCommand command, const BandOptions& bands) {
   options.evidence = std::move(run.evidence);
   options.out_dir = command.output;
   options.image_dir = command.image_dir;
-  options.resume = command.resume;
+  options.resume = command.batch.resume;
+  options.shard = command.batch.parsed();
   options.threads = command.threads;
-  options.checkpoint_every = command.checkpoint_every;
+  options.checkpoint_every = command.batch.checkpoint_every;
   options.progress = !command.no_progress && ::isatty(STDERR_FILENO);
-  if (!command.shard.empty()) {
-    const std::optional<Shard> shard = parse_shard(command.shard);
-    if (!shard) {
-      std::cerr << "geotruth audit: --shard takes i/n with 0 ≤ i < n, e.g. 0/4\n";
-      return kUsage;
-    }
-    options.shard_index = shard->index, options.shard_count = shard->count;
-  }
   const AuditTotals totals = run_audit(options, std::cerr);
   print_summary(command.output, std::cout);
   return totals.errors ? kRecordErrors : kOk;
 }
 
-int merge(const std::vector<std::string>& dirs, const std::string& output, const std::string& image_dir) {
-  merge_audits(dirs, output, image_dir);
-  print_summary(output, std::cout);
+int merge(const MergeCommand& command) {
+  MergeTargets targets{command.output, {}};
+  if (!command.records.empty()) targets.options["records"] = command.records;
+  if (!command.overlay.empty()) targets.options["overlay"] = command.overlay;
+  const MergeResult merged = merge_runs(command.shards, targets, [&](const MergeResult& result) {
+    if (result.subcommand == "audit") finalize_audit(command.output, command.image_dir);
+  });
+  std::cerr << "merge: " << merged.shards << " shards of " << merged.subcommand << " (" << merged.ordinals
+            << " records, " << merged.totals.errors << " errors";
+  if (merged.pictures) std::cerr << ", " << merged.pictures << " pictures";
+  std::cerr << ") -> " << command.output << "\n";
+  if (merged.subcommand == "audit") print_summary(command.output, std::cout);
   return kOk;
 }
 

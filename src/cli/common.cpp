@@ -1,10 +1,5 @@
 #include "cli/common.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -49,68 +44,127 @@ void InputOptions::add_to(CLI::App& app, const std::string& what) {
       ->capture_default_str();
 }
 
-int DescriptorBuffer::overflow(int_type c) {
-  if (!drain()) return traits_type::eof();
-  if (!traits_type::eq_int_type(c, traits_type::eof())) sputc(traits_type::to_char_type(c));
-  return traits_type::not_eof(c);
-}
-
-int DescriptorBuffer::sync() {
-  return drain() ? 0 : -1;
-}
-
-bool DescriptorBuffer::drain() {
-  const char* from = pbase();
-  while (from < pptr() && !error_) {
-    const ssize_t n = ::write(fd_, from, pptr() - from);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0)
-      error_ = n < 0 ? errno : EIO;
-    else
-      from += n;
-  }
-  setp(buffer_.get(), buffer_.get() + kSize);
-  return !error_;
+void BatchOptions::add_to(CLI::App& app, bool checkpoint_option) {
+  app.add_option("--shard", shard, "this run's share of the records: i/n takes records i, i+n, i+2n, … (0-based i)")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            return parse_shard(text) ? std::string() : "--shard takes i/n with 0 <= i < n, e.g. 0/4";
+          },
+          "i/n"));
+  app.add_flag("--resume", resume,
+               "continue an interrupted run (even one killed) from its checkpoint; starts afresh when there is none");
+  if (checkpoint_option)
+    app.add_option("--checkpoint-every", checkpoint_every, "records between checkpoints")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
 }
 
 Output::Output(const std::string& path) : path_(path == "-" ? "" : path) {
   if (!path_.empty()) {
-    temp_ = path_ + ".tmp." + std::to_string(::getpid());
     if (auto parent = std::filesystem::path(path_).parent_path(); !parent.empty())
       std::filesystem::create_directories(parent);
-    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0)  // fail before the work, not after it
-      throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(errno));
+    file_ = std::make_unique<AtomicFile>(path_);  // fails before the work, not after it
   } else {
     std::cout.flush();  // anything already written through std::cout goes first
+    stdout_ = std::make_unique<DescriptorBuffer>(1);
+    stream_ = std::make_unique<std::ostream>(stdout_.get());
   }
-  buffer_ = std::make_unique<DescriptorBuffer>(fd_);
-  stream_.rdbuf(buffer_.get());
 }
 
-Output::~Output() {
-  if (temp_.empty()) return;
-  if (fd_ >= 0) ::close(fd_);
-  std::remove(temp_.c_str());  // not committed: leave no partial output
+Output::~Output() = default;
+
+std::ostream& Output::stream() {
+  return file_ ? file_->stream() : *stream_;
 }
 
 bool Output::commit() {
-  stream_.flush();
-  const std::string name = path_.empty() ? "standard output" : path_;
-  auto fail = [&](int cause) {
-    std::cerr << "geotruth: cannot write " << name << ": " << std::strerror(cause) << '\n';
+  try {
+    if (file_) {
+      file_->commit();
+      return true;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "geotruth: " << e.what() << '\n';
     return false;
-  };
-  if (buffer_->error()) return fail(buffer_->error());
-  if (path_.empty()) return true;
-  if (::close(fd_) != 0) {
-    fd_ = -1;
-    return fail(errno);
   }
-  fd_ = -1;
-  if (std::rename(temp_.c_str(), path_.c_str()) != 0) return fail(errno);
-  temp_.clear();
+  stream_->flush();
+  if (stdout_->error()) {
+    std::cerr << "geotruth: cannot write standard output: " << std::strerror(stdout_->error()) << '\n';
+    return false;
+  }
   return true;
+}
+
+namespace {
+RecordsTarget with_inputs(RecordsTarget target, const InputOptions& in) {
+  target.inputs = in.inputs;
+  ordered_json options = input_signature(in.format(), in.limits);
+  for (const auto& [key, value] : target.options.items()) options[key] = value;
+  target.options = std::move(options);
+  return target;
+}
+}  // namespace
+
+RecordsOutput::RecordsOutput(const RecordsTarget& target, const InputOptions& in, const BatchOptions& batch)
+    : RecordsOutput(with_inputs(target, in), batch) {}
+
+RecordsOutput::RecordsOutput(const RecordsTarget& target, const BatchOptions& batch) : shard_(batch.parsed()) {
+  const bool to_stdout = target.records.empty() || target.records == "-";
+  if (!batch.resumable()) {
+    plain_ = std::make_unique<Output>(target.records);
+    return;
+  }
+  if (to_stdout)
+    throw CLI::ValidationError("--shard/--resume",
+                               "a shard or a resumable run writes its records to a file (merge "
+                               "joins files): give -o FILE");
+  RunSpec spec;
+  spec.subcommand = target.subcommand;
+  spec.home_is_directory = !target.home.empty();
+  spec.home = spec.home_is_directory ? target.home : target.records;
+  spec.streams.push_back({target.records, StreamOrder::position, "records"});
+  spec.pictures = target.pictures;
+  spec.inputs = target.inputs;
+  spec.options = target.options;
+  spec.shard = shard_;
+  spec.resume = batch.resume;
+  spec.checkpoint_every = batch.checkpoint_every;
+  run_ = std::make_unique<RunOutput>(std::move(spec), std::cerr);
+}
+
+RecordsOutput::~RecordsOutput() = default;
+
+std::ostream& RecordsOutput::stream() {
+  return run_ ? run_->stream(0) : plain_->stream();
+}
+
+BatchPlan RecordsOutput::plan() {
+  BatchPlan plan{shard_, 0, {}};
+  if (run_) {
+    plan.after = run_->resume_after();
+    plan.written = [run = run_.get()](std::size_t ordinal, bool error) { run->written(ordinal, error); };
+  }
+  return plan;
+}
+
+void RecordsOutput::each_written_line(const std::function<void(const std::string&)>& fn) const {
+  if (run_ && !run_->complete() && run_->resume_after() > 0) run_->each_written_line(0, fn);
+}
+
+bool RecordsOutput::finish(const BatchStats& stats) {
+  if (plain_) return plain_->commit();
+  try {
+    run_->finish(stats.ordinals);
+  } catch (const std::exception& e) {
+    std::cerr << "geotruth: " << e.what() << '\n';
+    return false;
+  }
+  return true;
+}
+
+RunTotals RecordsOutput::totals(const BatchStats& stats) const {
+  if (run_) return run_->totals();
+  return {stats.records, stats.errors};
 }
 
 }  // namespace geotruth::cli

@@ -16,7 +16,10 @@
 #include <vector>
 
 #include "batch/batch.hpp"
+#include "batch/files.hpp"
 #include "batch/run_bands.hpp"
+#include "batch/run_output.hpp"
+#include "batch/shard.hpp"
 #include "records/records.hpp"
 
 namespace geotruth::cli {
@@ -47,40 +50,68 @@ struct BandOptions : BandRequest {
 /// The band in force for a run over `in` (geotruth::resolve_bands).
 RunBands resolve_bands(const BandOptions& options, InputOptions& in, std::ostream& log);
 
-/// Writes to stdout, or to a file through a temporary name renamed into place on commit(),
-/// so a reader never sees a half-written output.
-/// A buffered writer to a file descriptor that keeps the reason (errno) of its first failed
-/// write, which std::ofstream and std::cout lose.
-class DescriptorBuffer : public std::streambuf {
- public:
-  explicit DescriptorBuffer(int fd) : fd_(fd), buffer_(new char[kSize]) { setp(buffer_.get(), buffer_.get() + kSize); }
-  ~DescriptorBuffer() override { sync(); }
-  int error() const { return error_; }  ///< 0, or the errno of the first failed write
-
- protected:
-  int_type overflow(int_type c) override;
-  int sync() override;
-
- private:
-  bool drain();
-  int fd_, error_ = 0;
-  static constexpr std::size_t kSize = 1 << 16;
-  std::unique_ptr<char[]> buffer_;  // not zeroed: a short output touches only the pages it fills
-};
-
 /// Where a command's records go: a file written under a temporary name and renamed on commit
 /// (a reader never sees half a file), or stdout.
 class Output {
  public:
   explicit Output(const std::string& path);  ///< "" or "-" is stdout
   ~Output();
-  std::ostream& stream() { return stream_; }
+  std::ostream& stream();
   bool commit();  ///< false (with the reason on stderr) if the output could not be written
  private:
-  std::string path_, temp_;
-  int fd_ = 1;
-  std::unique_ptr<DescriptorBuffer> buffer_;
-  std::ostream stream_{nullptr};
+  std::string path_;
+  std::unique_ptr<AtomicFile> file_;
+  std::unique_ptr<DescriptorBuffer> stdout_;
+  std::unique_ptr<std::ostream> stream_;
+};
+
+/// --shard, --resume and --checkpoint-every: one sharding and one resume for every batch
+/// subcommand (docs/scale.md).
+struct BatchOptions {
+  std::string shard;
+  bool resume = false;
+  std::size_t checkpoint_every = 500;
+  void add_to(CLI::App& app, bool checkpoint_option = true);
+  Shard parsed() const { return shard.empty() ? Shard{} : *parse_shard(shard); }
+  /// Whether the run keeps checkpoints and writes a run manifest (a shard or a resumable run).
+  bool resumable() const { return resume || !parsed().whole(); }
+};
+
+/// The records of a batch subcommand (count, analyze, import, render, crosscheck): stdout or a
+/// file as before, or, for a shard or a resumable run, a RunOutput (checkpoints, .part file, run
+/// manifest) under the run's home.
+struct RecordsTarget {
+  std::string subcommand;
+  std::string records;   ///< the records file, "" (or "-") for stdout
+  std::string home;      ///< the run's home when it is a directory (render), else "" (the records file)
+  ordered_json options;  ///< what shapes the output besides the inputs
+  std::vector<RunPictures> pictures;
+  std::vector<std::string> inputs;  ///< the input files (set from InputOptions; none for generate)
+};
+
+class RecordsOutput {
+ public:
+  /// Throws CLI::ValidationError when a sharded or resumable run has no records file, and
+  /// std::runtime_error when its home holds another run.
+  RecordsOutput(const RecordsTarget& target, const BatchOptions& batch);
+  /// The same for a run over `in`: its inputs, and its format and limits among the options.
+  RecordsOutput(const RecordsTarget& target, const InputOptions& in, const BatchOptions& batch);
+  ~RecordsOutput();
+  /// Resume of a finished run: nothing is to be written.
+  bool complete() const { return run_ && run_->complete(); }
+  std::ostream& stream();
+  BatchPlan plan();
+  /// The lines of the records an interrupted run wrote (what a resumed one continues).
+  void each_written_line(const std::function<void(const std::string&)>& fn) const;
+  /// Commits the records (and publishes a run); false (said on stderr) when they cannot be written.
+  bool finish(const BatchStats& stats);
+  /// Records and error records of the whole run, also those written before an interruption.
+  RunTotals totals(const BatchStats& stats) const;
+
+ private:
+  Shard shard_;
+  std::unique_ptr<Output> plain_;
+  std::unique_ptr<RunOutput> run_;
 };
 
 /// Options of the subcommands that build incidences (count, analyze).
@@ -90,26 +121,32 @@ struct FigureOptions {
   IncidenceMode incidence_mode() const { return *incidence_mode_named(mode); }
 };
 
-int analyze(InputOptions in, const FigureOptions& figure, const std::string& output);
+int analyze(InputOptions in, const FigureOptions& figure, const BatchOptions& batch, const std::string& output);
 
 struct CountCommand {
   InputOptions in;
+  BatchOptions batch;
   std::string output;
   bool any_vertex = false, quadrilaterals = false, table = false;
 };
 int count(CountCommand command, const FigureOptions& figure);
 
-int import_scenes(const InputOptions& in, const std::string& output);
+int import_scenes(const InputOptions& in, const BatchOptions& batch, const std::string& output);
 
 struct AuditCommand {
   InputOptions in;
-  std::string output, shard, image_dir;
-  bool resume = false, no_progress = false;
+  BatchOptions batch;
+  std::string output, image_dir;
+  bool no_progress = false;
   int threads = 0;
-  std::size_t checkpoint_every = 500;
 };
 int audit(AuditCommand command, const BandOptions& bands);
-int merge(const std::vector<std::string>& dirs, const std::string& output, const std::string& image_dir);
+
+struct MergeCommand {
+  std::vector<std::string> shards;
+  std::string output, records, overlay, image_dir;
+};
+int merge(const MergeCommand& command);
 
 struct FilterCommand {
   InputOptions in;
@@ -135,6 +172,7 @@ struct PictureOptions {
   /// `with_seed`: also --seed (generate seeds the noise with its own --seed).
   void add_to(CLI::App& app, bool with_seed = true);
   vision::RenderOptions options(const Bands& bands) const;
+  ordered_json json() const;  ///< every option, for a run's signature
 };
 
 struct GenerateCommand {
@@ -164,6 +202,7 @@ struct PictureVerdict {
 
 struct RenderCommand {
   InputOptions in;
+  BatchOptions batch;
   std::string directory, output, format = "png";
   int quality = 90;
   int threads = 0;  ///< 0: all cores
@@ -173,8 +212,12 @@ int render(const RenderCommand& command, const BandOptions& bands);
 
 struct CrosscheckCommand {
   InputOptions in;
+  BatchOptions batch;
   std::string image, overlay_dir, output;
   PictureOptions picture;
+  int threads = 0;                               ///< 0: all cores
+  double wobble_px = -1;                         ///< negative: measured per picture
+  std::uint64_t max_image_pixels = 64ull << 20;  ///< pictures larger are refused before decoding
 };
 int crosscheck(CrosscheckCommand command, const BandOptions& bands);
 

@@ -10,7 +10,16 @@ namespace geotruth::cli {
 int count(CountCommand command, const FigureOptions& figure) {
   const RunBands run = resolve_bands(figure.bands, command.in, std::cerr);
   const Bands& bands = run.bands;
-  Output out(command.output);
+  RecordsOutput out({"count",
+                     command.output,
+                     "",
+                     {{"mode", figure.mode},
+                      {"bands", bands_json(bands)},
+                      {"any_vertex", command.any_vertex},
+                      {"quadrilaterals", command.quadrilaterals}},
+                     {}},
+                    command.in, command.batch);
+  if (out.complete()) return out.totals({}).errors ? kRecordErrors : kOk;
   const CountOptions options{command.any_vertex, command.quadrilaterals};
   std::map<std::string, std::size_t> by_difficulty;
   std::size_t scenes = 0, conflicts = 0, doubtful = 0;
@@ -34,12 +43,12 @@ int count(CountCommand command, const FigureOptions& figure) {
                        result["total"].get<std::size_t>(), difficulty.c_str(), result["conflicts"].size());
         return result;
       },
-      out.stream(), std::cerr);
-  if (!out.commit()) return kUsage;
+      out.stream(), std::cerr, out.plan());
+  if (!out.finish(stats)) return kUsage;
   std::cerr << "count (" << figure.mode << "): " << stats.records << " records, " << scenes << " scenes ("
             << by_difficulty["Easy"] << " Easy, " << by_difficulty["Medium"] << " Medium, " << by_difficulty["Hard"]
             << " Hard), " << stats.errors << " errors, " << conflicts << " conflicts, " << doubtful << " doubtful\n";
-  return stats.errors ? kRecordErrors : kOk;
+  return out.totals(stats).errors ? kRecordErrors : kOk;
 }
 
 }  // namespace geotruth::cli

@@ -1,8 +1,11 @@
 // geotruth crosscheck: built into geotruth-vision.so (with vision/: cairo and OpenCV), which the
 // executable loads only for this subcommand (cli/vision_loader.cpp).
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
+#include <optional>
 
 #include "cli/common.hpp"
 #include "cli/picture_files.hpp"
@@ -15,16 +18,49 @@ std::vector<std::uint8_t> read_bytes(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// The user's image for a scene: the file itself, or one of picture_candidates in a directory.
-fs::path image_for(const std::string& image_option, const Scene& scene, const RawRecord& record) {
-  const fs::path base(image_option);
-  if (!fs::is_directory(base)) return base;
-  const std::vector<fs::path> tried = picture_candidates(base, {scene.id, record.key});
-  for (const auto& path : tried)
-    if (fs::exists(path)) return path;
-  std::string list;
-  for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t.string();
-  throw InputError{"", "no image for scene \"" + scene.id + "\" (looked for " + list + ")"};
+// How the picture was read: "style: wobble 2.1 px (auto)" and the measures behind it.
+ordered_json picture_json(const vision::PictureReading& p) {
+  char style[64];
+  std::snprintf(style, sizeof style, "wobble %.1f px (%s)", p.wobble_px, p.wobble_source.c_str());
+  ordered_json out{{"style", style},
+                   {"wobble_px", rounded_px(p.wobble_px)},
+                   {"wobble_source", p.wobble_source},
+                   {"tolerance_px", rounded_px(p.tolerance_px)},
+                   {"background", rounded_px(p.background)},
+                   {"noise_sigma", rounded_px(p.noise_sigma)},
+                   {"ink_level", rounded_px(p.ink_level)},
+                   {"stroke_px", rounded_px(p.stroke_px)}};
+  if (p.wobble_source.rfind("auto", 0) == 0) out["wobble_strokes"] = p.wobble_strokes;
+  return out;
+}
+
+// The cross-check's part of a record, after its head.
+void put_check(ordered_json& result, const vision::CrossCheck& check, const Bands& bands) {
+  result["agree"] = check.agree;
+  result["status"] = !check.agree ? "disagree" : check.doubtful ? "doubtful" : "agree";
+  result["bands"] = bands_json(bands);
+  result["picture"] = picture_json(check.picture);
+  ordered_json reasons = ordered_json::array();
+  for (const auto& r : check.reasons) reasons.push_back(finding_json(r));
+  result["reasons"] = std::move(reasons);
+  ordered_json counts = ordered_json::object();
+  for (const auto& [category, c] : check.counts)
+    counts[category] = {{"symbolic", c.symbolic}, {"matched", c.matched}, {"extra", c.extra}};
+  result["counts"] = std::move(counts);
+  ordered_json gaps = ordered_json::array();
+  for (const auto& g : check.gaps)
+    gaps.push_back(
+        {{"elements", g.elements}, {"scene_px", rounded_px(g.symbolic_px)}, {"image_px", rounded_px(g.image_px)}});
+  if (!gaps.empty()) result["gaps"] = std::move(gaps);
+  ordered_json elements = ordered_json::array();
+  for (const auto& e : check.elements)
+    elements.push_back({{"element", e.element},
+                        {"category", e.category},
+                        {"coverage", rounded_px(e.coverage)},
+                        {"contrast", rounded_px(e.contrast)},
+                        {"visible", e.visible},
+                        {"matched", e.matched}});
+  result["elements"] = std::move(elements);
 }
 
 int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options) {
@@ -32,13 +68,45 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
   const vision::RenderOptions options = command.picture.options(run.bands);
   vision::CrossCheckOptions check_options;
   check_options.bands = run.bands;
+  check_options.wobble_px = command.wobble_px;
+  check_options.dataset_picture = !command.image.empty();
+  vision::DecodeLimits limits;
+  limits.max_pixels = command.max_image_pixels;
+  std::optional<PictureFolder> folder;
+  if (!command.image.empty() && fs::is_directory(command.image)) folder.emplace(command.image);
   if (!command.overlay_dir.empty()) fs::create_directories(command.overlay_dir);
+  std::vector<RunPictures> pictures;
+  if (!command.overlay_dir.empty()) pictures.push_back({command.overlay_dir, 0, "overlay", "overlay"});
+  RecordsOutput out({"crosscheck",
+                     command.output,
+                     "",
+                     {{"image", command.image},
+                      {"picture", command.picture.json()},
+                      {"bands", bands_json(run.bands)},
+                      {"wobble", command.wobble_px},
+                      {"max_image_pixels", command.max_image_pixels}},
+                     pictures},
+                    command.in, command.batch);
+  // Disagreements in records written before (a resumed run's exit code is the whole run's).
+  auto disagrees = [](const std::string& line) {
+    const ordered_json record = ordered_json::parse(line, nullptr, false);
+    return record.is_object() && record.value("agree", true) == false;
+  };
+  std::size_t disagree_before = 0;
+  if (out.complete()) {
+    std::ifstream records(command.output);
+    for (std::string line; std::getline(records, line);) disagree_before += disagrees(line);
+    if (out.totals({}).errors) return kRecordErrors;
+    return disagree_before ? kDisagree : kOk;
+  }
   Names names;
-  Output out(command.output);
+  names_written(out, "overlay", names);
+  out.each_written_line([&](const std::string& line) { disagree_before += disagrees(line); });
   std::size_t disagree = 0, checked = 0;
-  const BatchStats stats = run_batch(
-      command.in.inputs, command.in.format(), command.in.limits,
-      [&](const Scene& scene, const RawRecord& record) {
+  // Reading, detecting and matching run on every core; overlays are named and written in input order.
+  const BatchStats stats = run_batch_parallel(
+      command.in.inputs, command.in.format(), command.in.limits, command.threads,
+      [&](const Scene& scene, const RawRecord& record) -> RecordStep {
         vision::Image image;
         fs::path image_path;
         if (command.image.empty()) {
@@ -48,44 +116,46 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
             throw InputError{"/frame", e.what()};
           }
         } else {
-          image_path = image_for(command.image, scene, record);
+          if (folder) {
+            const std::vector<std::string> picture_names{scene.id, record.key};
+            const auto found = folder->find(picture_names);
+            if (!found)
+              throw InputError{"", "no picture for scene \"" + scene.id + "\" (looked for " +
+                                       folder->looked_for(picture_names) + ")"};
+            image_path = *found;
+          } else {
+            image_path = command.image;
+          }
           std::string error;
-          image = vision::decode(read_bytes(image_path), error);
+          image = vision::decode(read_bytes(image_path), error, limits);
           if (image.width == 0) throw InputError{"", image_path.string() + ": " + error};
         }
         const vision::CrossCheck check = vision::crosscheck(scene, image, check_options);
-        ++checked;
-        disagree += !check.agree;
         ordered_json result = record_head(scene, record);
-        result["agree"] = check.agree;
-        result["bands"] = bands_json(run.bands);
-        ordered_json reasons = ordered_json::array();
-        for (const auto& r : check.reasons) reasons.push_back(finding_json(r));
-        result["reasons"] = std::move(reasons);
-        ordered_json counts = ordered_json::object();
-        for (const auto& [category, c] : check.counts)
-          counts[category] = {{"symbolic", c.symbolic}, {"matched", c.matched}, {"extra", c.extra}};
-        result["counts"] = std::move(counts);
-        ordered_json gaps = ordered_json::array();
-        for (const auto& g : check.gaps)
-          gaps.push_back({{"elements", g.elements},
-                          {"scene_px", rounded_px(g.symbolic_px)},
-                          {"image_px", rounded_px(g.image_px)}});
-        if (!gaps.empty()) result["gaps"] = std::move(gaps);
+        put_check(result, check, run.bands);
         if (!image_path.empty()) result["image"] = image_path.string();
-        if (!command.overlay_dir.empty()) {
-          const fs::path path = names.next(command.overlay_dir, file_stem(scene, record), record.line, ".png");
-          write_image(path, vision::encode(vision::overlay(scene, image, check), vision::ImageFormat::png));
-          result["overlay"] = path.string();
-        }
-        return result;
+        std::shared_ptr<const std::vector<std::uint8_t>> overlay;
+        if (!command.overlay_dir.empty())
+          overlay = std::make_shared<const std::vector<std::uint8_t>>(
+              vision::encode(vision::overlay(scene, image, check), vision::ImageFormat::png));
+        return [&, result = std::move(result), overlay, agree = check.agree, stem = file_stem(scene, record),
+                line = record.line]() mutable {
+          ++checked;
+          disagree += !agree;
+          if (overlay) {
+            const fs::path path = names.next(command.overlay_dir, stem, line, ".png");
+            write_image(path, *overlay);
+            result["overlay"] = path.string();
+          }
+          return result;
+        };
       },
-      out.stream(), std::cerr);
-  if (!out.commit()) return kUsage;
+      out.stream(), std::cerr, out.plan());
+  if (!out.finish(stats)) return kUsage;
   std::cerr << "crosscheck: " << stats.records << " records, " << checked << " checked, " << checked - disagree
             << " agree, " << disagree << " disagree, " << stats.errors << " errors\n";
-  if (stats.errors) return kRecordErrors;
-  return disagree ? kDisagree : kOk;
+  if (out.totals(stats).errors) return kRecordErrors;
+  return disagree + disagree_before ? kDisagree : kOk;
 }
 
 }  // namespace

@@ -5,8 +5,9 @@
 
 namespace geotruth::cli {
 
-int import_scenes(const InputOptions& in, const std::string& output) {
-  Output out(output);
+int import_scenes(const InputOptions& in, const BatchOptions& batch, const std::string& output) {
+  RecordsOutput out({"import", output, "", ordered_json::object(), {}}, in, batch);
+  if (out.complete()) return out.totals({}).errors ? kRecordErrors : kOk;
   std::size_t notes = 0;
   const BatchStats stats = run_batch(
       in.inputs, in.format(), in.limits,
@@ -14,11 +15,11 @@ int import_scenes(const InputOptions& in, const std::string& output) {
         notes += record.notes.size();
         return import_record(scene, in.from, record.notes);
       },
-      out.stream(), std::cerr);
-  if (!out.commit()) return kUsage;
+      out.stream(), std::cerr, out.plan());
+  if (!out.finish(stats)) return kUsage;
   std::cerr << "import (" << in.from << "): " << stats.records << " records, " << stats.records - stats.errors
             << " scenes, " << stats.errors << " errors, " << notes << " importer notes\n";
-  return stats.errors ? kRecordErrors : kOk;
+  return out.totals(stats).errors ? kRecordErrors : kOk;
 }
 
 }  // namespace geotruth::cli

@@ -29,11 +29,13 @@ int main(int argc, char** argv) {
        [](CLI::App& app) {
          auto in = std::make_shared<InputOptions>();
          auto figure = std::make_shared<FigureOptions>();
+         auto batch = std::make_shared<BatchOptions>();
          auto output = std::make_shared<std::string>();
          in->add_to(app);
          add_figure_options(app, *figure);
          app.add_option("-o,--output", *output, "output JSONL file (default: stdout)");
-         return [=] { return geotruth::cli::analyze(*in, *figure, *output); };
+         batch->add_to(app);
+         return [=] { return geotruth::cli::analyze(*in, *figure, *batch, *output); };
        }},
       {"count",
        [](CLI::App& app) {
@@ -46,21 +48,24 @@ int main(int argc, char** argv) {
                       "triangles (and quadrilaterals) may have unlabelled crossings as vertices");
          app.add_flag("--quadrilaterals", command->quadrilaterals, "also count convex quadrilaterals");
          app.add_flag("--table", command->table, "print a table of the counts on stderr");
+         command->batch.add_to(app);
          return [=] { return geotruth::cli::count(*command, *figure); };
        }},
       {"import",
        [](CLI::App& app) {
          auto in = std::make_shared<InputOptions>();
+         auto batch = std::make_shared<BatchOptions>();
          auto output = std::make_shared<std::string>();
          in->add_to(app, "source files (- for stdin), in the format given by --from");
          app.add_option("-o,--output", *output, "output JSONL file (default: stdout)");
+         batch->add_to(app);
          return [=] {
            if (in->from == "native") {
              std::cerr << "geotruth import: --from must name a source format (geometry3k, pgdp, linelist, gepbench, "
                           "ai2d)\n";
              return int{kUsage};
            }
-           return geotruth::cli::import_scenes(*in, *output);
+           return geotruth::cli::import_scenes(*in, *batch, *output);
          };
        }},
   };

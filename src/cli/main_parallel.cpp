@@ -28,12 +28,9 @@ int main(int argc, char** argv) {
          command->in.add_to(app, "dataset: native JSONL (each line a scene with its questions), or --from a source");
          bands->add_to(app);
          app.add_option("-o,--output", command->output, "output directory")->required();
-         app.add_flag("--resume", command->resume, "continue an interrupted run (even one killed) from its checkpoint");
          app.add_option("--image", command->image_dir, kImageHelp)->check(CLI::ExistingDirectory);
-         app.add_option("--shard", command->shard, "take records i, i+n, i+2n, … (0-based i), e.g. 2/8");
+         command->batch.add_to(app);
          app.add_option("--threads", command->threads, "worker threads (default: all cores)");
-         app.add_option("--checkpoint-every", command->checkpoint_every, "records between checkpoints")
-             ->capture_default_str();
          app.add_flag("--no-progress", command->no_progress, "no progress bar (it only shows on a terminal anyway)");
          app.add_flag("--vision", *vision,
                       "cross-check pixels inside the audit [not built: run geotruth crosscheck on the same scenes]");
@@ -48,12 +45,23 @@ int main(int argc, char** argv) {
        }},
       {"merge",
        [](CLI::App& app) {
-         auto dirs = std::make_shared<std::vector<std::string>>();
-         auto output = std::make_shared<std::string>(), images = std::make_shared<std::string>();
-         app.add_option("dirs", *dirs, "shard output directories")->required();
-         app.add_option("-o,--output", *output, "merged output directory")->required();
-         app.add_option("--image", *images, kImageHelp)->check(CLI::ExistingDirectory);
-         return [=] { return geotruth::cli::merge(*dirs, *output, *images); };
+         auto command = std::make_shared<MergeCommand>();
+         app.add_option("shards", command->shards,
+                        "the shards' outputs (what each shard's -o named: audit and render directories, count, "
+                        "analyze, import and crosscheck files), in any order; a glob such as audit/shard* is enough")
+             ->required();
+         app.add_option("-o,--output", command->output,
+                        "the merged output: a directory or a file, as the shards' (one run's -o)")
+             ->required();
+         app.add_option("--records", command->records,
+                        "render: the merged records file, when the shards had --records outside their directory");
+         app.add_option("--overlay", command->overlay, "crosscheck: the folder for the merged overlays");
+         app.add_option("--image", command->image_dir, "audit: " + std::string(kImageHelp))
+             ->check(CLI::ExistingDirectory);
+         app.footer(
+             "Each shard's run manifest (.run.json, written when the shard finished) says what it is: merge refuses "
+             "shards of different runs, unfinished shards and missing ones.");
+         return [=] { return geotruth::cli::merge(*command); };
        }},
       {"filter",
        [](CLI::App& app) {
@@ -135,7 +143,9 @@ int main(int argc, char** argv) {
          auto bands = std::make_shared<BandOptions>();
          command->in.add_to(app, "scene files: JSONL, a .json scene, or - for stdin; or --from a source");
          app.add_option("-o,--output-dir", command->directory, "directory for the images")->required();
-         app.add_option("--records", command->output, "JSONL of {id, image, width, height} (default: stdout)");
+         app.add_option("--records", command->output,
+                        "JSONL of {line, id, image, width, height} (default: stdout; DIR/records.jsonl for a shard or "
+                        "a resumable run)");
          app.add_option("--format", command->format, "png or jpeg")
              ->check(CLI::IsMember({"png", "jpeg"}))
              ->capture_default_str();
@@ -145,6 +155,7 @@ int main(int argc, char** argv) {
          app.add_option("--threads", command->threads,
                         "worker threads (default: all cores); files and records as with one");
          command->picture.add_to(app);
+         command->batch.add_to(app);
          app.add_option("--render-size", bands->render_size,
                         "as --size, in the audit's terms (pixels of the frame's longer side)");
          return [=] { return geotruth::cli::render(*command, *bands); };
@@ -155,13 +166,21 @@ int main(int argc, char** argv) {
          auto bands = std::make_shared<BandOptions>();
          command->in.add_to(app, "scene files: JSONL, a .json scene, or - for stdin; or --from a source");
          app.add_option("--image", command->image,
-                        "the scenes' own pictures: an image file, or a directory holding <id>.png, <id>.jpg or "
-                        "<id>/img_diagram.png (default: render each scene)");
+                        "the scenes' own pictures: an image file, or a directory holding <id>.png, <id>.jpg, "
+                        "<id>/img_diagram.png or the GePBench engine's <prefix>_<index:08d>.jpg (default: render "
+                        "each scene)");
          app.add_option("--overlay", command->overlay_dir,
                         "directory for overlay PNGs: scene in blue, detections in orange, disagreements circled");
          app.add_option("-o,--output", command->output, "output JSONL file (default: stdout)");
+         app.add_option("--threads", command->threads, "worker threads (default: all cores)");
+         app.add_option("--wobble", command->wobble_px,
+                        "how far the pictures' strokes stray from their place, px (default: measured on each picture)");
+         app.add_option("--max-image-pixels", command->max_image_pixels,
+                        "pictures with more pixels are refused before decoding")
+             ->capture_default_str();
          command->picture.add_to(app);
          bands->add_to(app);
+         command->batch.add_to(app);
          app.footer("Exit: 0 every scene agrees, 1 some records could not be read, 2 usage, 3 some scene disagrees.");
          return [=] { return geotruth::cli::crosscheck(*command, *bands); };
        }},

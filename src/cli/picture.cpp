@@ -65,4 +65,17 @@ vision::RenderOptions PictureOptions::options(const Bands& bands) const {
   return o;
 }
 
+ordered_json PictureOptions::json() const {
+  return {{"size", size},
+          {"stroke_width", stroke_width},
+          {"color", color},
+          {"style", style},
+          {"gaussian", noise.gaussian_sigma},
+          {"salt_pepper", noise.salt_pepper},
+          {"disturb", noise.disturb_strokes},
+          {"perlin", noise.perlin},
+          {"seed", seed},
+          {"no_labels", no_labels}};
+}
+
 }  // namespace geotruth::cli

@@ -1,44 +1,37 @@
-// Image files written by render and crosscheck: names from scene ids, unique within a run.
+// Image files written by render and crosscheck: names from scene ids, unique within a run
+// (batch/pictures.hpp, the rule merge follows too).
 #pragma once
 
 #include <filesystem>
-#include <set>
 #include <string>
 #include <vector>
 
-#include "audit/run.hpp"
 #include "batch/batch.hpp"
+#include "batch/files.hpp"
+#include "batch/pictures.hpp"
+#include "cli/common.hpp"
 
 namespace geotruth::cli {
 
 namespace fs = std::filesystem;
 
-// A file name from a scene id: letters, digits, '.', '-', '_' kept, the rest '_'.
 inline std::string file_stem(const Scene& scene, const RawRecord& record) {
-  std::string stem = scene.id.empty() ? "line" + std::to_string(record.line) : scene.id;
-  for (char& c : stem)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
-  if (stem.front() == '.') stem.insert(stem.begin(), '_');
-  return stem;
+  return picture_stem(scene.id, record.line);
 }
 
 inline void write_image(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
-  write_atomically(path.string(), {reinterpret_cast<const char*>(bytes.data()), bytes.size()});
+  write_atomically(path, {reinterpret_cast<const char*>(bytes.data()), bytes.size()});
 }
 
-// Unique names within one run: a second scene with the same id gets its line number appended.
-class Names {
- public:
-  fs::path next(const fs::path& dir, std::string stem, std::size_t line, const std::string& extension) {
-    if (!taken_.insert(stem).second) {
-      stem += "-line" + std::to_string(line);
-      taken_.insert(stem);
-    }
-    return dir / (stem + extension);
-  }
+using Names = PictureNames;
 
- private:
-  std::set<std::string> taken_;
-};
+// The picture names an interrupted run gave (its records' `field`), for the resumed run to go on.
+inline void names_written(const RecordsOutput& out, const std::string& field, PictureNames& names) {
+  out.each_written_line([&](const std::string& line) {
+    const ordered_json record = ordered_json::parse(line, nullptr, false);
+    if (record.is_object() && record.contains(field) && record[field].is_string())
+      names.taken(fs::path(record[field].get<std::string>()).stem().string());
+  });
+}
 
 }  // namespace geotruth::cli

@@ -16,8 +16,21 @@ int render_images(const RenderCommand& command, const BandOptions& band_options)
   const bool jpeg = command.format == "jpeg";
   const fs::path dir(command.directory);
   fs::create_directories(dir);
+  // A shard or a resumable run keeps its records beside its images unless told otherwise.
+  const std::string records =
+      command.output.empty() && command.batch.resumable() ? (dir / "records.jsonl").string() : command.output;
+  RecordsOutput out({"render",
+                     records,
+                     command.directory,
+                     {{"format", command.format},
+                      {"quality", command.quality},
+                      {"picture", command.picture.json()},
+                      {"render_size", band_options.render_size}},
+                     {{dir, 0, "image", ""}}},
+                    command.in, command.batch);
+  if (out.complete()) return out.totals({}).errors ? kRecordErrors : kOk;
   Names names;
-  Output out(command.output);
+  names_written(out, "image", names);
   std::size_t images = 0;
   // Drawing and encoding run on every core; naming and writing the files, in input order.
   const BatchStats stats = run_batch_parallel(
@@ -41,11 +54,11 @@ int render_images(const RenderCommand& command, const BandOptions& band_options)
           return result;
         };
       },
-      out.stream(), std::cerr);
-  if (!out.commit()) return kUsage;
+      out.stream(), std::cerr, out.plan());
+  if (!out.finish(stats)) return kUsage;
   std::cerr << "render: " << stats.records << " records, " << images << " images in " << dir.string() << ", "
             << stats.errors << " errors\n";
-  return stats.errors ? kRecordErrors : kOk;
+  return out.totals(stats).errors ? kRecordErrors : kOk;
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // geotruth's truth where the annotated answer is wrong (src/score/).
 #include <iostream>
 
-#include "audit/run.hpp"
+#include "batch/files.hpp"
 #include "cli/common.hpp"
 #include "score/score.hpp"
 

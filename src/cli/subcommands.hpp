@@ -31,7 +31,8 @@ inline constexpr SubcommandInfo kSubcommands[] = {
      Executable::parallel},
     {"audit", "recompute every answer of a dataset; write verdicts, scene findings, a summary and an HTML report",
      Executable::parallel},
-    {"merge", "join the output directories of sharded audit runs", Executable::parallel},
+    {"merge", "join the shards of an audit, render, crosscheck, count, analyze or import run into one run's output",
+     Executable::parallel},
     {"filter", "split a dataset into clean and rejected items by their verdicts", Executable::parallel},
     {"score",
      "score model outputs on all items, on the items audited ok, and against the truth where the annotated answer is "

@@ -34,6 +34,7 @@ constexpr KindInfo kKinds[] = {
     {FindingKind::undeclared_relation, "undeclared_relation", Severity::conflict},
     {FindingKind::label_mismatch, "label_mismatch", Severity::conflict},
     {FindingKind::degenerate_shape, "degenerate_shape", Severity::conflict},
+    {FindingKind::drawn_differently, "drawn_differently", Severity::conflict},
     {FindingKind::off_canvas, "off_canvas", Severity::conflict},
     {FindingKind::too_small, "too_small", Severity::conflict},
     {FindingKind::link_crosses_entity, "link_crosses_entity", Severity::conflict},
@@ -51,6 +52,7 @@ constexpr KindInfo kKinds[] = {
     {FindingKind::count_mismatch, "count_mismatch", Severity::conflict},
     {FindingKind::pixel_ambiguous, "pixel_ambiguous", Severity::doubtful},
     {FindingKind::pixel_disagreement, "pixel_disagreement", Severity::conflict},
+    {FindingKind::low_contrast, "low_contrast", Severity::doubtful},
 };
 
 const KindInfo& info(FindingKind kind) {

@@ -136,11 +136,6 @@ Rational read_number(const Value& v, const std::string& ptr) {
   return std::move(*parsed.value);
 }
 
-Rational optional_number(const Value& obj, const std::string& ptr, std::string_view key, Rational fallback) {
-  const Value* v = obj.find(key);
-  return v ? read_number(*v, at(ptr, key)) : fallback;
-}
-
 Vec2 read_vec2(const Value& v, const std::string& ptr) {
   expect_kind(v, Kind::array, ptr, "a coordinate pair [x, y]");
   if (v.items.size() != 2)
@@ -303,91 +298,114 @@ class SceneReader {
     const Value& type_value = required(v, ptr, "type", "the shape type");
     Shape shape;
     shape.type = read_string(type_value, at(ptr, "type"));
-    const std::string& type = shape.type;
-    auto keys = [&](std::initializer_list<std::string_view> specific) {
-      std::vector<std::string_view> all = {"id", "type", "kind", "style"};
+    expect_kind(v, Kind::object, ptr, "a shape");
+    shape.geometry = read_geometry(v, shape.type, ptr, [&](std::string_view key) { return at(ptr, key); });
+    // What the dataset's own picture draws instead: the keys it changes, over the definition's.
+    if (const Value* drawn = v.find("drawn")) {
+      const std::string dp = at(ptr, "drawn");
+      expect_kind(*drawn, Kind::object, dp, "an object of the shape's keys as its picture draws them");
+      Value merged = v;
+      for (const auto& [key, value] : drawn->members) {
+        if (key == "id" || key == "type" || key == "kind" || key == "style" || key == "drawn" || key == "extra")
+          fail(at(dp, key), "\"" + key + "\" is not geometry: \"drawn\" takes the keys that place and size the shape");
+        auto it =
+            std::find_if(merged.members.begin(), merged.members.end(), [&](const auto& m) { return m.first == key; });
+        if (it == merged.members.end())
+          merged.members.emplace_back(key, value);
+        else
+          it->second = value;
+      }
+      shape.drawn = read_geometry(merged, shape.type, ptr,
+                                  [&](std::string_view key) { return drawn->find(key) ? at(dp, key) : at(ptr, key); });
+    }
+    shape.id = read_string(required(v, ptr, "id", "the shape's id"), at(ptr, "id"));
+    shape.kind = optional_string(v, ptr, "kind");
+    shape.style = read_choice(v, ptr, "style", Stroke::solid, kStrokes);
+    shape.extra = extra_of(v);
+    scene_.shapes.push_back(std::move(shape));
+  }
+
+  // A shape's geometry from the keys of `v` (a shape object); `key_ptr` names each key's pointer.
+  template <class KeyPointer>
+  ShapeGeometry read_geometry(const Value& v, const std::string& type, const std::string& ptr,
+                              const KeyPointer& key_ptr) {
+    auto keys_of = [&](std::initializer_list<std::string_view> specific) {
+      std::vector<std::string_view> all = {"id", "type", "kind", "style", "drawn"};
       all.insert(all.end(), specific.begin(), specific.end());
-      expect_kind(v, Kind::object, ptr, "a shape");
       for (const auto& [key, _] : v.members)
         if (key != "extra" && std::find(all.begin(), all.end(), key) == all.end())
-          fail(at(ptr, key), "unknown key \"" + key + "\" for a " + type + " (put anything else under \"extra\")");
+          fail(key_ptr(key), "unknown key \"" + key + "\" for a " + type + " (put anything else under \"extra\")");
     };
     auto need = [&](std::string_view key, std::string_view what) -> const Value& {
       return required(v, ptr, key, what);
     };
     if (type == "polygon") {
-      keys({"points"});
-      shape.geometry = PolygonShape{read_vec2_list(need("points", "the vertices"), at(ptr, "points"), 0, "a polygon")};
+      keys_of({"points"});
+      return PolygonShape{read_vec2_list(need("points", "the vertices"), key_ptr("points"), 0, "a polygon")};
     } else if (type == "segment" || type == "ray" || type == "line") {
-      keys({"points"});
-      auto pts = read_vec2_list(need("points", "two points"), at(ptr, "points"), 2, "a " + type);
-      if (pts.size() != 2) fail(at(ptr, "points"), "a " + type + " takes exactly 2 points");
+      keys_of({"points"});
+      auto pts = read_vec2_list(need("points", "two points"), key_ptr("points"), 2, "a " + type);
+      if (pts.size() != 2) fail(key_ptr("points"), "a " + type + " takes exactly 2 points");
       const Extent e = type == "segment" ? Extent::segment : type == "ray" ? Extent::ray : Extent::line;
-      shape.geometry = StraightShape{e, pts[0], pts[1]};
+      return StraightShape{e, pts[0], pts[1]};
     } else if (type == "ellipse") {
-      keys({"center", "axes", "rotation"});
+      keys_of({"center", "axes", "rotation"});
       EllipseShape e;
-      e.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
-      const std::string ap = at(ptr, "axes");
+      e.center = read_vec2(need("center", "[x, y]"), key_ptr("center"));
+      const std::string ap = key_ptr("axes");
       const Value& axes = need("axes", "the two semi-axis lengths [a, b]");
       expect_kind(axes, Kind::array, ap, "[a, b] semi-axis lengths");
       if (axes.items.size() != 2) fail(ap, "expected 2 semi-axis lengths");
       for (std::size_t i = 0; i < 2; ++i) e.axes[i] = read_number(axes.items[i], at(ap, i));
-      e.rotation_deg = optional_number(v, ptr, "rotation", 0);
-      shape.geometry = e;
+      e.rotation_deg = (v.find("rotation") ? read_number(*v.find("rotation"), key_ptr("rotation")) : Rational(0));
+      return e;
     } else if (type == "circle") {
-      keys({"center", "radius"});
+      keys_of({"center", "radius"});
       EllipseShape e;
-      e.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
-      const Rational r = read_number(need("radius", "the radius"), at(ptr, "radius"));
+      e.center = read_vec2(need("center", "[x, y]"), key_ptr("center"));
+      const Rational r = read_number(need("radius", "the radius"), key_ptr("radius"));
       e.axes = {r, r};
-      shape.geometry = e;
+      return e;
     } else if (type == "sector") {
-      keys({"center", "radius", "start_angle", "end_angle"});
+      keys_of({"center", "radius", "start_angle", "end_angle"});
       SectorShape s;
-      s.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
-      s.radius = read_number(need("radius", "the radius"), at(ptr, "radius"));
-      s.start_deg = read_number(need("start_angle", "degrees"), at(ptr, "start_angle"));
-      s.end_deg = read_number(need("end_angle", "degrees"), at(ptr, "end_angle"));
-      shape.geometry = s;
+      s.center = read_vec2(need("center", "[x, y]"), key_ptr("center"));
+      s.radius = read_number(need("radius", "the radius"), key_ptr("radius"));
+      s.start_deg = read_number(need("start_angle", "degrees"), key_ptr("start_angle"));
+      s.end_deg = read_number(need("end_angle", "degrees"), key_ptr("end_angle"));
+      return s;
     } else if (type == "star") {
-      keys({"center", "outer_radius", "inner_radius", "num_points", "rotation"});
+      keys_of({"center", "outer_radius", "inner_radius", "num_points", "rotation"});
       StarShape s;
-      s.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
-      s.outer_radius = read_number(need("outer_radius", "a length"), at(ptr, "outer_radius"));
-      s.inner_radius = read_number(need("inner_radius", "a length"), at(ptr, "inner_radius"));
-      const Rational n = read_number(need("num_points", "an integer ≥ 3"), at(ptr, "num_points"));
+      s.center = read_vec2(need("center", "[x, y]"), key_ptr("center"));
+      s.outer_radius = read_number(need("outer_radius", "a length"), key_ptr("outer_radius"));
+      s.inner_radius = read_number(need("inner_radius", "a length"), key_ptr("inner_radius"));
+      const Rational n = read_number(need("num_points", "an integer ≥ 3"), key_ptr("num_points"));
       // The model holds an int: out-of-range integers are caught here, the 3–1000 rule by validate().
-      if (n.get_den() != 1 || n < 0 || n > 1000) fail(at(ptr, "num_points"), "expected an integer from 3 to 1000");
+      if (n.get_den() != 1 || n < 0 || n > 1000) fail(key_ptr("num_points"), "expected an integer from 3 to 1000");
       s.num_points = static_cast<int>(n.get_num().get_si());
-      s.rotation_deg = optional_number(v, ptr, "rotation", 0);
-      shape.geometry = s;
+      s.rotation_deg = (v.find("rotation") ? read_number(*v.find("rotation"), key_ptr("rotation")) : Rational(0));
+      return s;
     } else if (type == "spiral") {
-      keys({"center", "initial_radius", "growth_rate", "sin_params", "max_theta"});
+      keys_of({"center", "initial_radius", "growth_rate", "sin_params", "max_theta"});
       SpiralShape s;
-      s.center = read_vec2(need("center", "[x, y]"), at(ptr, "center"));
-      s.initial_radius = read_number(need("initial_radius", "a length"), at(ptr, "initial_radius"));
-      s.growth_rate = read_number(need("growth_rate", "length per radian"), at(ptr, "growth_rate"));
-      s.max_theta = read_number(need("max_theta", "radians"), at(ptr, "max_theta"));
+      s.center = read_vec2(need("center", "[x, y]"), key_ptr("center"));
+      s.initial_radius = read_number(need("initial_radius", "a length"), key_ptr("initial_radius"));
+      s.growth_rate = read_number(need("growth_rate", "length per radian"), key_ptr("growth_rate"));
+      s.max_theta = read_number(need("max_theta", "radians"), key_ptr("max_theta"));
       if (const Value* sp = v.find("sin_params")) {
-        const std::string p = at(ptr, "sin_params");
+        const std::string p = key_ptr("sin_params");
         expect_kind(*sp, Kind::array, p, "[epsilon, omega, phi]");
         if (sp->items.size() != 3) fail(p, "expected [epsilon, omega, phi]");
         s.sin_eps = read_number(sp->items[0], at(p, 0));
         s.sin_omega = read_number(sp->items[1], at(p, 1));
         s.sin_phi = read_number(sp->items[2], at(p, 2));
       }
-      shape.geometry = s;
-    } else {
-      fail(at(ptr, "type"),
-           "unknown shape type \"" + type +
-               "\" (expected one of: polygon, segment, ray, line, ellipse, circle, sector, star, spiral)");
+      return s;
     }
-    shape.id = read_string(need("id", "the shape's id"), at(ptr, "id"));
-    shape.kind = optional_string(v, ptr, "kind");
-    shape.style = read_choice(v, ptr, "style", Stroke::solid, kStrokes);
-    shape.extra = extra_of(v);
-    scene_.shapes.push_back(std::move(shape));
+    fail(key_ptr("type"),
+         "unknown shape type \"" + type +
+             "\" (expected one of: polygon, segment, ray, line, ellipse, circle, sector, star, spiral)");
   }
 
   std::array<Rational, 4> read_box(const Value& box, const std::string& bp) {

@@ -66,11 +66,9 @@ ordered_json box_json(const std::array<Rational, 4>& box) {
   return out;
 }
 
-ordered_json shape_json(const Shape& shape) {
-  ordered_json out;
-  out["id"] = shape.id;
-  out["type"] = shape.type;
-  put_if(out, "kind", shape.kind);
+// The keys that place and size a shape of `type`.
+ordered_json geometry_json(const std::string& type, const ShapeGeometry& geometry) {
+  ordered_json out = ordered_json::object();
   std::visit(
       [&](const auto& g) {
         using T = std::decay_t<decltype(g)>;
@@ -82,7 +80,7 @@ ordered_json shape_json(const Shape& shape) {
           out["points"] = ordered_json::array({exact_pair(g.a), exact_pair(g.b)});
         } else if constexpr (std::is_same_v<T, EllipseShape>) {
           out["center"] = exact_pair(g.center);
-          if (shape.type == "circle") {
+          if (type == "circle") {
             out["radius"] = exact_number(g.axes[0]);
           } else {
             out["axes"] = ordered_json::array({exact_number(g.axes[0]), exact_number(g.axes[1])});
@@ -108,7 +106,24 @@ ordered_json shape_json(const Shape& shape) {
           out["max_theta"] = exact_number(g.max_theta);
         }
       },
-      shape.geometry);
+      geometry);
+  return out;
+}
+
+ordered_json shape_json(const Shape& shape) {
+  ordered_json out;
+  out["id"] = shape.id;
+  out["type"] = shape.type;
+  put_if(out, "kind", shape.kind);
+  const ordered_json geometry = geometry_json(shape.type, shape.geometry);
+  for (auto it = geometry.begin(); it != geometry.end(); ++it) out[it.key()] = it.value();
+  if (shape.drawn) {  // only the keys the picture draws otherwise
+    ordered_json drawn = ordered_json::object();
+    const ordered_json as_drawn = geometry_json(shape.type, *shape.drawn);
+    for (const auto& [key, value] : as_drawn.items())
+      if (geometry.at(key) != value) drawn[key] = value;
+    if (!drawn.empty()) out["drawn"] = std::move(drawn);
+  }
   out["style"] = name(shape.style);
   put_extra(out, shape.extra);
   return out;

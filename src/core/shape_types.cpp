@@ -1,5 +1,6 @@
 #include <geotruth/shape_types.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace geotruth {
@@ -58,6 +59,67 @@ double spiral_radius(const SpiralShape& s, double t) {
          (to_double(s.growth_rate) +
           to_double(s.sin_eps) * std::sin(to_double(s.sin_omega) * t + to_double(s.sin_phi))) *
              t;
+}
+
+namespace {
+
+// Points of a shape's outline at fixed parameters, so that two versions of one shape correspond
+// point by point.
+std::vector<std::pair<double, double>> outline_samples(const ShapeGeometry& geometry, double theta_max) {
+  constexpr double kPi = 3.14159265358979323846;
+  constexpr int kSamples = 720;
+  std::vector<std::pair<double, double>> out;
+  std::visit(
+      [&](const auto& g) {
+        using T = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<T, PolygonShape>) {
+          for (const auto& p : g.points) out.emplace_back(to_double(p.x), to_double(p.y));
+        } else if constexpr (std::is_same_v<T, StraightShape>) {
+          out = {{to_double(g.a.x), to_double(g.a.y)}, {to_double(g.b.x), to_double(g.b.y)}};
+        } else if constexpr (std::is_same_v<T, EllipseShape>) {
+          const double rot = to_double(reduce_degrees(g.rotation_deg)) * kPi / 180, a = to_double(g.axes[0]),
+                       b = to_double(g.axes[1]);
+          for (int k = 0; k < kSamples; ++k) {
+            const double t = 2 * kPi * k / kSamples, x = a * std::cos(t), y = b * std::sin(t);
+            out.emplace_back(to_double(g.center.x) + x * std::cos(rot) - y * std::sin(rot),
+                             to_double(g.center.y) + x * std::sin(rot) + y * std::cos(rot));
+          }
+        } else if constexpr (std::is_same_v<T, SectorShape>) {
+          const double r = to_double(g.radius), t0 = to_double(reduce_degrees(g.start_deg)) * kPi / 180;
+          double sweep = to_double(reduce_degrees(g.end_deg - g.start_deg));
+          if (sweep <= 0) sweep += 360;
+          out.emplace_back(to_double(g.center.x), to_double(g.center.y));
+          for (int k = 0; k <= kSamples; ++k) {
+            const double t = t0 + sweep * kPi / 180 * k / kSamples;
+            out.emplace_back(to_double(g.center.x) + r * std::cos(t), to_double(g.center.y) + r * std::sin(t));
+          }
+        } else if constexpr (std::is_same_v<T, StarShape>) {
+          out = star_vertices(g);
+        } else if constexpr (std::is_same_v<T, SpiralShape>) {
+          const int n =
+              std::clamp(static_cast<int>(theta_max * (std::abs(to_double(g.sin_omega)) + 1) * 64), kSamples, 1000000);
+          for (int k = 0; k <= n; ++k) {
+            const double t = theta_max * k / n, r = spiral_radius(g, t);
+            out.emplace_back(to_double(g.center.x) + r * std::cos(t), to_double(g.center.y) + r * std::sin(t));
+          }
+        }
+      },
+      geometry);
+  return out;
+}
+
+}  // namespace
+
+double drawn_gap(const Shape& shape) {
+  if (!shape.drawn) return 0;
+  double theta_max = 0;
+  for (const ShapeGeometry* g : {&shape.geometry, &*shape.drawn})
+    if (const auto* spiral = std::get_if<SpiralShape>(g)) theta_max = std::max(theta_max, to_double(spiral->max_theta));
+  const auto defined = outline_samples(shape.geometry, theta_max), drawn = outline_samples(*shape.drawn, theta_max);
+  double gap = 0;
+  for (std::size_t k = 0; k < std::min(defined.size(), drawn.size()); ++k)
+    gap = std::max(gap, std::hypot(defined[k].first - drawn[k].first, defined[k].second - drawn[k].second));
+  return gap;
 }
 
 }  // namespace geotruth

@@ -168,6 +168,11 @@ class Validator {
     if (shape.id.empty()) fail(at(ptr, "id"), "expected a non-empty string");
     claim(shape.id, at(ptr, "id"));
     std::visit([&](const auto& g) { check(g, ptr, shape.type); }, shape.geometry);
+    if (shape.drawn) {
+      if (shape.drawn->index() != shape.geometry.index())
+        fail(at(ptr, "drawn"), "the shape as drawn must be of its own type");
+      std::visit([&](const auto& g) { check(g, at(ptr, "drawn"), shape.type); }, *shape.drawn);
+    }
   }
 
   void check(const PolygonShape& p, const std::string& ptr, const std::string&) {

@@ -2,12 +2,23 @@
 
 #include <geotruth/input.hpp>
 
+#include <algorithm>
+
 namespace geotruth::generate {
+namespace {
+
+// Any fact in the ambiguous band, whether or not it would change the answer (analyze's
+// answer_is_ambiguous asks less): every option is to be decided outside the band.
+bool any_fact_ambiguous(const Truth& truth) {
+  return std::any_of(truth.facts.begin(), truth.facts.end(), [](const Fact& f) { return f.ambiguous; });
+}
+
+}  // namespace
 
 std::string question_problem(SceneEvaluator& evaluator, const Question& question, const FrameBands& bands) {
   const Truth truth = evaluator.evaluate(question);
   if (!truth.supported) return "unsupported";
-  if (truth.ambiguous()) return "ambiguous_fact";
+  if (any_fact_ambiguous(truth)) return "ambiguous_fact";
   const QuestionVerdict verdict = judge(question, truth, bands);
   if (verdict.verdict == Verdict::ok) return "";
   for (const auto& reason : verdict.reasons)
@@ -25,7 +36,7 @@ std::string certify(const Scene& scene, const Bands& bands, const VisibilityRule
     if (v.verdict != Verdict::ok)
       return "question: " + (v.reasons.empty() ? std::string(verdict_name(v.verdict)) : v.reasons.front().kind);
   for (const auto& truth : truths)
-    if (truth.ambiguous()) return "question: ambiguous_fact";
+    if (any_fact_ambiguous(truth)) return "question: ambiguous_fact";
   return "";
 }
 

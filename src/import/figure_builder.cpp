@@ -49,12 +49,33 @@ void FigureBuilder::on_piece(std::size_t piece, std::string_view p) {
   d.inner.push_back(point);
 }
 
+bool FigureBuilder::has_centre(std::string_view name) {
+  if (has_point(name) || indexed_centres_.count(name)) return true;
+  std::size_t digits = 0;
+  while (digits < name.size() && name[name.size() - 1 - digits] >= '0' && name[name.size() - 1 - digits] <= '9')
+    ++digits;
+  const std::string_view base = name.substr(0, name.size() - digits);
+  if (digits == 0 || base.empty() || !has_point(base)) return false;
+  indexed_centres_.emplace(std::string(name), std::string(base));
+  note("indexed_centre", "circle centre \"" + std::string(name) + "\" is read as point " + std::string(base) +
+                             " with index " + std::string(name.substr(base.size())) +
+                             " (the IMP re-annotation's name for one of several concentric circles about " +
+                             std::string(base) + ")");
+  return true;
+}
+
+std::string_view FigureBuilder::centre_point(std::string_view name) const {
+  const auto it = indexed_centres_.find(name);
+  return it == indexed_centres_.end() ? name : std::string_view(it->second);
+}
+
 std::size_t FigureBuilder::circle(std::string_view center, std::string_view radius) {
   std::optional<std::size_t> unnamed;
   std::size_t same_centre = 0;
+  const std::string_view point = centre_point(center);
   for (std::size_t i = 0; i < circle_centres_.size(); ++i) {
+    if (centre_point(circle_centres_[i]) == point) ++same_centre;
     if (circle_centres_[i] != center) continue;
-    ++same_centre;
     if (circle_radii_[i] == radius) return i;
     if (circle_radii_[i].empty() && !unnamed) unnamed = i;
   }
@@ -63,9 +84,10 @@ std::size_t FigureBuilder::circle(std::string_view center, std::string_view radi
     return *unnamed;
   }
   Circle c;
-  c.center_point = index_of(center);
+  c.center_point = index_of(point);
   c.center = scene_.points[*c.center_point].at;
-  if (same_centre > 0) c.id = radius;  // a second circle on this centre: named by its radius
+  // A second circle on this centre: named by its radius, or by its indexed centre.
+  if (same_centre > 0) c.id = radius.empty() ? center : radius;
   scene_.circles.push_back(std::move(c));
   circle_centres_.emplace_back(center);
   circle_radii_.emplace_back(radius);
@@ -91,7 +113,7 @@ void FigureBuilder::draw_circle(std::size_t circle, Rational radius, std::string
 
 void FigureBuilder::on_circle(std::size_t circle, std::string_view p) {
   auto& on = circle_points_[circle];
-  if (circle_centres_[circle] == p) {
+  if (centre_point(circle_centres_[circle]) == p) {
     note("centre_on_own_circle", "point " + std::string(p) + " is declared on the circle it is the centre of");
     return;
   }
@@ -126,21 +148,40 @@ void FigureBuilder::reconcile_centres(const std::vector<std::size_t>& drawn) {
     return points;
   };
   auto claim = [&](std::size_t keep, std::size_t lost, const std::string& why) {
-    ClaimedCentre claimed{index_.at(circle_centres_[lost]), {}};
+    ClaimedCentre claimed{index_of(centre_point(circle_centres_[lost])), {}};
     for (const auto& p : circle_points_[lost]) claimed.through.push_back(index_.at(p));
     scene_.circles[keep].claimed_centers.push_back(std::move(claimed));
     for (const auto& p : circle_points_[lost])
-      if (p != circle_centres_[keep]) on_circle(keep, p);
+      if (p != centre_point(circle_centres_[keep])) on_circle(keep, p);
     gone[lost] = true;
     note("wrong_centre", why);
   };
   for (std::size_t f = 0; f < n; ++f) {
-    const bool drawn_centre = std::any_of(drawn.begin(), drawn.end(), [&](std::size_t d) {
-      return circle_centres_[d] == circle_centres_[f];  // itself, or concentric with a drawn circle
-    });
-    if (circle_centres_[f].empty() || drawn_centre) continue;
+    const std::string_view centre = centre_point(circle_centres_[f]);
+    std::vector<std::size_t> concentric;  // drawn circles about this centre (itself among them when drawn)
+    for (const auto d : drawn)
+      if (centre_point(circle_centres_[d]) == centre) concentric.push_back(d);
+    if (circle_centres_[f].empty()) continue;
     const auto points = points_of(f);
     const bool placed = std::count_if(points.begin(), points.end(), [](const Point* p) { return p->at; }) >= 2;
+    const bool any_placed = std::any_of(points.begin(), points.end(), [](const Point* p) { return p->at.has_value(); });
+    if (!concentric.empty()) {
+      const bool is_drawn = std::count(drawn.begin(), drawn.end(), f) > 0;
+      if (!is_drawn && !any_placed && concentric.size() == 1 && !gone[concentric[0]] && !scene_.circles[f].radius) {
+        const std::size_t d = concentric[0];
+        std::string names;
+        for (const auto& p : circle_points_[f]) names += (names.empty() ? "" : ", ") + p;
+        for (const auto& p : circle_points_[f]) on_circle(d, p);
+        gone[f] = true;
+        note("unplaced_circle", "the circle about " + std::string(centre) + " named " +
+                                    (circle_radii_[f].empty() ? std::string("by no radius") : circle_radii_[f]) +
+                                    " has no placed point (" + (names.empty() ? std::string("none") : names) +
+                                    ") to tell it from the one drawn circle about " + std::string(centre) +
+                                    (circle_radii_[d].empty() ? std::string() : " (" + circle_radii_[d] + ")") +
+                                    ": read as that circle, its points on it");
+      }
+      continue;
+    }
     std::optional<std::size_t> best;
     if (placed) {
       Rational best_spread = spread(scene_.circles[f].center, points).value_or(Rational(1));
@@ -162,7 +203,7 @@ void FigureBuilder::reconcile_centres(const std::vector<std::size_t>& drawn) {
     }
     for (auto d : drawn)
       if (!gone[d] && circle_points_[d].empty() && circle_radii_[d].empty() &&
-          std::count(circle_points_[f].begin(), circle_points_[f].end(), circle_centres_[d])) {
+          std::count(circle_points_[f].begin(), circle_points_[f].end(), centre_point(circle_centres_[d]))) {
         claim(f, d,
               "the drawn circle annotated about " + circle_centres_[d] + " is the circle facts centre at " +
                   circle_centres_[f] + " (" + circle_centres_[d] + " is declared on it)");
@@ -208,8 +249,17 @@ ImportedScene FigureBuilder::finish() {
     line.through.push_back(d.b);
     scene_.lines.push_back(std::move(line));
   }
-  for (std::size_t c = 0; c < scene_.circles.size(); ++c)
-    for (const auto& p : circle_points_[c]) scene_.circles[c].through.push_back(index_of(p));
+  for (std::size_t c = 0; c < scene_.circles.size(); ++c) {
+    bool placed = false;
+    for (const auto& p : circle_points_[c]) {
+      scene_.circles[c].through.push_back(index_of(p));
+      placed = placed || scene_.points[index_of(p)].at.has_value();
+    }
+    if (!scene_.circles[c].radius && !placed && !circle_centres_[c].empty())
+      note("unplaced_circle", "the circle about " + std::string(centre_point(circle_centres_[c])) +
+                                  (circle_radii_[c].empty() ? std::string() : " named " + circle_radii_[c]) +
+                                  " has no radius and no placed point: it is counted but cannot be drawn or checked");
+  }
   if (frame_) {
     scene_.frame = *frame_;
   } else {

@@ -31,6 +31,10 @@ class FigureBuilder {
   /// "" when unnamed), created on first use. Circles with one centre and different radius names
   /// are different circles (concentric); an unnamed one is claimed by the first named one.
   std::size_t circle(std::string_view center, std::string_view radius = "");
+  /// Whether `name` names a circle's centre: a known point, or (Geometry3K's IMP re-annotation)
+  /// a known point followed by an index, "A0" and "A1" for two concentric circles about A. The
+  /// first time an indexed name is read so, an `indexed_centre` note says so.
+  bool has_centre(std::string_view name);
   std::size_t circle_at(Vec2 center, Rational radius, std::string quadrants);
   /// Gives a circle its drawn radius and quadrant mask.
   void draw_circle(std::size_t circle, Rational radius, std::string quadrants);
@@ -40,7 +44,13 @@ class FigureBuilder {
   /// drawn circle better than their named centre (by the spread of their squared distances), is
   /// that drawn circle: its points move there and the named centre becomes a claimed centre
   /// (audited as wrong_centre). A drawn circle no fact names, whose centre is declared on such a
-  /// fact circle, is that circle, its annotated centre claimed the other way.
+  /// fact circle, is that circle, its annotated centre claimed the other way. A circle only facts
+  /// name, about the centre of exactly one drawn circle, with no placed point to give it a radius
+  /// (another radius name for the drawn circle, or a concentric one nothing places) is read as the
+  /// drawn circle: a guess, noted (`unplaced_circle`).
+  ///
+  /// Every circle left without a radius and without a placed point (nothing places it) is noted
+  /// at finish() (`unplaced_circle`).
   void reconcile_centres(const std::vector<std::size_t>& drawn);
 
   void note(std::string kind, std::string detail) { notes_.push_back({std::move(kind), std::move(detail)}); }
@@ -67,10 +77,14 @@ class FigureBuilder {
   std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> index_;  // point name → index
   std::size_t longest_name_ = 0;
   std::vector<PieceDraft> pieces_;
-  std::vector<std::string> circle_centres_;  // "" for circles given by coordinates
-  std::vector<std::string> circle_radii_;    // the source's radius names, "" when unnamed
+  /// The point an indexed centre name stands for ("A0" → "A"), or the name itself.
+  std::string_view centre_point(std::string_view name) const;
+  std::vector<std::string>
+      circle_centres_;                     // the source's centre names ("A", "A0"); "" for circles given by coordinates
+  std::vector<std::string> circle_radii_;  // the source's radius names, "" when unnamed
   std::vector<std::vector<std::string>> circle_points_;
   std::vector<ImportNote> notes_;
+  std::unordered_map<std::string, std::string, NameHash, std::equal_to<>> indexed_centres_;  // "A0" → "A"
   std::string origin_;
 };
 

@@ -91,7 +91,7 @@ void apply_fact(std::string_view text, FigureBuilder& figure) {
                          b = shape_args == 2 ? term->args[1].args[1].name : "";
   const std::string_view needed[] = {p, a, b};
   for (const std::string_view n : std::span(needed, on_line ? 3 : 2))
-    if (!figure.has_point(n)) {
+    if (!(on_circle && n == a ? figure.has_centre(n) : figure.has_point(n))) {
       figure.note("unknown_point", "\"" + std::string(text) + "\" names unknown point " + std::string(n));
       return;
     }
@@ -134,7 +134,7 @@ ImportedScene import_problem(const std::string& id, const Value& problem, const 
   }
   std::vector<std::size_t> drawn;
   for (const auto centre : strings(problem.find("circle_instances"), placeholders)) {
-    if (centre.empty() || !figure.has_point(centre)) {
+    if (centre.empty() || !figure.has_centre(centre)) {
       figure.note("circle_without_centre", "circle instance \"" + std::string(centre) + "\" names no known point");
       continue;
     }

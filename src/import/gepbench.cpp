@@ -1,5 +1,7 @@
 // GePBench: rules.json (a list of {shapes, relations} on a unit square, y up, full axis lengths,
 // radians) plus any number of VQA JSONL files ({image_id, question_id, question, choices, answer}).
+#include <cstdio>
+#include <geotruth/bands.hpp>
 #include "import/importers.hpp"
 
 #include <geotruth/shape_types.hpp>
@@ -49,6 +51,24 @@ std::optional<std::string> relation_type(const std::string& r) {
   auto it = plain.find(r);
   if (it != plain.end()) return it->second;
   return std::nullopt;
+}
+
+// The engine draws a spiral as r = a + b·θ (data/draw/plt_backend.py, __handle_spiral): its rule's
+// sine term, which its areas and boxes use, is not in the picture. The picture's spiral is recorded
+// as the shape's `drawn` geometry, and the difference noted.
+void note_drawing(Shape& shape, std::vector<ImportNote>& notes) {
+  auto* spiral = std::get_if<SpiralShape>(&shape.geometry);
+  if (!spiral || spiral->sin_eps == 0) return;
+  SpiralShape drawn = *spiral;
+  drawn.sin_eps = drawn.sin_omega = drawn.sin_phi = 0;
+  shape.drawn = drawn;
+  const Bands bands = dataset_bands("gepbench");
+  const FrameBands frame(bands, Frame{1, 1, YAxis::up});
+  char px[32];
+  std::snprintf(px, sizeof px, "%.1f", frame.to_px(drawn_gap(shape)));
+  notes.push_back({"drawn_differently", "the engine draws spiral " + shape.id +
+                                            " without its sine term (r = a + b·θ): up to " + px +
+                                            " px from the curve its answers use"});
 }
 
 // One engine shape as a native shape. Only the structure is checked here (the keys a shape of its
@@ -310,6 +330,7 @@ std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::stri
           const std::string ptr = figure_ptr + "/shapes/" + std::to_string(k);
           origins.emplace_back("/shapes/" + std::to_string(scene.shapes.size()), ptr);
           scene.shapes.push_back(ShapeConverter(shapes->items[k], "s" + std::to_string(k), ptr).convert());
+          note_drawing(scene.shapes.back(), notes);
         }
     } catch (const InputError& error) {
       out.push_back({scene.id, error, {}});

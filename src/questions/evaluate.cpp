@@ -15,8 +15,30 @@
 
 namespace geotruth {
 
-bool Truth::ambiguous() const {
-  return std::any_of(facts.begin(), facts.end(), [](const Fact& f) { return f.ambiguous; });
+bool fact_changes_answer(const Question& q, const Truth& truth, const Fact& fact) {
+  if (!fact.ambiguous) return false;
+  if (fact.toggles) {
+    if (q.options.empty()) return true;
+    Truth alone;
+    alone.values = {*fact.toggles};
+    return !matching_options(q, alone).empty();
+  }
+  if (fact.alternative) {
+    Truth flipped;
+    flipped.values = {*fact.alternative};
+    if (q.options.empty()) {
+      Question as_option = q;
+      as_option.options = truth.values;
+      return matching_options(as_option, flipped).empty();
+    }
+    return matching_options(q, flipped) != matching_options(q, truth);
+  }
+  return true;
+}
+
+bool answer_is_ambiguous(const Question& q, const Truth& truth) {
+  return std::any_of(truth.facts.begin(), truth.facts.end(),
+                     [&](const Fact& f) { return fact_changes_answer(q, truth, f); });
 }
 
 std::string question_kind(const Question& q) {
@@ -317,7 +339,17 @@ class Evaluators {
       chosen.erase(std::remove_if(chosen.begin(), chosen.end(),
                                   [&](std::size_t e) { return scene_.entities[e].kind != EntityKind::text; }),
                    chosen.end());
-    truth.values = {std::to_string(chosen.size())};
+    // A fact about one entity's side or cell moves the count by one: its alternative value.
+    const std::size_t n = chosen.size();
+    for (auto& f : truth.facts) {
+      if (!f.toggles) continue;
+      const auto e = diagram().entity(*f.toggles);
+      const bool in = e && std::find(chosen.begin(), chosen.end(), *e) != chosen.end();
+      const bool counted = e && (q.of != "text_labels" || scene_.entities[*e].kind == EntityKind::text);
+      f.alternative = std::to_string(!counted ? n : in ? n - 1 : n + 1);
+      f.toggles.reset();
+    }
+    truth.values = {std::to_string(n)};
     return truth;
   }
 

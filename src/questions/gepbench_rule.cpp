@@ -359,6 +359,29 @@ RuleResult region_by_box(const std::string& region, const Box& b) {
   return r;
 }
 
+std::optional<RuleResult> boxes_overlap_at_most_half(const Box& answer, const Box& anchor) {
+  if (answer.x1 <= answer.x0 || answer.y1 <= answer.y0 || anchor.x1 <= anchor.x0 || anchor.y1 <= anchor.y0)
+    return std::nullopt;
+  const Rational half(1, 2);
+  // The overlap over one box's area is the share of that box inside the other, seen as a region.
+  const Region as_answer{answer.x0, answer.y0, answer.x1, answer.y1},
+      as_anchor{anchor.x0, anchor.y0, anchor.x1, anchor.y1};
+  const auto [ax, ay] = shares(as_answer, anchor);
+  const auto [bx, by] = shares(as_anchor, answer);
+  const Rational of_anchor = ax * ay, of_answer = bx * by;
+  const double to_anchor = ratio_margin(as_answer, anchor, half), to_answer = ratio_margin(as_anchor, answer, half);
+  RuleResult r;
+  if (of_anchor <= half && of_answer <= half) {
+    r.cls = RuleClass::holds;
+    r.margin = std::min(to_anchor, to_answer);
+  } else {  // every ratio over a half must come down
+    r.cls = RuleClass::fails;
+    r.margin = std::max(of_anchor > half ? to_anchor : 0.0, of_answer > half ? to_answer : 0.0);
+  }
+  r.to_fails = r.margin;
+  return r;
+}
+
 bool region_has_centre(const std::string& region, const Vec2& c, const Vec2& mid) {
   const bool left = c.x < mid.x, right = mid.x < c.x, up = mid.y < c.y, down = c.y < mid.y;
   if (region == "upper half") return up;

@@ -10,6 +10,7 @@
 #include <geotruth/rational.hpp>
 #include <geotruth/scene.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,13 @@ struct RuleResult {
 RuleResult relative_direction(const std::string& direction, const Vec2& anchor, const Vec2& x);
 /// True for the eight direction names above.
 bool is_direction(const std::string& direction);
+
+/// The engine asks a relative-direction question only when the answer's box and the anchor's
+/// overlap by at most half of either box's area (`_ratio_1`, `_ratio_2` ≤ 0.5): holds when they
+/// do, fails when one ratio is over a half; the margin is the shortest shift of one box along x
+/// or y that crosses the threshold, from either side. Nullopt when a box has no area (the engine
+/// divides by it).
+std::optional<RuleResult> boxes_overlap_at_most_half(const Box& answer, const Box& anchor);
 
 /// "X is in the <region> of the image" (region: "upper half", "lower half", "left half",
 /// "right half", "top left quarter", "top right quarter", "bottom left quarter",

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
@@ -64,7 +65,7 @@ class ShapeQuestions {
   void needs_boxes() { needs_boxes_ = true; }
 
   std::optional<Truth> evaluate(const Question& q) {
-    needs_boxes_ = needs_boxes_ || q.criterion == "region";
+    needs_boxes_ = needs_boxes_ || q.criterion == "region" || q.criterion == "direction";
     if (auto degenerate = names_degenerate(q)) return no_truth(*degenerate);
     if (q.ask == "count") return count(q);
     if (q.ask == "exists") return exists(q);
@@ -170,6 +171,10 @@ class ShapeQuestions {
   // The option nearest to the true value; the slack is how much nearer it is than the next, in
   // pixels: lengths scale by px, areas as the side of a square of that area.
   Truth nearest_option(const Question& q, double value, const std::string& what, bool is_area) {
+    // A measure the doubles cannot hold (a shape reaching past them) is no value to pick from.
+    if (!std::isfinite(value))
+      return no_truth(what + "'s " + (is_area ? "area" : "extent") +
+                      " is not a finite number (the shape reaches past what doubles hold): no option can be picked");
     Truth t;
     std::vector<std::pair<double, std::string>> distances;
     for (const auto& option : q.options)
@@ -287,8 +292,31 @@ class ShapeQuestions {
                       : gepbench::relative_direction(q.value, anchor.true_centre, x.true_centre);
       });
     }
+    // The engine asks only when the answer's box and the anchor's overlap by at most half: a
+    // question whose answer is near that threshold (from either side) is one it might not ask.
+    for (const auto& option : std::vector<std::string>(t.values))
+      for (const auto* x : named(option)) overlap_fact(t, option, anchor, *x);
     if (t.values.empty() && !none.empty()) t.values.push_back(none);
     return t;
+  }
+
+  void overlap_fact(Truth& t, const std::string& option, const gepbench::EngineShape& anchor,
+                    const gepbench::EngineShape& x) {
+    const auto by_engine = gepbench::boxes_overlap_at_most_half(x.box, anchor.box);
+    const auto by_truth = gepbench::boxes_overlap_at_most_half(x.true_box, anchor.true_box);
+    if (!by_engine || !by_truth) return;
+    const bool split = by_engine->cls != by_truth->cls;
+    const double px = std::min(by_engine->margin, by_truth->margin) * px_;
+    const bool ambiguous =
+        split || by_engine->cls == gepbench::RuleClass::fails || frame_bands_.decide_px(px) != Decision::fails;
+    if (!ambiguous) return;
+    std::string detail = by_engine->cls == gepbench::RuleClass::holds
+                             ? "the boxes overlap by at most half of either (the engine asks)"
+                             : "the boxes overlap by more than half of one (the engine does not ask this)";
+    if (split)
+      detail += ", on the true extents " +
+                std::string(by_truth->cls == gepbench::RuleClass::holds ? "at most" : "more than") + " half";
+    t.facts.push_back({"box_overlap", {x.shape->id, anchor.shape->id}, detail, px, true, option});
   }
 
   // "Which of the following is in the upper half / top left quarter of the image?": the engine
@@ -444,11 +472,11 @@ struct ShapeEvaluator::Impl : ShapeQuestions {
 };
 ShapeEvaluator::ShapeEvaluator(const Scene& scene, const Bands& bands)
     : impl_(scene.shapes.empty() ? nullptr : std::make_unique<Impl>(scene, bands)) {
-  // A region question among the scene's: the engine's view is built with its boxes from the start
-  // (not once without them for the questions before it and again with them).
+  // A region or direction question among the scene's: the engine's view is built with its boxes
+  // from the start (not once without them for the questions before it and again with them).
   if (impl_)
     for (const auto& q : scene.questions)
-      if (q.criterion == "region") impl_->needs_boxes();
+      if (q.criterion == "region" || q.criterion == "direction") impl_->needs_boxes();
 }
 ShapeEvaluator::~ShapeEvaluator() = default;
 std::optional<Truth> ShapeEvaluator::evaluate(const Question& q) {
@@ -552,6 +580,16 @@ std::vector<Finding> shape_findings(const Scene& scene, const Bands& bands) {
     if (auto label = relations.label_check(i); label && label->decision == Decision::fails)
       out.push_back(make_finding(FindingKind::label_mismatch, {s.id}, "declared " + s.kind + " but it is not one",
                                  label->slack_px));
+    // The dataset's own picture draws it otherwise (the importer says how: Shape::drawn).
+    if (s.drawn)
+      if (const double gap = frame_bands.to_px(drawn_gap(s)); frame_bands.decide_px(gap) != Decision::holds) {
+        char px[32];
+        std::snprintf(px, sizeof px, "%.1f", gap);
+        out.push_back(make_finding(FindingKind::drawn_differently, {s.id},
+                                   "the dataset's picture draws " + shape_type(s) + " " + s.id +
+                                       " unlike its definition: up to " + px + " px from it",
+                                   gap, frame_bands.decide_px(gap)));
+      }
     if (auto kind = relations.looks_like(i))
       out.push_back(make_finding(FindingKind::label_mismatch, {s.id},
                                  "an unlabelled " + shape_type(s) + " that a person would call a " + *kind));

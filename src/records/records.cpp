@@ -54,7 +54,7 @@ ordered_json truths_json(const Scene& scene, const Bands& bands) {
       ordered_json letters = ordered_json::array();
       for (auto i : matching_options(q, t)) letters.push_back(option_letter(i));
       if (!q.options.empty()) item["options"] = letters;
-      item["ambiguous"] = t.ambiguous();
+      item["ambiguous"] = answer_is_ambiguous(q, t);
     }
     if (!t.reason.empty()) item["reason"] = t.reason;
     if (!t.facts.empty()) {
@@ -99,6 +99,7 @@ ordered_json count_record(const Scene& scene, const Bands& bands, IncidenceMode 
   std::vector<Finding> findings = incidence.findings;
   findings.insert(findings.end(), counts.findings.begin(), counts.findings.end());
   add_findings(result, findings, notes);
+  if (ordered_json truths = truths_json(scene, bands); !truths.empty()) result["truths"] = std::move(truths);
   return result;
 }
 
@@ -188,6 +189,7 @@ ordered_json fact_json(const Fact& fact) {
   ordered_json out{{"kind", fact.kind}, {"elements", fact.elements}, {"detail", fact.detail}};
   if (fact.slack_px) out["slack_px"] = rounded_px(*fact.slack_px);
   out["ambiguous"] = fact.ambiguous;
+  if (fact.alternative) out["alternative"] = *fact.alternative;
   return out;
 }
 

@@ -1,0 +1,274 @@
+// The dataset's own pictures (docs/vision.md): ink judged against each picture's paper and noise,
+// a matching tolerance that follows the drawing's wobble, shapes where they meet, shapes drawn
+// elsewhere, added or removed, what a source draws unlike its definition, and bad picture files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <geotruth/findings.hpp>
+#include <geotruth/input.hpp>
+#include <geotruth/vision.hpp>
+#include <random>
+
+namespace geotruth::vision {
+namespace {
+
+Scene scene_of(const std::string& json) {
+  auto parsed = read_scene(json);
+  if (const auto* error = std::get_if<InputError>(&parsed)) ADD_FAILURE() << error->pointer << ": " << error->message;
+  return std::get<Scene>(parsed);
+}
+
+std::string reasons_of(const CrossCheck& check) {
+  std::string out;
+  for (const auto& r : check.reasons) {
+    out += finding_kind_name(r.kind) + std::string(" [");
+    for (const auto& e : r.elements) out += e + " ";
+    out += "]: " + r.detail + "\n";
+  }
+  return out;
+}
+
+bool names(const CrossCheck& check, const std::string& kind, const std::string& element) {
+  for (const auto& r : check.reasons)
+    if (finding_kind_name(r.kind) == kind && std::count(r.elements.begin(), r.elements.end(), element)) return true;
+  return false;
+}
+
+int count_of(const CrossCheck& check, const std::string& kind) {
+  return static_cast<int>(std::count_if(check.reasons.begin(), check.reasons.end(),
+                                        [&](const Reason& r) { return finding_kind_name(r.kind) == kind; }));
+}
+
+// A scene on a 640 px frame with the given elements (JSON members).
+Scene frame_of(const std::string& id, const std::string& members) {
+  return scene_of(R"({"id":")" + id + R"(","frame":{"width":640,"height":640},)" + members + "}");
+}
+
+// Gaussian noise of σ gray levels, clipped and rounded, added to every pixel (the same to its three
+// channels: gray noise, as the engine adds it; independently of the renderer's noise).
+Image with_noise(Image image, double sigma, unsigned seed) {
+  std::mt19937 random(seed);
+  std::normal_distribution<double> normal(0, sigma);
+  for (std::size_t i = 0; i < image.rgb.size(); i += 3) {
+    const double n = normal(random);
+    for (std::size_t c = 0; c < 3; ++c)
+      image.rgb[i + c] = static_cast<std::uint8_t>(std::clamp(std::round(image.rgb[i + c] + n), 0.0, 255.0));
+  }
+  return image;
+}
+
+Image in_gray(const Scene& scene, int gray, double stroke = 2.0) {
+  RenderOptions options;
+  options.color = {static_cast<std::uint8_t>(gray), static_cast<std::uint8_t>(gray), static_cast<std::uint8_t>(gray)};
+  options.stroke_width = stroke;
+  return render(scene, options);
+}
+
+const char* kShapes = R"("circles":[{"id":"c","center":[200,220],"radius":90}],
+  "shapes":[{"id":"t","type":"polygon","points":[[380,120],[560,160],[450,330]]},
+            {"id":"e","type":"ellipse","center":[420,480],"axes":[140,60],"rotation":20}])";
+
+// --- ink that follows the picture --------------------------------------------------------------
+
+TEST(Pictures, NoiseIsMeasuredFromThePaper) {
+  const Scene scene = frame_of("noise", kShapes);
+  for (double sigma : {0.0, 6.0, 12.0, 25.0}) {
+    const CrossCheck check = crosscheck(scene, with_noise(render(scene), sigma, 7), {});
+    // Clipped at white, half the paper stays white: the estimate must still be σ.
+    EXPECT_NEAR(check.picture.noise_sigma, sigma, 0.15 * sigma + 0.5) << sigma;
+    EXPECT_NEAR(check.picture.background, 255, 1 + sigma / 2);
+  }
+}
+
+TEST(Pictures, LightGrayStrokesAreInk) {
+  const Scene scene = frame_of("gray", kShapes);
+  // Gray 200 on white is easily seen: matched, not faint, with or without noise.
+  for (double sigma : {0.0, 8.0}) {
+    const CrossCheck check = crosscheck(scene, with_noise(in_gray(scene, 200, 3), sigma, 3));
+    EXPECT_TRUE(check.agree) << sigma << "\n" << reasons_of(check);
+    EXPECT_FALSE(check.doubtful) << sigma << "\n" << reasons_of(check);
+  }
+}
+
+TEST(Pictures, FaintStrokesAreLowContrastNotMissing) {
+  const Scene scene = frame_of("faint", kShapes);
+  // Gray 243: 12 levels darker than the paper, below the 20 a person relies on.
+  const CrossCheck check = crosscheck(scene, in_gray(scene, 243, 3));
+  EXPECT_TRUE(check.agree) << reasons_of(check);
+  EXPECT_TRUE(check.doubtful);
+  for (const char* element : {"c", "t", "e"}) EXPECT_TRUE(names(check, "low_contrast", element)) << reasons_of(check);
+  EXPECT_EQ(count_of(check, "not_visible"), 0) << reasons_of(check);
+  // In noise of σ 8 the same strokes stand out of the paper on average along them: still faint.
+  const CrossCheck noisy = crosscheck(scene, with_noise(in_gray(scene, 243, 3), 8, 5));
+  EXPECT_TRUE(noisy.agree) << reasons_of(noisy);
+  for (const char* element : {"c", "t", "e"}) EXPECT_TRUE(names(noisy, "low_contrast", element)) << reasons_of(noisy);
+}
+
+TEST(Pictures, BlackStrokesAreNeverFaint) {
+  const Scene scene = frame_of("black", kShapes);
+  for (double sigma : {0.0, 10.0, 20.0}) {
+    const CrossCheck check = crosscheck(scene, with_noise(render(scene), sigma, 11));
+    EXPECT_EQ(count_of(check, "low_contrast"), 0) << sigma << "\n" << reasons_of(check);
+    EXPECT_TRUE(check.agree) << sigma << "\n" << reasons_of(check);
+  }
+}
+
+// --- matching that follows the drawing style ---------------------------------------------------
+
+TEST(Pictures, WobbleIsMeasuredTightOnCleanPictures) {
+  const Scene scene = frame_of("style", kShapes);
+  const CrossCheck clean = crosscheck(scene, render(scene));
+  EXPECT_EQ(clean.picture.wobble_source, "auto");
+  EXPECT_LE(clean.picture.wobble_px, 1.0);
+  EXPECT_LE(clean.picture.tolerance_px, 5.0);
+  RenderOptions sketch;
+  sketch.style = Style::sketch;
+  sketch.stroke_width = 3;
+  const CrossCheck sketchy = crosscheck(scene, render(scene, sketch));
+  EXPECT_TRUE(sketchy.agree) << reasons_of(sketchy);
+  EXPECT_GT(sketchy.picture.wobble_px, clean.picture.wobble_px);
+  // Given, it is used as given.
+  CrossCheckOptions given;
+  given.wobble_px = 4;
+  const CrossCheck told = crosscheck(scene, render(scene), given);
+  EXPECT_EQ(told.picture.wobble_source, "given");
+  EXPECT_DOUBLE_EQ(told.picture.wobble_px, 4);
+}
+
+// A shape the picture draws 26 px from where the scene puts it is named, on the sketchiest style.
+TEST(Pictures, ShapeMoved26PxIsNamed) {
+  const Scene drawn = frame_of("moved", kShapes);
+  RenderOptions sketch;
+  sketch.style = Style::sketch;
+  sketch.stroke_width = 3;
+  for (const Image& picture : {render(drawn), with_noise(render(drawn, sketch), 10, 2)}) {
+    // The scene's triangle 26 px to the right of the picture's (10 px left and 24 down for the circle).
+    const Scene moved = frame_of("moved", R"("circles":[{"id":"c","center":[190,244],"radius":90}],
+      "shapes":[{"id":"t","type":"polygon","points":[[406,120],[586,160],[476,330]]},
+                {"id":"e","type":"ellipse","center":[420,480],"axes":[140,60],"rotation":20}])");
+    const CrossCheck check = crosscheck(moved, picture);
+    EXPECT_FALSE(check.agree);
+    EXPECT_TRUE(names(check, "not_detected", "t")) << reasons_of(check);
+    EXPECT_TRUE(names(check, "not_detected", "c")) << reasons_of(check);
+    EXPECT_FALSE(names(check, "not_detected", "e")) << reasons_of(check);
+    for (const auto& r : check.reasons)
+      if (r.elements == std::vector<std::string>{"t"}) {
+        ASSERT_TRUE(r.slack_px);
+        EXPECT_NEAR(*r.slack_px, 26, 3);  // how far the picture draws it
+      }
+  }
+}
+
+TEST(Pictures, AddedAndRemovedShapes) {
+  const Scene scene = frame_of("planted", kShapes);
+  const Image picture = render(scene);
+  // A circle where the picture is blank: named, not visible.
+  Scene with_circle = scene;
+  with_circle.circles.push_back(scene.circles.front());
+  with_circle.circles.back().id = "blank";
+  with_circle.circles.back().center = Vec2{560, 560};
+  with_circle.circles.back().radius = Rational(40);
+  const CrossCheck check = crosscheck(with_circle, picture);
+  EXPECT_TRUE(names(check, "not_visible", "blank")) << reasons_of(check);
+  // The triangle removed from the scene: its ink is unexplained.
+  Scene without_triangle = scene;
+  without_triangle.shapes.erase(without_triangle.shapes.begin());
+  const CrossCheck removed = crosscheck(without_triangle, picture);
+  EXPECT_FALSE(removed.agree);
+  EXPECT_GE(count_of(removed, "extra_detection"), 1) << reasons_of(removed);
+}
+
+// --- detection where shapes meet ---------------------------------------------------------------
+
+TEST(Pictures, ShapesThatMeetAreAllMatched) {
+  // An ellipse crossed by two lines, three concentric circles 8 px apart, a square inscribed in a
+  // circle, and two circles touching: every element matched, nothing extra.
+  const Scene scene = frame_of("meet", R"(
+    "points":[{"id":"P","at":[40,120],"label":false},{"id":"Q","at":[600,200],"label":false},
+              {"id":"R","at":[120,40],"label":false},{"id":"S","at":[260,300],"label":false}],
+    "lines":[{"id":"pq","through":["P","Q"]},{"id":"rs","through":["R","S"]}],
+    "circles":[{"id":"k1","center":[470,440],"radius":100},{"id":"k2","center":[470,440],"radius":92},
+               {"id":"k3","center":[470,440],"radius":84},{"id":"o","center":[150,470],"radius":100},
+               {"id":"o2","center":[150,310],"radius":60}],
+    "shapes":[{"id":"e","type":"ellipse","center":[300,150],"axes":[200,40],"rotation":5},
+              {"id":"sq","type":"polygon","points":[[79.29,399.29],[220.71,399.29],[220.71,540.71],[79.29,540.71]]}])");
+  for (RenderOptions options : {RenderOptions{}, RenderOptions{.stroke_width = 3, .style = Style::sketch}}) {
+    const CrossCheck check = crosscheck(scene, render(scene, options));
+    EXPECT_TRUE(check.agree) << reasons_of(check);
+    for (const auto& e : check.elements) EXPECT_TRUE(e.matched) << e.element << "\n" << reasons_of(check);
+  }
+}
+
+// --- what the source draws ---------------------------------------------------------------------
+
+TEST(Pictures, DatasetPicturesAreJudgedAsTheSourceDrawsThem) {
+  // A spiral whose source draws it without its sine term (GePBench's engine).
+  const Scene scene = scene_of(R"({"id":"spiral","frame":{"width":1,"height":1,"y":"up"},"shapes":[
+    {"id":"s","type":"spiral","center":[0.5,0.5],"initial_radius":0.02,"growth_rate":0.02,
+     "sin_params":[0.008,2,0],"max_theta":12.5,"drawn":{"sin_params":[0,0,0]}}]})");
+  Scene as_drawn = scene;
+  as_drawn.shapes[0].geometry = *as_drawn.shapes[0].drawn;
+  const Image picture = render(as_drawn);
+  CrossCheckOptions dataset;
+  dataset.dataset_picture = true;
+  const CrossCheck judged = crosscheck(scene, picture, dataset);
+  EXPECT_TRUE(judged.agree) << reasons_of(judged);
+  // Judged against its definition instead, the same picture misses it.
+  const CrossCheck defined = crosscheck(scene, picture);
+  EXPECT_FALSE(defined.agree) << reasons_of(defined);
+}
+
+// --- bad picture files -------------------------------------------------------------------------
+
+TEST(Pictures, TruncatedAndCorruptFilesAreErrors) {
+  const Scene scene = frame_of("file", kShapes);
+  const std::vector<std::uint8_t> jpeg = encode(render(scene), ImageFormat::jpeg, 90),
+                                  png = encode(render(scene), ImageFormat::png);
+  std::string error;
+  EXPECT_EQ(decode(jpeg, error).width, 640) << error;
+  EXPECT_EQ(decode(png, error).width, 640) << error;
+  for (const auto* bytes : {&jpeg, &png}) {
+    for (std::size_t keep : {bytes->size() / 2, std::min<std::size_t>(5000, bytes->size() - 1), std::size_t{40}}) {
+      error.clear();
+      const std::vector<std::uint8_t> cut(bytes->begin(), bytes->begin() + static_cast<std::ptrdiff_t>(keep));
+      EXPECT_EQ(decode(cut, error).width, 0) << keep;
+      EXPECT_FALSE(error.empty()) << keep;
+    }
+  }
+  // Damaged in the middle of the JPEG's entropy-coded data.
+  std::vector<std::uint8_t> damaged = jpeg;
+  for (std::size_t i = damaged.size() / 2; i < damaged.size() / 2 + 64; ++i) damaged[i] = 0xff;
+  error.clear();
+  EXPECT_EQ(decode(damaged, error).width, 0);
+  EXPECT_FALSE(error.empty());
+}
+
+TEST(Pictures, OversizedPicturesAreRefusedBeforeDecoding) {
+  // A PNG whose header claims 100,000 × 100,000 pixels, and nothing else.
+  std::vector<std::uint8_t> header = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+  for (int side = 0; side < 2; ++side)
+    for (std::uint8_t b : {0x00, 0x01, 0x86, 0xa0}) header.push_back(b);  // 100000, big-endian
+  for (std::uint8_t b : {8, 2, 0, 0, 0}) header.push_back(b);
+  // The chunk's CRC-32 (over its type and data), so that the header itself is sound.
+  std::uint32_t crc = 0xffffffffu;
+  for (std::size_t i = 12; i < header.size(); ++i) {
+    crc ^= header[i];
+    for (int bit = 0; bit < 8; ++bit) crc = crc & 1 ? (crc >> 1) ^ 0xedb88320u : crc >> 1;
+  }
+  crc ^= 0xffffffffu;
+  for (int k = 3; k >= 0; --k) header.push_back(static_cast<std::uint8_t>(crc >> (8 * k)));
+  std::string error;
+  EXPECT_EQ(decode(header, error).width, 0);
+  EXPECT_NE(error.find("100000 × 100000"), std::string::npos) << error;
+  // Within the limits, a picture is read; over a smaller limit, refused.
+  const Scene scene = frame_of("limit", kShapes);
+  const auto png = encode(render(scene), ImageFormat::png);
+  DecodeLimits small;
+  small.max_pixels = 640 * 640 - 1;
+  error.clear();
+  EXPECT_EQ(decode(png, error, small).width, 0);
+  EXPECT_NE(error.find("refused before decoding"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace geotruth::vision

@@ -1,0 +1,126 @@
+#include "vision/paper.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "vision/pixels.hpp"
+
+namespace geotruth::vision {
+namespace {
+
+// A pixel this much darker than the paper may be ink even on a spotless image: below it are the
+// faint halos of anti-aliasing and JPEG ringing.
+constexpr double kInkFloor = 10;
+// Ink is at least this many σ of the (smoothed) noise darker than the paper: a pure-noise pixel
+// passes it about once in 30,000.
+constexpr double kInkNoiseFactor = 4;
+
+// The paper's level: the most frequent gray level, its histogram smoothed over ±2 levels (JPEG
+// and noise spread a white background over a few levels). The mode itself, not a mean about it:
+// noise clipped at white piles up at 255, and any mean would sit below the paper.
+double paper_level(const cv::Mat& gray) {
+  std::array<double, 256> hist{};
+  for (int y = 0; y < gray.rows; ++y) {
+    const std::uint8_t* row = gray.ptr<std::uint8_t>(y);
+    for (int x = 0; x < gray.cols; ++x) ++hist[row[x]];
+  }
+  int mode = 255;
+  double best = -1;
+  for (int v = 0; v < 256; ++v) {
+    double sum = 0;
+    for (int d = -2; d <= 2; ++d)
+      if (v + d >= 0 && v + d < 256) sum += hist[v + d];
+    if (sum > best) best = sum, mode = v;
+  }
+  // The most frequent level within the densest window (a plateau of equal windows starts at its
+  // first level, not at its peak).
+  int peak = mode;
+  for (int v = std::max(0, mode - 2); v <= std::min(255, mode + 2); ++v)
+    if (hist[v] > hist[peak]) peak = v;
+  return peak;
+}
+
+// The paper's darkness level and the noise's σ about it, from the darkness of every pixel: in a
+// line drawing most pixels are paper, so the median is the paper's level and the 75th percentile
+// lies 0.6745 σ above it for Gaussian noise, symmetric (gray paper) or clipped at white (then half
+// the pixels sit exactly at the paper's level, the median). Strokes, a small share of the pixels,
+// move both little. Measured on the picture as it is (JPEG's smoothing included), not on a
+// high-pass filter that compression empties.
+struct Spread {
+  double level = 0, sigma = 0;
+};
+Spread spread_of(const cv::Mat& signed_darkness) {
+  std::vector<float> v;
+  v.reserve(signed_darkness.total());
+  for (int y = 0; y < signed_darkness.rows; ++y) {
+    const float* row = signed_darkness.ptr<float>(y);
+    v.insert(v.end(), row, row + signed_darkness.cols);
+  }
+  if (v.empty()) return {};
+  auto middle = v.begin() + static_cast<std::ptrdiff_t>(0.5 * (v.size() - 1));
+  std::nth_element(v.begin(), middle, v.end());
+  const double median = *middle;
+  auto upper = v.begin() + static_cast<std::ptrdiff_t>(0.75 * (v.size() - 1));
+  std::nth_element(middle, upper, v.end());
+  return {median, std::max(0.0, *upper - median) / 0.6745};
+}
+
+// Darkness against the paper's level, signed (negative: lighter than the paper).
+cv::Mat signed_darkness(const cv::Mat& gray, double background, bool dark_paper) {
+  cv::Mat out;
+  gray.convertTo(out, CV_32F, dark_paper ? 1.0 : -1.0, dark_paper ? -background : background);
+  return out;
+}
+
+}  // namespace
+
+Paper measure_paper(const Image& image) {
+  Paper paper;
+  paper.gray = gray_of(image);
+  paper.background = paper_level(paper.gray);
+  paper.dark_paper = paper.background < 128;
+  paper.noise = spread_of(signed_darkness(paper.gray, paper.background, paper.dark_paper)).sigma;
+
+  cv::Mat smooth = paper.gray;
+  // Salt-and-pepper specks: a median filter, only when it changes the picture noticeably (a clean
+  // picture keeps its one-pixel lines).
+  cv::Mat median;
+  cv::medianBlur(paper.gray, median, 3);
+  if (cv::norm(paper.gray, median, cv::NORM_L1) / static_cast<double>(paper.gray.total()) > 2.0) smooth = median;
+  if (paper.noise > 2) {
+    paper.smoothing = 1;
+    cv::GaussianBlur(smooth, smooth, {5, 5}, paper.smoothing, paper.smoothing, cv::BORDER_REPLICATE);
+  }
+  paper.darkness = signed_darkness(smooth, paper.background, paper.dark_paper);
+  if (smooth.data == paper.gray.data) {
+    paper.noise_smoothed = paper.noise;
+  } else {
+    // The noise left where the ink decisions are taken, measured there; and the paper's level there
+    // (noise clipped at white darkens the paper on average once smoothed) made 0.
+    const Spread smoothed = spread_of(paper.darkness);
+    paper.darkness -= smoothed.level;
+    paper.noise_smoothed = smoothed.sigma;
+  }
+  paper.ink_level = std::max(kInkFloor, kInkNoiseFactor * paper.noise_smoothed);
+  paper.ink = paper.darkness > paper.ink_level;
+  return paper;
+}
+
+double darkness_at(const Paper& paper, PixelPoint p) {
+  const cv::Mat& d = paper.darkness;
+  const double x = p.x - 0.5, y = p.y - 0.5;  // pixel (i, j) covers [i, i + 1): its centre is i + 0.5
+  if (!(x > -1 && y > -1 && x < d.cols && y < d.rows)) return 0;
+  const int x0 = static_cast<int>(std::floor(x)), y0 = static_cast<int>(std::floor(y));
+  const double fx = x - x0, fy = y - y0;
+  auto at = [&](int xx, int yy) -> double {
+    return xx < 0 || yy < 0 || xx >= d.cols || yy >= d.rows ? 0.0 : d.at<float>(yy, xx);
+  };
+  return (1 - fy) * ((1 - fx) * at(x0, y0) + fx * at(x0 + 1, y0)) +
+         fy * ((1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1));
+}
+
+}  // namespace geotruth::vision

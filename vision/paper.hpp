@@ -1,0 +1,33 @@
+// What an image is made of before anything in it is matched: its paper (background level and
+// polarity), its noise, and how dark every pixel is against the paper. Every ink decision of the
+// cross-check is taken against these measures, never against a fixed gray level, so light-gray
+// strokes, noisy scans and JPEG pictures are judged on their own terms (docs/vision.md, "Ink").
+#pragma once
+
+#include <opencv2/core.hpp>
+
+#include <geotruth/vision.hpp>
+
+namespace geotruth::vision {
+
+struct Paper {
+  cv::Mat gray;      ///< the image in gray levels (8-bit), as decoded
+  cv::Mat darkness;  ///< 32-bit float: how much darker than the paper each pixel is (signed), denoised when noisy
+  cv::Mat ink;       ///< 8-bit mask: darkness above `ink_level` (everything a stroke may be)
+  double background = 255;    ///< the paper's gray level (the histogram's mode)
+  bool dark_paper = false;    ///< light strokes on dark paper: darkness is then brightness
+  double noise = 0;           ///< σ of the pixel noise, gray levels (robust: the paper's spread)
+  double smoothing = 0;       ///< σ (px) of the Gaussian the darkness was smoothed with; 0: none
+  double noise_smoothed = 0;  ///< σ of the noise left in `darkness`
+  double ink_level = 0;       ///< darkness from which a pixel is ink: well above the noise
+};
+
+/// Measures the paper and the noise of an image and computes its darkness map and ink mask.
+/// Images with a noise σ above 2 gray levels are smoothed (Gaussian, σ 1 px) before the darkness
+/// is taken; salt-and-pepper specks are removed by a 3 × 3 median first when they are present.
+Paper measure_paper(const Image& image);
+
+/// Darkness at a sub-pixel position (bilinear; positions outside the image read as paper).
+double darkness_at(const Paper& paper, PixelPoint p);
+
+}  // namespace geotruth::vision

@@ -346,7 +346,9 @@ class Builder {
     s.center = point(0.3, 0.7);
     s.initial_radius = Rational(5, 10000);
     s.growth_rate = u4(0.008, 0.012);
-    s.sin_eps = u4(0.0008, 0.0012);
+    // No sine term: the engine draws its spirals as r = a + b·θ (docs/gepbench.md, Import), so a
+    // picture of these rules by the engine and geotruth's are the same curve.
+    s.sin_eps = 0;
     s.sin_omega = u4(0.7, 1.3);
     s.sin_phi = u4(0, kPi);
     // As many turns as fit: the engine's 2.5 to 6 turns, its outer radius inside the canvas.

@@ -1,8 +1,6 @@
 // The picture of a generated item: drawn, encoded and cross-checked. Built into geotruth-vision.so
 // with crosscheck (cairo and OpenCV live there); generate loads it when it writes pictures
 // (cli/vision_loader.cpp).
-#include <mutex>
-
 #include "cli/common.hpp"
 
 namespace geotruth::cli {
@@ -17,10 +15,7 @@ void check_picture(const Scene& scene, const PictureRequest& request, PictureVer
     std::string error;
     image = vision::decode(out.bytes, error);
   }
-  // The cross-check runs one picture at a time: OpenCV's EdgeDrawing keeps static detector state
-  // (vision.md). Drawing and encoding run on every thread.
-  static std::mutex one_at_a_time;
-  const std::lock_guard<std::mutex> lock(one_at_a_time);
+  // On every thread: the detectors keep their state in instances made per call (vision/crosscheck.cpp).
   const vision::CrossCheck check = vision::crosscheck(scene, image, request.check);
   out.agree = check.agree;
   out.reasons.clear();

@@ -803,7 +803,11 @@ class Builder {
     }
     const std::size_t i = add(polygon(p, kind));
     const std::size_t j = add(polygon(q, kind));
+    // A mirror image across one of its sides is also similar to the polygon and shares that side with
+    // it: geotruth finds both, so both are declared (the engine's list allows several per pair).
     relate(i, j, "symmetric");
+    relate(i, j, "similar");
+    relate(i, j, "shared edge");
     return true;
   }
 

@@ -12,10 +12,12 @@
 #include <exception>
 #include <functional>
 #include <geotruth/bands.hpp>
+#include <geotruth/generate.hpp>
 #include <geotruth/incidence.hpp>
 #include <geotruth/vision.hpp>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <unordered_map>
@@ -622,6 +624,113 @@ image's longer side (0: the frame's units are pixels; frames under 64 units are 
       },
       py::arg("paths"), py::arg("texts"), py::arg("format"), py::arg("categories"), py::arg("bands"),
       py::arg("responses"), py::arg("limits"));
+
+  m.def(
+      "generate",
+      [](const std::string& family, const std::string& level, std::uint64_t n, std::uint64_t seed, std::uint64_t start,
+         bool grid, const std::optional<Bands>& bands, std::size_t max_attempts,
+         const py::object& picture) -> py::list {
+        if (family != "diagram" && family != "tangram" && family != "gepbench")
+          throw py::value_error("family must be \"diagram\", \"tangram\" or \"gepbench\"");
+        if (!known_level(family, level))
+          throw py::value_error("level \"" + level + "\" does not apply to family \"" + family +
+                                "\" (gepbench: easy, hard; tangram: easy, medium, hard; diagram: none)");
+        if (start < 1) throw py::value_error("start is the first item's ordinal: 1 or more");
+        GenerateOptions options;
+        options.family = family, options.level = level, options.grid = grid, options.max_attempts = max_attempts;
+        options.bands = bands ? *bands : family == "gepbench" ? dataset_bands("gepbench") : Bands{};
+        // Pictures: drawn, encoded and cross-checked as generate --render does; a candidate whose
+        // picture disagrees is rejected.
+        std::optional<vision::RenderOptions> render;
+        vision::ImageFormat format = vision::ImageFormat::png;
+        int quality = 90;
+        if (!picture.is_none()) {
+          const py::dict o = picture.cast<py::dict>();
+          vision::RenderOptions r;
+          auto get = [&](const char* key, auto fallback) {
+            return o.contains(key) ? o[key].cast<decltype(fallback)>() : fallback;
+          };
+          r.size = get("size", 0), r.stroke_width = get("stroke_width", 2.0);
+          const std::string style = get("style", std::string("clean"));
+          if (style != "clean" && style != "sketch") throw py::value_error("style must be \"clean\" or \"sketch\"");
+          r.style = style == "sketch" ? vision::Style::sketch : vision::Style::clean;
+          r.noise = {get("gaussian", 0.0), get("salt_pepper", 0.0), get("disturb", 0), get("perlin", 0.0)};
+          const int gray = get("color", 0);
+          r.color = {static_cast<std::uint8_t>(gray), static_cast<std::uint8_t>(gray), static_cast<std::uint8_t>(gray)};
+          r.seed = seed, r.draw_labels = get("labels", true);
+          format = image_format(get("format", std::string("png")));
+          quality = get("quality", 90);
+          for (const auto& [key, _] : o)
+            if (!std::set<std::string>{"size", "stroke_width", "style", "gaussian", "salt_pepper", "disturb", "perlin",
+                                       "color", "labels", "format", "quality"}
+                     .count(key.cast<std::string>()))
+              throw py::type_error("unknown picture option \"" + key.cast<std::string>() +
+                                   "\" (size, stroke_width, style, gaussian, salt_pepper, disturb, perlin, color, "
+                                   "labels, format, quality)");
+          if (r.size > 0) options.bands.render_size_px = r.size;
+          r.bands = options.bands;
+          render = r;
+        }
+        std::vector<GeneratedItem> items;
+        std::vector<std::vector<std::uint8_t>> images;
+        {
+          py::gil_scoped_release released;
+          for (std::uint64_t i = start; i < start + n; ++i) {
+            std::vector<std::uint8_t> bytes;
+            CandidateCheck check;
+            if (render)
+              check = [&](const Scene& scene) -> std::string {
+                vision::Image image = vision::render(scene, *render);
+                bytes = vision::encode(image, format, quality);
+                if (format == vision::ImageFormat::jpeg) {
+                  std::string error;
+                  image = vision::decode(bytes, error);
+                }
+                vision::CrossCheckOptions check_options;
+                check_options.bands = options.bands;
+                const vision::CrossCheck result = vision::crosscheck(scene, image, check_options);
+                return result.agree ? "" : "picture: " + std::string(finding_kind_name(result.reasons.front().kind));
+              };
+            items.push_back(generate_item(options, seed, i, check));
+            if (render && !items.back().error && bytes.empty()) {  // diagrams: drawn, not certified
+              vision::Image image = vision::render(items.back().scene, *render);
+              bytes = vision::encode(image, format, quality);
+            }
+            images.push_back(std::move(bytes));
+          }
+        }
+        py::list out;
+        for (std::size_t k = 0; k < items.size(); ++k) {
+          const GeneratedItem& item = items[k];
+          py::dict d;
+          d["item"] = start + k;
+          if (item.error) {
+            d["error"] = *item.error;
+          } else {
+            d["scene"] = to_python(ordered_json::parse(write_scene(item.scene)));
+            if (family == "gepbench") {
+              d["rules"] = to_python(ordered_json::parse(item.engine_rules));
+              py::list vqa;
+              for (const auto& q : item.engine_questions) {
+                std::string row = "{\"question_id\": " + std::to_string(q.question_id) +
+                                  ", \"question\": " + ordered_json(q.question).dump() + ", \"choices\": [";
+                for (std::size_t c = 0; c < q.choices.size(); ++c) row += (c ? ", " : "") + q.choices[c];
+                row += "], \"answer\": " + q.answer + ", \"aspect\": \"" + q.aspect + "\"}";
+                vqa.append(to_python(ordered_json::parse(row)));
+              }
+              d["vqa"] = vqa;
+            }
+            if (render) d["image"] = py::bytes(reinterpret_cast<const char*>(images[k].data()), images[k].size());
+          }
+          d["attempts"] = item.attempts;
+          d["rejected"] = item.rejected;
+          d["dropped"] = item.dropped;
+          out.append(d);
+        }
+        return out;
+      },
+      py::arg("family"), py::arg("level"), py::arg("n"), py::arg("seed"), py::arg("start"), py::arg("grid"),
+      py::arg("bands"), py::arg("max_attempts"), py::arg("picture"));
 
   m.def(
       "score_table", [](const std::string& scores) { return score::table(ordered_json::parse(scores)); },

@@ -294,7 +294,7 @@ TEST(Pictures, QuestionsAboutWhatThePictureLacksAreAmbiguous) {
   const CrossCheck check = crosscheck(scene, render(drawn), options);
   PictureEvidence picture{"asked.png", {}, {}};
   for (const auto& r : check.reasons) picture.findings.push_back(r);
-  const SceneAudit with = audit_scene(scene, {}, &picture), without = audit_scene(scene);
+  const SceneAudit with = audit_scene(scene, {}, {.picture = &picture}), without = audit_scene(scene);
   EXPECT_EQ(without.verdicts[0].verdict, Verdict::ok);
   EXPECT_EQ(with.verdicts[0].verdict, Verdict::ambiguous);
   ASSERT_FALSE(with.verdicts[0].reasons.empty());

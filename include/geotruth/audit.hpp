@@ -67,12 +67,25 @@ struct PictureEvidence {
 /// --image, filter --image). It must be callable from several threads at once.
 using PictureCheck = std::function<PictureEvidence(const Scene& scene, const std::string& source_key)>;
 
-/// With `picture`, its findings join the scene's, and a question is ambiguous when its answer
+/// What audit_scene may be given besides the scene and its bands.
+struct AuditContext {
+  /// The dataset's picture of the scene (audit --image): its findings join the scene's, and a
+  /// question is judged by what the picture shows as well (below).
+  const PictureEvidence* picture = nullptr;
+  /// Filled with each question's truth, in the order of scene.questions: the generator certifies
+  /// that none is ambiguous without evaluating the questions twice.
+  std::vector<Truth>* truths = nullptr;
+  /// One made for this scene and these bands: the questions are evaluated with it and reuse what
+  /// it has already built.
+  SceneEvaluator* evaluator = nullptr;
+};
+
+/// With a picture, its findings join the scene's, and a question is ambiguous when its answer
 /// rests on what the picture lacks, hides or contradicts: when its answer changes with an element
 /// the picture does not show where the scene puts it (not_visible, not_detected, low_contrast: the
 /// scene without it), when one of its facts is about such an element or about a gap the picture
 /// cannot show (pixel_ambiguous, pixel_disagreement), or, for counting, existence and reference
 /// questions, when the picture draws a shape the scene does not (extra_detection).
-SceneAudit audit_scene(const Scene& scene, const Bands& bands = {}, const PictureEvidence* picture = nullptr);
+SceneAudit audit_scene(const Scene& scene, const Bands& bands = {}, const AuditContext& context = {});
 
 }  // namespace geotruth

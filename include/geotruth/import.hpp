@@ -78,6 +78,14 @@ std::unique_ptr<SourceStream> stream_source(SourceFormat format, const std::stri
 /// files, given as (file name, text) pairs; questions attach to their image's scene.
 std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::string, std::string>>& files);
 
+/// One row of the engine's VQA files as the native question it maps to: the template its text
+/// matches (ask "unmapped" under template "unmatched" when none does), id "<aspect>-<question_id>",
+/// the choices as written (each JSON value's text) and the letter of the choice equal to `answer`
+/// (the engine stores the value). import_gepbench reads every row through it; the generator
+/// (generate --family gepbench) writes its questions through it, so the two agree by construction.
+Question gepbench_question(const std::string& aspect, const std::string& question_id, const std::string& text,
+                           const std::vector<std::string>& choices, const std::string& answer);
+
 /// AI2D's category of each image ("2090.png" → "foodChainsWebs"), as categories.json lists them.
 using Ai2dCategories = std::map<std::string, std::string>;
 std::variant<Ai2dCategories, InputError> read_ai2d_categories(std::string_view text);

@@ -40,6 +40,7 @@ __all__ = [
     "audit",
     "count",
     "extract_answer",
+    "generate",
     "import_records",
     "render",
     "score",
@@ -241,6 +242,39 @@ def render(
         _text(scene), format, size, stroke_width, rgb, style, gaussian, salt_pepper, disturb, perlin, seed, labels,
         quality, render_size,
     )
+
+
+def generate(
+    family: str = "gepbench",
+    n: int = 10,
+    *,
+    level: str = "",
+    seed: int = 1,
+    start: int = 1,
+    grid: bool = False,
+    bands: Bands | None = None,
+    max_attempts: int = 5000,
+    picture: Mapping[str, Any] | None = None,
+) -> list[dict]:
+    """Items ``start`` … ``start + n - 1`` of the run for ``seed``, as ``geotruth generate`` makes
+    them (item i depends on (seed, i) alone: the same bytes on any machine, in any order).
+
+    ``family``: "gepbench" (``level`` "easy": 2-4 shapes, "hard": 5-8), "tangram" (``level``
+    "easy", "medium" or "hard" by Tangram's total) or "diagram". Tangram and GePBench items are
+    certified: every question ok by the audit, no truth ambiguous, every element visible at the
+    render size (``bands``: the band certified at; default the dataset's). ``picture``: render
+    options (``size``, ``stroke_width``, ``style`` "clean"/"sketch", ``gaussian``,
+    ``salt_pepper``, ``disturb``, ``perlin``, ``color`` (a gray level), ``labels``, ``format``
+    "png"/"jpeg", ``quality``): each item's picture is drawn and must agree with the cross-check,
+    and comes back as ``"image"`` bytes.
+
+    Returns one dict per item: ``{"item", "scene", "attempts", "rejected", "dropped"}`` (rejected
+    candidates and uncertified questions by reason), with ``"rules"`` and ``"vqa"`` (the engine's
+    rules.json entry and VQA rows) for GePBench, ``"image"`` with ``picture``, or ``"error"`` when
+    no candidate passed in ``max_attempts``.
+    """
+    return _geotruth.generate(family, level, n, seed, start, grid, bands, max_attempts,
+                              None if picture is None else dict(picture))
 
 
 def score(

@@ -86,6 +86,18 @@ def render(
     quality: int = 90,
     render_size: float = 0.0,
 ) -> Any: ...
+def generate(
+    family: Literal["gepbench", "tangram", "diagram"] = "gepbench",
+    n: int = 10,
+    *,
+    level: Literal["", "easy", "medium", "hard"] = "",
+    seed: int = 1,
+    start: int = 1,
+    grid: bool = False,
+    bands: Bands | None = None,
+    max_attempts: int = 5000,
+    picture: Mapping[str, Any] | None = None,
+) -> list[dict[str, Any]]: ...
 def score(
     data: Records,
     responses: Path | list[Path] | Mapping[str, Path | Iterable[Mapping[str, Any] | str]],

@@ -2,11 +2,10 @@
 #include <cmath>
 #include <cstdio>
 #include <geotruth/audit.hpp>
-#include <memory>
-#include <optional>
-
 #include <geotruth/counts.hpp>
 #include <geotruth/input.hpp>
+#include <memory>
+#include <optional>
 #include "batch/fnv1a.hpp"
 
 #include "core/exact_json.hpp"
@@ -287,9 +286,11 @@ void judge_by_picture(const Question& q, const Truth& truth, const PictureEviden
 
 }  // namespace
 
-SceneAudit audit_scene(const Scene& scene, const Bands& bands, const PictureEvidence* picture) {
+SceneAudit audit_scene(const Scene& scene, const Bands& bands, const AuditContext& context) {
   SceneAudit out;
-  SceneEvaluator evaluator(scene, bands);
+  std::optional<SceneEvaluator> own;
+  SceneEvaluator& evaluator = context.evaluator ? *context.evaluator : own.emplace(scene, bands);
+  const PictureEvidence* picture = context.picture;
   const FrameBands frame_bands(bands, scene.frame);
   // Each element the picture does not show where the scene puts it: the scene without it is what
   // the picture shows.
@@ -306,9 +307,10 @@ SceneAudit audit_scene(const Scene& scene, const Bands& bands, const PictureEvid
       }
     }
   for (const auto& q : scene.questions) {
-    const Truth truth = evaluator.evaluate(q);
+    Truth truth = evaluator.evaluate(q);
     out.verdicts.push_back(judge(q, truth, frame_bands));
     if (picture) judge_by_picture(q, truth, *picture, lacking, out.verdicts.back());
+    if (context.truths) context.truths->push_back(std::move(truth));
   }
   if (!scene.points.empty() || !scene.lines.empty()) {
     const Incidence& incidence = evaluator.incidence();

@@ -65,7 +65,7 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Lim
   SceneAudit audit;
   try {
     const WorkBudget budget(limits.work);
-    audit = audit_scene(scene, bands, picture ? &*picture : nullptr);
+    audit = audit_scene(scene, bands, {.picture = picture ? &*picture : nullptr});
   } catch (const InputError& limit) {  // the scene's work limit: an error record like a bad one
     return error_audit(item, limit);
   }

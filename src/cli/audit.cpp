@@ -66,7 +66,7 @@ int filter(FilterCommand command, const BandOptions& band_options) {
     const Scene& scene = std::get<Scene>(parsed);
     std::optional<PictureEvidence> picture;
     if (pictures) picture = pictures(scene, item.raw.key);
-    const SceneAudit audit = audit_scene(scene, run.bands, picture ? &*picture : nullptr);
+    const SceneAudit audit = audit_scene(scene, run.bands, {.picture = picture ? &*picture : nullptr});
     ordered_json reasons = ordered_json::array();
     for (const auto& v : audit.verdicts) {
       const bool bad = command.policy == "strict" ? v.verdict != Verdict::ok

@@ -134,13 +134,6 @@ int count(CountCommand command, const FigureOptions& figure);
 
 int import_scenes(const InputOptions& in, const BatchOptions& batch, const std::string& output);
 
-struct GenerateCommand {
-  std::string family = "diagram", output;
-  std::uint64_t count = 10, seed = 1;
-  bool grid = false;
-};
-int generate(const GenerateCommand& command);
-
 struct AuditCommand {
   InputOptions in;
   BatchOptions batch;
@@ -171,7 +164,7 @@ struct ScoreCommand {
 };
 int score(ScoreCommand command, const BandOptions& bands);
 
-/// Drawing options shared by render and crosscheck.
+/// Drawing options shared by render, crosscheck and generate.
 struct PictureOptions {
   int size = 0;
   double stroke_width = 2.0;
@@ -179,9 +172,35 @@ struct PictureOptions {
   vision::Noise noise;
   std::uint64_t seed = 1;
   bool no_labels = false;
-  void add_to(CLI::App& app);
+  /// `with_seed`: also --seed (generate seeds the noise with its own --seed).
+  void add_to(CLI::App& app, bool with_seed = true);
   vision::RenderOptions options(const Bands& bands) const;
   ordered_json json() const;  ///< every option, for a run's signature
+};
+
+struct GenerateCommand {
+  std::string family = "diagram", level, output, format = "native", shard, render_dir, image_format = "png";
+  std::uint64_t count = 10, seed = 1;
+  std::size_t max_attempts = 5000;
+  bool grid = false;
+  int threads = 0;  ///< 0: all cores
+  int quality = 90;
+  PictureOptions picture;
+};
+int generate(const GenerateCommand& command, const BandOptions& bands);
+
+/// A generated item's picture: how to draw, encode and cross-check it.
+struct PictureRequest {
+  vision::RenderOptions render;
+  vision::CrossCheckOptions check;
+  vision::ImageFormat format = vision::ImageFormat::png;
+  int quality = 90;
+};
+struct PictureVerdict {
+  std::vector<std::uint8_t> bytes;  ///< the encoded image
+  int width = 0, height = 0;
+  bool agree = false;                ///< the cross-check found nothing
+  std::vector<std::string> reasons;  ///< the kinds of what it found
 };
 
 struct RenderCommand {
@@ -215,5 +234,10 @@ using PictureCheckFunction = void(const std::string& image, const Bands& bands, 
                                   PictureCheck& out);
 PictureCheck picture_check(const std::string& image, const Bands& bands, std::uint64_t max_image_pixels);
 using CrosscheckFunction = int(CrosscheckCommand command, const BandOptions& bands);
+/// geotruth-vision.so (src/cli/draw_and_check.cpp) also exports `geotruth_draw_and_check`: draws,
+/// encodes and cross-checks one generated item.
+using DrawAndCheckFunction = void(const Scene& scene, const PictureRequest& request, PictureVerdict& out);
+/// Loads it (generate calls it from every thread: it keeps no state).
+DrawAndCheckFunction* draw_and_check();
 
 }  // namespace geotruth::cli

@@ -68,18 +68,6 @@ int main(int argc, char** argv) {
            return geotruth::cli::import_scenes(*in, *batch, *output);
          };
        }},
-      {"generate",
-       [](CLI::App& app) {
-         auto command = std::make_shared<GenerateCommand>();
-         app.add_option("--family", command->family, "what to generate: diagram")
-             ->check(CLI::IsMember({"diagram", "tangram", "gepbench"}))
-             ->capture_default_str();
-         app.add_option("-n,--count", command->count, "how many scenes")->capture_default_str();
-         app.add_option("--seed", command->seed, "random seed (same seed, same bytes)")->capture_default_str();
-         app.add_flag("--grid", command->grid, "diagram: place entities in a 3×3 grid, ask row questions");
-         app.add_option("-o,--output", command->output, "output JSONL file (default: stdout)");
-         return [=] { return geotruth::cli::generate(*command); };
-       }},
   };
   return run_command_line(argc, argv, Executable::geotruth, subcommands);
 }

@@ -87,6 +87,52 @@ int main(int argc, char** argv) {
          app.add_option("--html", command->html, "write the scores as an HTML page to this file");
          return [=] { return geotruth::cli::score(*command, *bands); };
        }},
+      {"generate",
+       [](CLI::App& app) {
+         auto command = std::make_shared<GenerateCommand>();
+         auto bands = std::make_shared<BandOptions>();
+         app.add_option("--family", command->family,
+                        "diagram (answers from the construction), tangram or gepbench (answers certified)")
+             ->check(CLI::IsMember({"diagram", "tangram", "gepbench"}))
+             ->capture_default_str();
+         app.add_option("--level", command->level,
+                        "gepbench: easy (2-4 shapes) or hard (5-8); tangram: easy (<= 15 elements in total), medium "
+                        "(16-30) or hard (> 30); default easy");
+         app.add_option("-n,--count", command->count, "how many items (the run's ordinals 1..n)")
+             ->capture_default_str();
+         app.add_option("--seed", command->seed, "random seed: item i depends on (seed, i) alone, same bytes anywhere")
+             ->capture_default_str();
+         app.add_option("--shard", command->shard,
+                        "make only items i+1, i+1+n, ... of the run (0-based i, as audit's --shard), e.g. 2/8");
+         app.add_flag("--grid", command->grid, "diagram: place entities in a 3x3 grid, ask row questions");
+         app.add_option("-o,--output", command->output,
+                        "native JSONL of the items (default: stdout); with --format gepbench a directory");
+         app.add_option("--format", command->format,
+                        "native, or gepbench: -o DIR gets scenes.jsonl, the engine's rules.json, vqa.jsonl and "
+                        "vqa/<aspect>.jsonl")
+             ->check(CLI::IsMember({"native", "gepbench"}))
+             ->capture_default_str();
+         app.add_option("--render", command->render_dir,
+                        "write each item's picture here (<id>.png; with --format gepbench <level>_<image_id>.png as "
+                        "the engine names them); a candidate whose picture the cross-check disagrees with is rejected");
+         app.add_option("--image-format", command->image_format, "png or jpeg")
+             ->check(CLI::IsMember({"png", "jpeg"}))
+             ->capture_default_str();
+         app.add_option("--quality", command->quality, "JPEG quality 0-100")
+             ->check(CLI::Range(0, 100))
+             ->capture_default_str();
+         command->picture.add_to(app, false);
+         app.add_option("--eps-num", bands->eps_num, "certify at this band: a fact holds at slack <= this many pixels")
+             ->check(CLI::Range(0.0, 1e4));
+         app.add_option("--eps-vis", bands->eps_vis,
+                        "certify at this band: no fact or stroke gap may lie between eps-num and this many pixels")
+             ->check(CLI::Range(0.0, 1e4));
+         app.add_option("--max-attempts", command->max_attempts, "candidates tried per item before it is an error")
+             ->capture_default_str();
+         app.add_option("--threads", command->threads, "worker threads (default: all cores); output as with one");
+         app.footer("Exit: 0 every item made, 1 some item had no certified candidate (an error line in its place).");
+         return [=] { return geotruth::cli::generate(*command, *bands); };
+       }},
       {"render",
        [](CLI::App& app) {
          auto command = std::make_shared<RenderCommand>();

@@ -34,7 +34,7 @@ std::array<std::uint8_t, 3> parse_color(const std::string& text) {
 
 }  // namespace
 
-void PictureOptions::add_to(CLI::App& app) {
+void PictureOptions::add_to(CLI::App& app, bool with_seed) {
   app.add_option("--size", size, "pixels of the longer side (0: 640 for the unit square, else the frame's own pixels)")
       ->check(CLI::Range(0, 16384))
       ->capture_default_str();
@@ -53,7 +53,7 @@ void PictureOptions::add_to(CLI::App& app) {
       ->check(CLI::Range(0, 1000));
   app.add_option("--perlin", noise.perlin, "Perlin noise inside closed shapes, amplitude in gray levels")
       ->check(CLI::Range(0.0, 255.0));
-  app.add_option("--seed", seed, "seed of the sketch jitter and the noise")->capture_default_str();
+  if (with_seed) app.add_option("--seed", seed, "seed of the sketch jitter and the noise")->capture_default_str();
   app.add_flag("--no-labels", no_labels, "leave out point letters and entity text");
 }
 

@@ -1,10 +1,10 @@
 // The subcommands, and which of the two executables runs each.
 //
-// geotruth runs the ones that read, count and write on one thread (analyze, count, import,
-// generate). It links no TBB, no shared C++ runtime and no vision library, so a short run is over
-// in about a millisecond. geotruth-parallel, beside it, runs the ones that use every core (TBB) or
-// draw and detect (cairo and OpenCV, in modules it loads). Each executes the other for the
-// subcommands it does not run, with the same arguments: users only ever call geotruth.
+// geotruth runs the ones that read, count and write on one thread (analyze, count, import). It links no TBB, no shared
+// C++ runtime and no vision library, so a short run is over in about a millisecond. geotruth-parallel, beside it, runs
+// the ones that use every core (TBB) or draw and detect (cairo and OpenCV, in modules it loads): generate is one of
+// them, since it certifies on every core and cross-checks its pictures. Each executes the other for the subcommands it
+// does not run, with the same arguments: users only ever call geotruth.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -27,7 +27,8 @@ inline constexpr SubcommandInfo kSubcommands[] = {
      Executable::geotruth},
     {"count", "Tangram counts: letters, circles, segments and triangles formed by letters", Executable::geotruth},
     {"import", "convert Geometry3K, PGDP5K, line-list, GePBench or AI2D items to native scenes", Executable::geotruth},
-    {"generate", "generate synthetic scenes with questions and their answers", Executable::geotruth},
+    {"generate", "generate items with questions whose every answer is certified (Tangram, GePBench) or constructed",
+     Executable::parallel},
     {"audit", "recompute every answer of a dataset; write verdicts, scene findings, a summary and an HTML report",
      Executable::parallel},
     {"merge", "join the shards of an audit, render, crosscheck, count, analyze or import run into one run's output",

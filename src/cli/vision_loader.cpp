@@ -1,6 +1,6 @@
-// render and crosscheck live in modules loaded only when one of them runs: cairo (about twenty
-// shared objects) and OpenCV (GDAL, every image codec: about 140) would otherwise be loaded by every
-// subcommand and dominate its start-up. render's module has no OpenCV.
+// render and crosscheck (and generate's pictures) live in modules loaded only when one of them runs: cairo (about
+// twenty shared objects) and OpenCV (GDAL, every image codec: about 140) would otherwise be loaded by every subcommand
+// and dominate its start-up. render's module has no OpenCV.
 #include <dlfcn.h>
 
 #include <filesystem>
@@ -32,6 +32,10 @@ PictureCheck picture_check(const std::string& image, const Bands& bands, std::ui
   PictureCheck out;
   load<PictureCheckFunction>(GEOTRUTH_VISION_MODULE, "geotruth_picture_check")(image, bands, max_image_pixels, out);
   return out;
+}
+
+DrawAndCheckFunction* draw_and_check() {
+  return load<DrawAndCheckFunction>(GEOTRUTH_VISION_MODULE, "geotruth_draw_and_check");
 }
 
 int crosscheck(CrosscheckCommand command, const BandOptions& bands) {

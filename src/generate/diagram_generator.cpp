@@ -6,25 +6,13 @@
 #include <random>
 #include <set>
 
+#include "generate/random.hpp"
 #include "geometry/predicates.hpp"
 
 namespace geotruth {
 namespace {
 
-// std::mt19937_64 is specified bit for bit by the standard; only `% n` is used on it, so the
-// stream is the same with every standard library.
-class Random {
- public:
-  Random(std::uint64_t seed, std::uint64_t index) : engine_(seed * 0x9E3779B97F4A7C15ULL + index) {}
-  std::size_t below(std::size_t n) { return static_cast<std::size_t>(engine_() % n); }
-  template <typename T>
-  void shuffle(std::vector<T>& items) {
-    for (std::size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[below(i)]);
-  }
-
- private:
-  std::mt19937_64 engine_;
-};
+using generate::Random;
 
 constexpr int kBoxWidth = 100, kBoxHeight = 40;
 constexpr int kClearancePx = 4;  // arrows keep this far from other boxes (above eps_vis = 3 px)

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <unordered_map>
 
 namespace geotruth::import {
 namespace {
@@ -373,19 +374,15 @@ std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::stri
       ImportedScene& target = out[image->get_num().get_ui()];
       Scene& scene = std::get<Scene>(target.scene);
       const std::string text = text_of(v->find("question"));
-      Question q = map_question(text);
       // The engine writes one file per aspect; the shared samples add an "aspect" key instead.
       std::string aspect = text_of(v->find("aspect"));
       if (aspect.empty()) aspect = std::filesystem::path(f.first).stem().string();
-      q.id = aspect + "-" + (v->find("question_id") ? v->find("question_id")->text : std::to_string(line_number));
-      if (const Value* choices = v->find("choices"); choices && choices->kind == Kind::array)
-        for (const auto& c : choices->items) q.options.push_back(scalar(c));
-      const std::string answer = v->find("answer") ? scalar(*v->find("answer")) : std::string();
-      // The engine stores the answer's value: annotate the letter of the option equal to it.
-      q.answer = answer;
-      for (std::size_t k = 0; k < q.options.size(); ++k)
-        if (q.options[k] == answer) q.answer = std::string(1, static_cast<char>('A' + k));
-      q.text = text;
+      std::vector<std::string> choices;
+      if (const Value* list = v->find("choices"); list && list->kind == Kind::array)
+        for (const auto& c : list->items) choices.push_back(scalar(c));
+      Question q =
+          gepbench_question(aspect, v->find("question_id") ? v->find("question_id")->text : std::to_string(line_number),
+                            text, choices, v->find("answer") ? scalar(*v->find("answer")) : std::string());
       if (q.ask == "unmapped") target.notes.push_back({"unmapped_question", "no template matches \"" + text + "\""});
       scene.questions.push_back(std::move(q));
     }
@@ -394,3 +391,29 @@ std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::stri
 }
 
 }  // namespace geotruth::import
+
+namespace geotruth {
+
+Question gepbench_question(const std::string& aspect, const std::string& question_id, const std::string& text,
+                           const std::vector<std::string>& choices, const std::string& answer) {
+  // The same texts recur (a dataset asks "How many circles are there in the image?" thousands of
+  // times) and matching the templates' regular expressions is slow: each thread keeps the mapping
+  // of the texts it has seen (a bounded memo: cleared when it grows past 4,096 texts, about 3 MB).
+  static thread_local std::unordered_map<std::string, Question> mapped;
+  auto it = mapped.find(text);
+  if (it == mapped.end()) {
+    if (mapped.size() >= 4096) mapped.clear();
+    it = mapped.emplace(text, import::map_question(text)).first;
+  }
+  Question q = it->second;
+  q.id = aspect + "-" + question_id;
+  q.options = choices;
+  // The engine stores the answer's value: annotate the letter of the option equal to it.
+  q.answer = answer;
+  for (std::size_t k = 0; k < q.options.size(); ++k)
+    if (q.options[k] == answer) q.answer = std::string(1, static_cast<char>('A' + k));
+  q.text = text;
+  return q;
+}
+
+}  // namespace geotruth

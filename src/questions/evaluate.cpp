@@ -123,6 +123,7 @@ struct SceneEvaluator::Cache {
   std::optional<TangramCounts> counts;
   std::unique_ptr<graph::DiagramGraph> diagram;
   std::optional<graph::DiagramGraph::Circuit> circuit;
+  std::unique_ptr<questions::ShapeEvaluator> shapes;  // GePBench shape questions, sharing their measures
 };
 
 SceneEvaluator::SceneEvaluator(const Scene& scene, Bands bands, bool with_doubts)
@@ -143,10 +144,15 @@ class Evaluators {
   Evaluators(SceneEvaluator& owner, const Scene& scene, const Bands& bands, SceneEvaluator::Cache& cache)
       : owner_(owner), scene_(scene), bands_(bands), cache_(cache), frame_bands_(cache.bands) {}
 
+  questions::ShapeEvaluator& shape_evaluator() {
+    if (!cache_.shapes) cache_.shapes = std::make_unique<questions::ShapeEvaluator>(scene_, bands_);
+    return *cache_.shapes;
+  }
+
   Truth evaluate(const Question& q) {
     // Questions about GePBench-style shapes (a scene with `shapes` and no entities).
     if (!scene_.shapes.empty() && scene_.entities.empty())
-      if (auto truth = questions::evaluate_shape_question(scene_, q, bands_)) return *truth;
+      if (auto truth = shape_evaluator().evaluate(q)) return *truth;
     if (q.ask == "count") {
       static const std::map<std::string, Truth (Evaluators::*)(const Question&)> kCounts = {
           {"letters", &Evaluators::tangram},

@@ -62,8 +62,10 @@ class ShapeQuestions {
   ShapeQuestions(const Scene& s, const Bands& bands)
       : s_(s), frame_bands_(bands, s.frame), px_(frame_bands_.px_per_unit()) {}
 
+  void needs_boxes() { needs_boxes_ = true; }
+
   std::optional<Truth> evaluate(const Question& q) {
-    needs_boxes_ = q.criterion == "region" || q.criterion == "direction";
+    needs_boxes_ = needs_boxes_ || q.criterion == "region" || q.criterion == "direction";
     if (auto degenerate = names_degenerate(q)) return no_truth(*degenerate);
     if (q.ask == "count") return count(q);
     if (q.ask == "exists") return exists(q);
@@ -132,10 +134,19 @@ class ShapeQuestions {
     return t;
   }
 
-  // The engine's view, built on first use: boxes only for the box rule (they sample curves).
+  // The engine's view, built on first use: boxes only for the box rule (they sample curves), built
+  // again with them when a later question of the scene needs them.
   const std::vector<gepbench::EngineShape>& engine_shapes() {
-    if (engine_.empty()) engine_ = gepbench::engine_shapes(s_, needs_boxes_);
+    if (engine_.empty() || (needs_boxes_ && !have_boxes_))
+      engine_ = gepbench::engine_shapes(s_, needs_boxes_), have_boxes_ = needs_boxes_;
     return engine_;
+  }
+  // A shape's measures, computed once for the scene's questions.
+  const geometry::ShapeMeasures& measures(const Shape* shape) {
+    const auto i = static_cast<std::size_t>(shape - s_.shapes.data());
+    if (measures_.empty()) measures_.resize(s_.shapes.size());
+    if (!measures_[i]) measures_[i] = geometry::measure_shape(*shape);
+    return *measures_[i];
   }
   const gepbench::EngineShape& engine_of(const Shape* shape) {
     return engine_shapes().at(static_cast<std::size_t>(shape - s_.shapes.data()));
@@ -192,7 +203,7 @@ class ShapeQuestions {
     Truth fail;
     const Shape* shape = the_shape(s_, q.of, fail);
     if (!shape) return fail;
-    const geometry::ShapeMeasures m = geometry::measure_shape(*shape);
+    const geometry::ShapeMeasures& m = measures(shape);
     const double w = to_double(s_.frame.width), h = to_double(s_.frame.height);
     // Spans on the canvas: the extent clipped to the frame.
     if (q.measure == "width")
@@ -361,7 +372,7 @@ class ShapeQuestions {
       if (anchors.empty()) return no_truth("no " + q.anchor + " in this scene");
       double lo = 1e300, hi = 0;
       for (const Shape* a : anchors) {
-        const double area = geometry::measure_shape(*a).area;
+        const double area = measures(a).area;
         lo = std::min(lo, area), hi = std::max(hi, area);
       }
       for (const auto& option : q.options) {
@@ -369,7 +380,7 @@ class ShapeQuestions {
         if (shapes.empty() || type_of_phrase(option) == "line") continue;
         bool all = true;
         for (const Shape* shape : shapes) {
-          const double area = geometry::measure_shape(*shape).area;
+          const double area = measures(shape).area;
           const double gap = q.criterion == "larger" ? area - hi : lo - area;
           const double side_px = std::sqrt(std::abs(gap)) * px_;
           if (gap > 0 && frame_bands_.decide_px(side_px) != Decision::fails)
@@ -442,7 +453,8 @@ class ShapeQuestions {
 
   const Scene& s_;
   std::vector<gepbench::EngineShape> engine_;  // built on first use
-  bool needs_boxes_ = false;
+  std::vector<std::optional<geometry::ShapeMeasures>> measures_;
+  bool needs_boxes_ = false, have_boxes_ = false;
   FrameBands frame_bands_;
   double px_;
 };
@@ -452,6 +464,24 @@ class ShapeQuestions {
 std::optional<Truth> evaluate_shape_question(const Scene& scene, const Question& q, const Bands& bands) {
   if (scene.shapes.empty()) return std::nullopt;
   return ShapeQuestions(scene, bands).evaluate(q);
+}
+
+struct ShapeEvaluator::Impl : ShapeQuestions {
+  using ShapeQuestions::needs_boxes;
+  using ShapeQuestions::ShapeQuestions;
+};
+ShapeEvaluator::ShapeEvaluator(const Scene& scene, const Bands& bands)
+    : impl_(scene.shapes.empty() ? nullptr : std::make_unique<Impl>(scene, bands)) {
+  // A region or direction question among the scene's: the engine's view is built with its boxes
+  // from the start (not once without them for the questions before it and again with them).
+  if (impl_)
+    for (const auto& q : scene.questions)
+      if (q.criterion == "region" || q.criterion == "direction") impl_->needs_boxes();
+}
+ShapeEvaluator::~ShapeEvaluator() = default;
+std::optional<Truth> ShapeEvaluator::evaluate(const Question& q) {
+  if (!impl_) return std::nullopt;
+  return impl_->evaluate(q);
 }
 
 namespace {

@@ -6,10 +6,27 @@
 #include <geotruth/findings.hpp>
 #include <geotruth/questions.hpp>
 
+#include <memory>
+#include <optional>
+
 namespace geotruth::questions {
 
 /// Evaluates a question about a scene's `shapes`; empty when the kind is not one of these.
 std::optional<Truth> evaluate_shape_question(const Scene& scene, const Question& q, const Bands& bands);
+
+/// The same for all questions of one scene: what they measure (the engine's view of every shape,
+/// each shape's centroid, extent and area) is computed once for the scene, not once per question.
+/// Keeps a reference to `scene`.
+class ShapeEvaluator {
+ public:
+  ShapeEvaluator(const Scene& scene, const Bands& bands);
+  ~ShapeEvaluator();
+  std::optional<Truth> evaluate(const Question& q);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 /// One decided relation from shape `a` to shape `b`.
 struct PairRelation {

@@ -1,0 +1,68 @@
+// generate_item: the families, the answer positions, the families' shared bookkeeping.
+#include "generate/items.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "generate/random.hpp"
+
+namespace geotruth::generate {
+namespace {
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64's finalizer
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t text_hash(const std::string& text) {  // FNV-1a, 64 bits
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
+  return h;
+}
+
+}  // namespace
+
+std::size_t answer_position(std::uint64_t seed, std::uint64_t index, const std::string& kind, std::size_t occurrence) {
+  const std::uint64_t block = (index - 1) / 4, slot = (index - 1) % 4;
+  std::uint64_t h = mix(mix(mix(seed) ^ block) ^ text_hash(kind)) ^ occurrence;
+  h = mix(h);
+  std::array<std::size_t, 4> order{0, 1, 2, 3};
+  for (std::size_t i = 3; i > 0; --i) {
+    std::swap(order[i], order[h % (i + 1)]);
+    h /= (i + 1);
+  }
+  return order[slot];
+}
+
+std::vector<std::string> place_answer(const std::vector<std::string>& values, std::size_t right, std::size_t position) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (i != right) out.push_back(values[i]);
+  out.insert(out.begin() + static_cast<long>(std::min(position, out.size())), values[right]);
+  return out;
+}
+
+}  // namespace geotruth::generate
+
+namespace geotruth {
+
+GeneratedItem generate_item(const GenerateOptions& options, std::uint64_t seed, std::uint64_t index,
+                            const CandidateCheck& picture) {
+  if (options.family == "gepbench") return generate::gepbench_item(options, seed, index, picture);
+  if (options.family == "tangram") return generate::tangram_item(options, seed, index, picture);
+  GeneratedItem item;  // diagrams: answers from the construction (generate_diagram), 0-based
+  item.scene = generate_diagram(seed, index - 1, diagram_words(), {options.grid});
+  item.attempts = 1;
+  return item;
+}
+
+bool known_level(const std::string& family, const std::string& level) {
+  if (family == "diagram") return level.empty();
+  if (family == "gepbench") return level.empty() || level == "easy" || level == "hard";
+  if (family == "tangram") return level.empty() || level == "easy" || level == "medium" || level == "hard";
+  return false;
+}
+
+}  // namespace geotruth

@@ -712,11 +712,8 @@ image's longer side (0: the frame's units are pixels; frames under 64 units are 
               d["rules"] = to_python(ordered_json::parse(item.engine_rules));
               py::list vqa;
               for (const auto& q : item.engine_questions) {
-                std::string row = "{\"question_id\": " + std::to_string(q.question_id) +
-                                  ", \"question\": " + ordered_json(q.question).dump() + ", \"choices\": [";
-                for (std::size_t c = 0; c < q.choices.size(); ++c) row += (c ? ", " : "") + q.choices[c];
-                row += "], \"answer\": " + q.answer + ", \"aspect\": \"" + q.aspect + "\"}";
-                vqa.append(to_python(ordered_json::parse(row)));
+                vqa.append(to_python(
+                    ordered_json::parse("{" + engine_row_members(q) + ", \"aspect\": \"" + q.aspect + "\"}")));
               }
               d["vqa"] = vqa;
             }

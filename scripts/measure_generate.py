@@ -91,9 +91,9 @@ def crosscheck_lines(args, scenes_path, extra):
 
 
 def generate_sharded(args, base, out, engine, shards):
-    """The run as `shards` processes (--shard k/n), joined as docs/questions.md says: native lines in
-    turn; with the engine's format, rules.json elements in turn and each VQA row's image_id j of
-    shard k (and its picture) renumbered j*n + k. Returns (stderr texts, wall, CPU)."""
+    """The run as `shards` processes (--shard k/n), joined by `geotruth merge` as docs/scale.md says.
+    Native: out/scenes.jsonl and out/figures; the engine's format: out/gep (scenes.jsonl, rules.json,
+    vqa.jsonl, vqa/) and out/gep/figures. Returns (stderr texts, wall, CPU)."""
     errs, wall, cpu = [], 0.0, 0.0
     parts = []
     for k in range(shards):
@@ -102,38 +102,19 @@ def generate_sharded(args, base, out, engine, shards):
         if engine:
             cmd += ["--format", "gepbench", "-o", part, "--render", os.path.join(part, "figures")]
         else:
-            cmd += ["-o", part + ".jsonl", "--render", os.path.join(out, "figures")]
+            cmd += ["-o", part + ".jsonl", "--render", os.path.join(part, "figures")]
         _, err, w, c = run(cmd)
         errs.append(err), parts.append(part)
         wall += w
         cpu += c
-    if not engine:
-        texts = [open(p + ".jsonl").read().splitlines() for p in parts]
-        merged = [texts[i % shards][i // shards] for i in range(sum(map(len, texts)))]
-        open(os.path.join(out, "scenes.jsonl"), "w").write("\n".join(merged) + "\n")
-        return errs, wall, cpu
-    gep = os.path.join(out, "gep")
-    os.makedirs(os.path.join(gep, "figures"), exist_ok=True)
-    texts = [open(os.path.join(p, "scenes.jsonl")).read().splitlines() for p in parts]
-    rules = [json.load(open(os.path.join(p, "rules.json"))) for p in parts]
-    n = sum(map(len, texts))
-    open(os.path.join(gep, "scenes.jsonl"), "w").write("\n".join(texts[i % shards][i // shards] for i in range(n)) + "\n")
-    json.dump([rules[i % shards][i // shards] for i in range(n)], open(os.path.join(gep, "rules.json"), "w"))
-    rows = []
-    for k, p in enumerate(parts):
-        for line in open(os.path.join(p, "vqa.jsonl")):
-            row = json.loads(line)
-            j = row["image_id"]
-            row["image_id"] = j * shards + k
-            rows.append(row)
-        for name in os.listdir(os.path.join(p, "figures")):
-            level, rest = name.split("_", 1)
-            j = int(rest.split(".")[0])
-            os.replace(os.path.join(p, "figures", name),
-                       os.path.join(gep, "figures", f"{level}_{j * shards + k:08d}.{rest.split('.')[1]}"))
-    rows.sort(key=lambda r: r["image_id"])  # stable: each image's rows keep their order
-    open(os.path.join(gep, "vqa.jsonl"), "w").write("".join(json.dumps(r) + "\n" for r in rows))
-    return errs, wall, cpu
+    geotruth = base[0]
+    if engine:
+        gep = os.path.join(out, "gep")
+        _, _, w, c = run([geotruth, "merge", *parts, "-o", gep, "--render", os.path.join(gep, "figures")])
+    else:
+        _, _, w, c = run([geotruth, "merge", *[p + ".jsonl" for p in parts], "-o", os.path.join(out, "scenes.jsonl"),
+                          "--render", os.path.join(out, "figures")])
+    return errs, wall + w, cpu + c
 
 
 def num(v):

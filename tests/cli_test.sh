@@ -108,12 +108,19 @@ check "gepbench items: the same bytes on one thread" "" "$(cmp "$tmp/gh.jsonl" "
 for k in 0 1 2; do
   "$geotruth" generate --family gepbench --level hard -n 6 --seed 4 --shard "$k/3" -o "$tmp/gh-shard$k.jsonl" 2>/dev/null
 done
-check "shards interleave into the whole run" "" "$(/usr/bin/python3 -c '
-import sys
-shards = [open(p).read().splitlines() for p in sys.argv[2:]]
-whole = open(sys.argv[1]).read().splitlines()
-merged = [shards[i % 3][i // 3] for i in range(len(whole))]
-print("" if merged == whole else "differ")' "$tmp/gh.jsonl" "$tmp"/gh-shard{0,1,2}.jsonl)"
+"$geotruth" merge "$tmp"/gh-shard{2,0,1}.jsonl -o "$tmp/gh-merged.jsonl" 2>/dev/null
+check "generate's shards merge into the whole run" "" "$(cmp "$tmp/gh.jsonl" "$tmp/gh-merged.jsonl")"
+# The engine's files: image ids count the items of the whole run, so shards leave them to merge.
+"$geotruth" generate --family gepbench -n 7 --seed 8 --format gepbench -o "$tmp/ge" --render "$tmp/ge-figs" 2>/dev/null
+for k in 0 1; do
+  "$geotruth" generate --family gepbench -n 7 --seed 8 --format gepbench -o "$tmp/ge$k" --render "$tmp/ge-figs$k" \
+    --shard "$k/2" 2>/dev/null
+done
+"$geotruth" merge "$tmp/ge0" "$tmp/ge1" -o "$tmp/ge-merged" --render "$tmp/ge-merged-figs" 2>/dev/null
+check "merged --format gepbench shards: the engine's files of one run" "" \
+  "$(diff -r -x .run.json "$tmp/ge" "$tmp/ge-merged" && diff -r "$tmp/ge-figs" "$tmp/ge-merged-figs")"
+check "merged pictures carry the engine's names" "easy_00000000.png easy_00000006.png" \
+  "$(cd "$tmp/ge-merged-figs" && ls | sed -n '1p;7p' | tr '\n' ' ' | sed 's/ $//')"
 "$geotruth" generate --family gepbench -n 5 --seed 8 --format gepbench -o "$tmp/engine" 2>/dev/null
 check "--format gepbench writes the engine's files" "rules.json scenes.jsonl vqa vqa.jsonl" "$(cd "$tmp/engine" && echo *)"
 "$geotruth" import --from gepbench "$tmp/engine/rules.json" "$tmp/engine/vqa.jsonl" -o "$tmp/engine-back.jsonl" 2>/dev/null

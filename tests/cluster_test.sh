@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sharding on a real scheduler: a single-node Slurm (munged, slurmctld, slurmd started here from a
 # configuration written in a temporary folder, on free ports) runs the job arrays of docs/scale.md
-# for audit, render and crosscheck as written, one audit task is requeued while it runs
+# for audit, render, crosscheck and generate as written, one audit task is requeued while it runs
 # (`scontrol requeue`) and must resume, the merges run as dependent jobs (afterok), and every
 # merged output must equal one process byte for byte. Then the same through GNU parallel (one
 # shard killed at its first checkpoint, retried, resumed), and every other command block of
@@ -87,6 +87,8 @@ workdir one
 cd "$tmp/one" || exit 1
 run_recipe scale.md one-process >"$tmp/log/one-process.txt" 2>&1
 check "one process: the recipe runs" 0 $?
+run_recipe scale.md one-generate >"$tmp/log/one-generate.txt" 2>&1
+check "one process: generate runs" 0 $?
 phase() { echo "== $1 (${SECONDS}s)"; }
 phase "one process done"
 
@@ -199,10 +201,19 @@ check "Slurm crosscheck, merged manifest = one process" same \
 check "Slurm crosscheck, merged overlays = one process" same "$(same_tree overlays/all "$tmp/one/overlays/all")"
 check "render: a repeated id in another shard is named as one process names it" 1 \
   "$(ls render/all | grep -c -- '-line14.png$')"
-# generate (issue 30): once `generate --shard i/n` exists, its job script and dependent merge
-# (docs/scale.md, "generate") are submitted here and compared with one `generate` the same way.
-
 phase "Slurm render and crosscheck done"
+
+# generate: the engine's files are written by the merge, from every shard's items.
+write_recipe scale.md generate.sbatch
+run_recipe scale.md slurm-generate >"$tmp/log/submit-generate.txt" 2>&1 || fail_with_logs "sbatch generate failed"
+wait_for 120 jobs_done || fail_with_logs "the generate array did not finish: $(squeue)"
+check "generate array: every task completed" "COMPLETED COMPLETED COMPLETED COMPLETED" \
+  "$(for t in 0 1 2 3; do job_state "${array}_$t"; done | xargs)"
+check "Slurm generate, merged engine files = one process" same "$(same_tree items/all "$tmp/one/items/all")"
+check "Slurm generate, merged pictures = one process" same "$(same_tree figures/all "$tmp/one/figures/all")"
+check "Slurm generate: 120 pictures under the engine's names" "120 easy_00000119.png" \
+  "$(ls figures/all | wc -l) $(ls figures/all | tail -1)"
+phase "Slurm generate done"
 cd "$tmp" || exit 1
 stop_daemons
 check "Slurm: every daemon stopped" "" "$(for p in $(cat "$state/munge/munged.pid" "$state/slurmctld.pid" "$state/slurmd.pid" 2>/dev/null); do kill -0 "$p" 2>/dev/null && echo "$p"; done)"
@@ -222,6 +233,11 @@ check "parallel crosscheck, merged = one process" same "$(cmp checks/all.jsonl "
 check "parallel crosscheck overlays = one process" same "$(same_tree overlays/all "$tmp/one/overlays/all")"
 geotruth count dataset.jsonl -o one-count.jsonl 2>/dev/null
 check "parallel count, merged = one process" same "$(cmp counts.jsonl one-count.jsonl && echo same)"
+run_recipe scale.md parallel-generate >"$tmp/log/parallel-generate.txt" 2>&1
+check "parallel generate: the recipe runs" 0 $?
+check "parallel generate, merged = one process" same \
+  "$(cmp tangram.jsonl "$tmp/one/tangram.jsonl" && cmp .tangram.jsonl.run.json "$tmp/one/.tangram.jsonl.run.json" && echo same)"
+check "parallel generate pictures = one process" same "$(same_tree tangram-figures "$tmp/one/tangram-figures")"
 phase "GNU parallel done"
 
 # ---- docs/audit.md, as written ----------------------------------------------------------------

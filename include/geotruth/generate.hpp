@@ -55,6 +55,10 @@ struct EngineQuestion {
   std::string answer;                ///< the answer's JSON text
 };
 
+/// The members of the question's VQA row after its image id, as the engine's files hold them:
+/// `"question_id": 3, "question": "…", "choices": [...], "answer": …`.
+std::string engine_row_members(const EngineQuestion& q);
+
 struct GeneratedItem {
   Scene scene;  ///< the certified item with its questions and their answer letters
   /// gepbench: the figure as the engine's rules.json holds it (one element of its list, compact

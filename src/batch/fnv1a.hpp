@@ -17,6 +17,7 @@ class Fnv1a {
       hash_ *= 1099511628211ULL;
     }
   }
+  std::uint64_t value() const { return hash_; }
   std::string hex() const {
     char buffer[17];
     std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash_));

@@ -37,8 +37,11 @@ int merge(const MergeCommand& command) {
   MergeTargets targets{command.output, {}};
   if (!command.records.empty()) targets.options["records"] = command.records;
   if (!command.overlay.empty()) targets.options["overlay"] = command.overlay;
+  if (!command.render.empty()) targets.options["render"] = command.render;
   const MergeResult merged = merge_runs(command.shards, targets, [&](const MergeResult& result) {
     if (result.subcommand == "audit") finalize_audit(command.output, command.image_dir);
+    if (result.subcommand == "generate" && result.options.value("format", std::string()) == "gepbench")
+      write_engine_files(command.output, result.options, command.render);
   });
   std::cerr << "merge: " << merged.shards << " shards of " << merged.subcommand << " (" << merged.ordinals
             << " records, " << merged.totals.errors << " errors";

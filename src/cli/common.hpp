@@ -146,7 +146,7 @@ int audit(AuditCommand command, const BandOptions& bands);
 
 struct MergeCommand {
   std::vector<std::string> shards;
-  std::string output, records, overlay, image_dir;
+  std::string output, records, overlay, image_dir, render;
 };
 int merge(const MergeCommand& command);
 
@@ -179,7 +179,8 @@ struct PictureOptions {
 };
 
 struct GenerateCommand {
-  std::string family = "diagram", level, output, format = "native", shard, render_dir, image_format = "png";
+  BatchOptions batch;
+  std::string family = "diagram", level, output, format = "native", render_dir, image_format = "png";
   std::uint64_t count = 10, seed = 1;
   std::size_t max_attempts = 5000;
   bool grid = false;
@@ -188,6 +189,12 @@ struct GenerateCommand {
   PictureOptions picture;
 };
 int generate(const GenerateCommand& command, const BandOptions& bands);
+/// generate --format gepbench's last step, for a whole run or merged shards: DIR/scenes.jsonl,
+/// rules.json, vqa.jsonl and vqa/<aspect>.jsonl from the items' records in DIR/.items.jsonl (image
+/// ids counted over the items made), and each picture in `render_dir` renamed from its item's id
+/// to the engine's <level>_<image id>. `options` are the run's (its manifest's). Throws
+/// std::runtime_error when a file is missing or cannot be written.
+void write_engine_files(const std::filesystem::path& dir, const ordered_json& options, const std::string& render_dir);
 
 /// A generated item's picture: how to draw, encode and cross-check it.
 struct PictureRequest {

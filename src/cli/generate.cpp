@@ -1,6 +1,10 @@
 // geotruth generate: synthetic items on every core (TBB), written in item order. Tangram and
 // GePBench items are certified (generate_item); with --render each picture is drawn, encoded and
 // cross-checked in the vision module, and a candidate whose picture disagrees is rejected too.
+// Sharded and resumed as every batch subcommand (RecordsOutput): one line per item. With --format
+// gepbench that line is the item's record in DIR/.items.jsonl, and the engine's files (whose image
+// ids count the items made before) are written from it once the run is complete, by the run or by
+// merge (write_engine_files).
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_pipeline.h>
 
@@ -10,10 +14,13 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <fstream>
 #include <map>
 #include <memory>
 
 #include "audit/run.hpp"
+#include "batch/files.hpp"
+#include "batch/pictures.hpp"
 #include "batch/shard.hpp"
 #include "cli/common.hpp"
 
@@ -37,17 +44,68 @@ std::string engine_image_name(const std::string& prefix, std::size_t id, const s
   return prefix + "_" + digits + extension;
 }
 
-std::string engine_row(std::size_t image_id, const EngineQuestion& q, bool with_aspect) {
-  std::string row = "{\"image_id\": " + std::to_string(image_id) +
-                    ", \"question_id\": " + std::to_string(q.question_id) +
-                    ", \"question\": " + ordered_json(q.question).dump() + ", \"choices\": [";
-  for (std::size_t i = 0; i < q.choices.size(); ++i) row += (i ? ", " : "") + q.choices[i];
-  row += "], \"answer\": " + q.answer;
-  if (with_aspect) row += ", \"aspect\": \"" + q.aspect + "\"";
-  return row + "}";
+// The item's line of DIR/.items.jsonl: its native scene line, its rules.json element and its VQA
+// rows, each as the text the engine's files get.
+std::string item_record(const GeneratedItem& item) {
+  ordered_json rows = ordered_json::array();
+  for (const auto& q : item.engine_questions) rows.push_back({{"aspect", q.aspect}, {"row", engine_row_members(q)}});
+  return ordered_json{{"id", item.scene.id}, {"scene", write_scene(item.scene)}, {"rules", item.engine_rules}, {"rows", rows}}
+      .dump();
+}
+
+std::string picture_extension(const ordered_json& options) {
+  return options.value("image_format", std::string("png")) == "jpeg" ? ".jpg" : ".png";
 }
 
 }  // namespace
+
+void write_engine_files(const fs::path& dir, const ordered_json& options, const std::string& render_dir) {
+  std::ifstream items(dir / ".items.jsonl", std::ios::binary);
+  if (!items) throw std::runtime_error((dir / ".items.jsonl").string() + " is missing");
+  fs::create_directories(dir / "vqa");
+  AtomicFile scenes(dir / "scenes.jsonl"), rules(dir / "rules.json"), vqa(dir / "vqa.jsonl");
+  std::map<std::string, std::unique_ptr<AtomicFile>> by_aspect;
+  for (const char* aspect : kAspects)
+    by_aspect[aspect] = std::make_unique<AtomicFile>(dir / "vqa" / (std::string(aspect) + ".jsonl"));
+  const std::string prefix = options.value("level", std::string()).empty() ? "easy" : options["level"].get<std::string>();
+  const std::string extension = picture_extension(options);
+  std::vector<std::pair<fs::path, fs::path>> renames;
+  rules.stream() << "[";
+  std::size_t image_id = 0;
+  std::string line;
+  while (std::getline(items, line)) {
+    if (line.empty()) continue;
+    const ordered_json item = ordered_json::parse(line);
+    if (item.contains("error")) {  // an item without a certified candidate: no rules element
+      scenes.stream() << line << '\n';
+      continue;
+    }
+    scenes.stream() << item["scene"].get<std::string>() << '\n';
+    rules.stream() << (image_id ? ",\n" : "\n") << item["rules"].get<std::string>();
+    const std::string head = "{\"image_id\": " + std::to_string(image_id) + ", ";
+    for (const auto& row : item["rows"]) {
+      const std::string aspect = row["aspect"], tail = row["row"];
+      vqa.stream() << head << tail << ", \"aspect\": \"" << aspect << "\"}\n";
+      by_aspect.at(aspect)->stream() << head << tail << "}\n";
+    }
+    if (!render_dir.empty())
+      renames.emplace_back(fs::path(render_dir) / (picture_stem(item["id"], 0) + extension),
+                           fs::path(render_dir) / engine_image_name(prefix, image_id, extension));
+    ++image_id;
+  }
+  rules.stream() << "\n]\n";
+  scenes.commit(), rules.commit(), vqa.commit();
+  for (auto& [_, out] : by_aspect) out->commit();
+  // Pictures were named by their item while the run (or its shards) made them. A second pass after
+  // an interruption finds some renamed already.
+  for (const auto& [from, to] : renames) {
+    if (fs::exists(from))
+      fs::rename(from, to);
+    else if (!fs::exists(to))
+      throw std::runtime_error(from.string() + " is missing (the picture of an item in " +
+                               (dir / ".items.jsonl").string() + ")");
+  }
+}
 
 int generate(const GenerateCommand& command, const BandOptions& band_options) {
   if (!known_level(command.family, command.level)) {
@@ -64,16 +122,6 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
                  "DIR/vqa.jsonl and DIR/vqa/<aspect>.jsonl)\n";
     return kUsage;
   }
-  Shard shard;
-  if (!command.shard.empty()) {
-    const auto parsed = parse_shard(command.shard);
-    if (!parsed) {
-      std::cerr << "geotruth generate: --shard " << command.shard << ": expected i/n with 0 <= i < n\n";
-      return kUsage;
-    }
-    shard = *parsed;
-  }
-
   GenerateOptions options;
   options.family = command.family;
   options.level = command.level;
@@ -99,36 +147,53 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
     fs::create_directories(command.render_dir);
   }
 
-  // Outputs: native scenes; with --format gepbench also the engine's rules and VQA files.
+  // One line per item: the native scene (or its error line), or with --format gepbench the item's
+  // record, from which the engine's files are written at the end. Pictures are named by their item.
   const bool engine = command.format == "gepbench";
-  const fs::path dir = engine ? fs::path(command.output) : fs::path();
-  std::unique_ptr<Output> scenes, rules, vqa;
-  std::map<std::string, std::unique_ptr<Output>> by_aspect;
-  if (engine) {
-    fs::create_directories(dir / "vqa");
-    scenes = std::make_unique<Output>((dir / "scenes.jsonl").string());
-    rules = std::make_unique<Output>((dir / "rules.json").string());
-    vqa = std::make_unique<Output>((dir / "vqa.jsonl").string());
-    for (const char* aspect : kAspects)
-      by_aspect[aspect] = std::make_unique<Output>((dir / "vqa" / (std::string(aspect) + ".jsonl")).string());
-    rules->stream() << "[";
-  } else {
-    scenes = std::make_unique<Output>(command.output);
-  }
-  std::map<std::string, std::size_t> written_rows;  // per aspect: JSONL rows need no separators
+  const std::string extension = jpeg ? ".jpg" : ".png";
+  ordered_json run_options = {{"family", command.family},  {"level", command.level},
+                              {"count", command.count},    {"seed", command.seed},
+                              {"grid", command.grid},      {"max_attempts", command.max_attempts},
+                              {"format", command.format},  {"bands", bands_json(options.bands)},
+                              {"image_format", command.image_format}, {"quality", command.quality},
+                              {"picture", command.render_dir.empty() ? ordered_json() : command.picture.json()}};
+  if (engine) fs::create_directories(command.output);
+  std::vector<RunPictures> pictures;
+  if (!command.render_dir.empty()) pictures.push_back({command.render_dir, 0, "", "render"});
+  RecordsOutput out({"generate", engine ? (fs::path(command.output) / ".items.jsonl").string() : command.output,
+                     engine ? command.output : "", run_options, pictures, {}},
+                    command.batch);
+  const Shard shard = command.batch.parsed();
+  // The engine's files need every item: a shard leaves them to merge.
+  auto finish_engine = [&]() -> bool {
+    if (!engine) return true;
+    if (!shard.whole()) {
+      std::cerr << "generate: shard " << shard.text() << ": the engine's files (rules.json, vqa.jsonl, pictures "
+                << "by image id) are written by merge\n";
+      return true;
+    }
+    try {
+      write_engine_files(command.output, run_options, command.render_dir);
+    } catch (const std::exception& e) {
+      std::cerr << "geotruth generate: " << e.what() << '\n';
+      return false;
+    }
+    return true;
+  };
+  if (out.complete()) return finish_engine() ? (out.totals({}).errors ? kRecordErrors : kOk) : kUsage;
+  const BatchPlan plan = out.plan();
 
   std::optional<tbb::global_control> parallelism;
   if (command.threads > 0) parallelism.emplace(tbb::global_control::max_allowed_parallelism, command.threads);
   const auto started = std::chrono::steady_clock::now();
   std::map<std::string, std::size_t> rejected, dropped;
   std::size_t made = 0, errors = 0, candidates = 0, images = 0;
-  std::uint64_t next = 0;  // ordinals handed out so far
-  const std::string prefix = command.level.empty() ? "easy" : command.level;
+  std::uint64_t next = plan.after;  // ordinals handed out so far
 
   tbb::parallel_pipeline(
       static_cast<std::size_t>(std::max(4, 4 * command.threads)),
       tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> Work* {
-        while (next < command.count && !shard.keeps(next + 1)) ++next;
+        while (next < command.count && !plan.takes(next + 1)) ++next;
         if (next >= command.count) {
           control.stop();
           return nullptr;
@@ -160,37 +225,24 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
         candidates += item.attempts;
         if (item.error) {
           ++errors;
-          scenes->stream()
-              << ordered_json{{"line", work->ordinal}, {"error", {{"pointer", ""}, {"message", *item.error}}}}.dump()
-              << '\n';
+          out.stream() << ordered_json{{"line", work->ordinal}, {"error", {{"pointer", ""}, {"message", *item.error}}}}
+                              .dump()
+                       << '\n';
           std::cerr << "generate: item " << work->ordinal << ": " << *item.error << '\n';
-          return;
-        }
-        scenes->stream() << write_scene(item.scene) << '\n';
-        const std::size_t image_id = made++;
-        if (engine) {
-          rules->stream() << (image_id ? ",\n" : "\n") << item.engine_rules;
-          for (const auto& q : item.engine_questions) {
-            vqa->stream() << engine_row(image_id, q, true) << '\n';
-            by_aspect[q.aspect]->stream() << engine_row(image_id, q, false) << '\n';
+        } else {
+          out.stream() << (engine ? item_record(item) : write_scene(item.scene)) << '\n';
+          ++made;
+          if (draw_and_check_picture) {
+            write_atomically(fs::path(command.render_dir) / (picture_stem(item.scene.id, 0) + extension),
+                             {reinterpret_cast<const char*>(work->picture.bytes.data()), work->picture.bytes.size()});
+            ++images;
           }
         }
-        if (draw_and_check_picture) {
-          const std::string extension = jpeg ? ".jpg" : ".png";
-          const std::string name = engine ? engine_image_name(prefix, image_id, extension) : item.scene.id + extension;
-          write_atomically((fs::path(command.render_dir) / name).string(),
-                           {reinterpret_cast<const char*>(work->picture.bytes.data()), work->picture.bytes.size()});
-          ++images;
-        }
+        if (plan.written) plan.written(work->ordinal, item.error.has_value());
       }));
-  if (engine) rules->stream() << "\n]\n";
-  bool written = scenes->commit();
-  if (engine) {
-    written = rules->commit() && written;
-    written = vqa->commit() && written;
-    for (auto& [_, out] : by_aspect) written = out->commit() && written;
-  }
-  if (!written) return kUsage;
+  BatchStats stats;
+  stats.records = made + errors, stats.errors = errors, stats.ordinals = command.count;
+  if (!out.finish(stats) || !finish_engine()) return kUsage;
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::cerr << "generate: " << made << " " << command.family << (command.level.empty() ? "" : " " + command.level)
@@ -208,7 +260,7 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
   };
   table("rejected candidates by reason:", rejected);
   table("questions not certified (not asked) by reason:", dropped);
-  return errors ? kRecordErrors : kOk;
+  return out.totals(stats).errors ? kRecordErrors : kOk;
 }
 
 }  // namespace geotruth::cli

@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
          auto command = std::make_shared<MergeCommand>();
          app.add_option("shards", command->shards,
                         "the shards' outputs (what each shard's -o named: audit and render directories, count, "
-                        "analyze, import and crosscheck files), in any order; a glob such as audit/shard* is enough")
+                        "analyze, import, crosscheck and generate files, generate --format gepbench directories), in any order; a glob such as audit/shard* is enough")
              ->required();
          app.add_option("-o,--output", command->output,
                         "the merged output: a directory or a file, as the shards' (one run's -o)")
@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
          app.add_option("--records", command->records,
                         "render: the merged records file, when the shards had --records outside their directory");
          app.add_option("--overlay", command->overlay, "crosscheck: the folder for the merged overlays");
+         app.add_option("--render", command->render, "generate: the folder for the merged pictures");
          app.add_option("--image", command->image_dir, "audit: " + std::string(kImageHelp))
              ->check(CLI::ExistingDirectory);
          app.footer(
@@ -102,8 +103,7 @@ int main(int argc, char** argv) {
              ->capture_default_str();
          app.add_option("--seed", command->seed, "random seed: item i depends on (seed, i) alone, same bytes anywhere")
              ->capture_default_str();
-         app.add_option("--shard", command->shard,
-                        "make only items i+1, i+1+n, ... of the run (0-based i, as audit's --shard), e.g. 2/8");
+         command->batch.add_to(app);
          app.add_flag("--grid", command->grid, "diagram: place entities in a 3x3 grid, ask row questions");
          app.add_option("-o,--output", command->output,
                         "native JSONL of the items (default: stdout); with --format gepbench a directory");

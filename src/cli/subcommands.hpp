@@ -31,7 +31,7 @@ inline constexpr SubcommandInfo kSubcommands[] = {
      Executable::parallel},
     {"audit", "recompute every answer of a dataset; write verdicts, scene findings, a summary and an HTML report",
      Executable::parallel},
-    {"merge", "join the shards of an audit, render, crosscheck, count, analyze or import run into one run's output",
+    {"merge", "join the shards of an audit, render, crosscheck, count, analyze, import or generate run into one run's output",
      Executable::parallel},
     {"filter", "split a dataset into clean and rejected items by their verdicts", Executable::parallel},
     {"score",

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include "batch/fnv1a.hpp"
+#include "core/exact_json.hpp"
 #include "generate/random.hpp"
 
 namespace geotruth::generate {
@@ -16,10 +18,10 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finalizer
   return x ^ (x >> 31);
 }
 
-std::uint64_t text_hash(const std::string& text) {  // FNV-1a, 64 bits
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
-  return h;
+std::uint64_t text_hash(const std::string& text) {
+  Fnv1a h;
+  h.add(text);
+  return h.value();
 }
 
 }  // namespace
@@ -56,6 +58,13 @@ GeneratedItem generate_item(const GenerateOptions& options, std::uint64_t seed, 
   item.scene = generate_diagram(seed, index - 1, diagram_words(), {options.grid});
   item.attempts = 1;
   return item;
+}
+
+std::string engine_row_members(const EngineQuestion& q) {
+  std::string row = "\"question_id\": " + std::to_string(q.question_id) +
+                    ", \"question\": " + ordered_json(q.question).dump() + ", \"choices\": [";
+  for (std::size_t i = 0; i < q.choices.size(); ++i) row += (i ? ", " : "") + q.choices[i];
+  return row + "], \"answer\": " + q.answer;
 }
 
 bool known_level(const std::string& family, const std::string& level) {

@@ -13,8 +13,8 @@
 
 #include <chrono>
 #include <cstdio>
-#include <iostream>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <memory>
 
@@ -49,7 +49,8 @@ std::string engine_image_name(const std::string& prefix, std::size_t id, const s
 std::string item_record(const GeneratedItem& item) {
   ordered_json rows = ordered_json::array();
   for (const auto& q : item.engine_questions) rows.push_back({{"aspect", q.aspect}, {"row", engine_row_members(q)}});
-  return ordered_json{{"id", item.scene.id}, {"scene", write_scene(item.scene)}, {"rules", item.engine_rules}, {"rows", rows}}
+  return ordered_json{
+      {"id", item.scene.id}, {"scene", write_scene(item.scene)}, {"rules", item.engine_rules}, {"rows", rows}}
       .dump();
 }
 
@@ -67,7 +68,8 @@ void write_engine_files(const fs::path& dir, const ordered_json& options, const 
   std::map<std::string, std::unique_ptr<AtomicFile>> by_aspect;
   for (const char* aspect : kAspects)
     by_aspect[aspect] = std::make_unique<AtomicFile>(dir / "vqa" / (std::string(aspect) + ".jsonl"));
-  const std::string prefix = options.value("level", std::string()).empty() ? "easy" : options["level"].get<std::string>();
+  const std::string prefix =
+      options.value("level", std::string()).empty() ? "easy" : options["level"].get<std::string>();
   const std::string extension = picture_extension(options);
   std::vector<std::pair<fs::path, fs::path>> renames;
   rules.stream() << "[";
@@ -151,17 +153,26 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
   // record, from which the engine's files are written at the end. Pictures are named by their item.
   const bool engine = command.format == "gepbench";
   const std::string extension = jpeg ? ".jpg" : ".png";
-  ordered_json run_options = {{"family", command.family},  {"level", command.level},
-                              {"count", command.count},    {"seed", command.seed},
-                              {"grid", command.grid},      {"max_attempts", command.max_attempts},
-                              {"format", command.format},  {"bands", bands_json(options.bands)},
-                              {"image_format", command.image_format}, {"quality", command.quality},
+  ordered_json run_options = {{"family", command.family},
+                              {"level", command.level},
+                              {"count", command.count},
+                              {"seed", command.seed},
+                              {"grid", command.grid},
+                              {"max_attempts", command.max_attempts},
+                              {"format", command.format},
+                              {"bands", bands_json(options.bands)},
+                              {"image_format", command.image_format},
+                              {"quality", command.quality},
                               {"picture", command.render_dir.empty() ? ordered_json() : command.picture.json()}};
   if (engine) fs::create_directories(command.output);
   std::vector<RunPictures> pictures;
   if (!command.render_dir.empty()) pictures.push_back({command.render_dir, 0, "", "render"});
-  RecordsOutput out({"generate", engine ? (fs::path(command.output) / ".items.jsonl").string() : command.output,
-                     engine ? command.output : "", run_options, pictures, {}},
+  RecordsOutput out({"generate",
+                     engine ? (fs::path(command.output) / ".items.jsonl").string() : command.output,
+                     engine ? command.output : "",
+                     run_options,
+                     pictures,
+                     {}},
                     command.batch);
   const Shard shard = command.batch.parsed();
   // The engine's files need every item: a shard leaves them to merge.
@@ -225,9 +236,9 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
         candidates += item.attempts;
         if (item.error) {
           ++errors;
-          out.stream() << ordered_json{{"line", work->ordinal}, {"error", {{"pointer", ""}, {"message", *item.error}}}}
-                              .dump()
-                       << '\n';
+          out.stream()
+              << ordered_json{{"line", work->ordinal}, {"error", {{"pointer", ""}, {"message", *item.error}}}}.dump()
+              << '\n';
           std::cerr << "generate: item " << work->ordinal << ": " << *item.error << '\n';
         } else {
           out.stream() << (engine ? item_record(item) : write_scene(item.scene)) << '\n';

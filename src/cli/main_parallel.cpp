@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
          auto command = std::make_shared<MergeCommand>();
          app.add_option("shards", command->shards,
                         "the shards' outputs (what each shard's -o named: audit and render directories, count, "
-                        "analyze, import, crosscheck and generate files, generate --format gepbench directories), in any order; a glob such as audit/shard* is enough")
+                        "analyze, import, crosscheck and generate files, generate --format gepbench directories), in "
+                        "any order; a glob such as audit/shard* is enough")
              ->required();
          app.add_option("-o,--output", command->output,
                         "the merged output: a directory or a file, as the shards' (one run's -o)")

@@ -666,23 +666,47 @@ class Checker {
     for (const auto& g : out_.detections.glyphs) heights.push_back(g.height);
     std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
     const double letter_size = std::max(fig_.font_px, heights.empty() ? 0.0 : 0.8 * heights[heights.size() / 2]);
+    const double reach = 2.5 * letter_size;
+    // The nearest unused glyph of `glyphs` within reach of the letter's point.
+    auto nearest = [&](const Text& t, const std::vector<Detections::Box>& glyphs, const std::vector<bool>& taken) {
+      std::size_t best = glyphs.size();
+      double best_d = reach;
+      for (std::size_t g = 0; g < glyphs.size(); ++g) {
+        const double d = dist(t.anchor, {glyphs[g].x + glyphs[g].width / 2.0, glyphs[g].y + glyphs[g].height / 2.0});
+        if (!taken[g] && d < best_d) best_d = d, best = g;
+      }
+      return best;
+    };
+    std::vector<const Text*> unmatched;
     for (const Text& t : fig_.texts) {
       if (!t.letter || !inside(t.anchor)) continue;
       ++count.symbolic;
-      const double reach = 2.5 * letter_size;
-      std::size_t best = used.size();
-      double best_d = reach;
-      for (std::size_t g = 0; g < used.size(); ++g) {
-        const auto& box = out_.detections.glyphs[g];
-        const double d = dist(t.anchor, {box.x + box.width / 2.0, box.y + box.height / 2.0});
-        if (!used[g] && d < best_d) best_d = d, best = g;
-      }
-      if (best < used.size()) {
-        used[best] = true;
-        ++count.matched;
+      if (const std::size_t g = nearest(t, out_.detections.glyphs, used); g < used.size())
+        used[g] = true, ++count.matched;
+      else
+        unmatched.push_back(&t);
+    }
+    if (unmatched.empty()) return;
+    // A thin glyph (an I, a J) in a noisy picture can fall under the letters' own threshold (half
+    // the darkest stroke's contrast, on the denoised picture): it is looked for again in the ink of
+    // the picture as decoded, where a glyph a letter already took or one on a stroke of the scene
+    // does not count.
+    std::vector<bool> faint_compact;
+    const auto faint = find_glyphs(unsmoothed_ink(paper_), faint_compact);
+    std::vector<bool> taken(faint.size(), false);
+    for (std::size_t g = 0; g < faint.size(); ++g) {
+      const P2 centre{faint[g].x + faint[g].width / 2.0, faint[g].y + faint[g].height / 2.0};
+      taken[g] = on_scene_stroke(centre, out_.picture.tolerance_px) ||
+                 std::any_of(out_.detections.glyphs.begin(), out_.detections.glyphs.end(),
+                             [&](const Detections::Box& b) { return in_box(centre, b, 0); });
+    }
+    for (const Text* t : unmatched) {
+      if (const std::size_t g = nearest(*t, faint, taken); g < faint.size()) {
+        taken[g] = true, ++count.matched;
+        out_.detections.glyphs.push_back(faint[g]);
       } else {
-        add(FindingKind::not_detected, {t.element},
-            "no letter-sized mark within " + fixed(reach, 0) + " px of point " + t.text, std::nullopt, {t.anchor});
+        add(FindingKind::not_detected, {t->element},
+            "no letter-sized mark within " + fixed(reach, 0) + " px of point " + t->text, std::nullopt, {t->anchor});
       }
     }
   }

@@ -110,6 +110,12 @@ Paper measure_paper(const Image& image) {
   return paper;
 }
 
+cv::Mat unsmoothed_ink(const Paper& paper) {
+  if (paper.smoothing == 0 && paper.noise_smoothed == paper.noise) return paper.ink;
+  return signed_darkness(paper.gray, paper.background, paper.dark_paper) >
+         std::max(paper.ink_level, kInkNoiseFactor * paper.noise);
+}
+
 double darkness_at(const Paper& paper, PixelPoint p) {
   const cv::Mat& d = paper.darkness;
   const double x = p.x - 0.5, y = p.y - 0.5;  // pixel (i, j) covers [i, i + 1): its centre is i + 0.5

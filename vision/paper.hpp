@@ -27,6 +27,11 @@ struct Paper {
 /// is taken; salt-and-pepper specks are removed by a 3 × 3 median first when they are present.
 Paper measure_paper(const Image& image);
 
+/// Ink in the picture as decoded, before any smoothing: darkness above `ink_level` and 4 σ of the
+/// unsmoothed noise. For thin marks (the stem of an I or a J) that the median filter against
+/// salt-and-pepper specks wears away.
+cv::Mat unsmoothed_ink(const Paper& paper);
+
 /// Darkness at a sub-pixel position (bilinear; positions outside the image read as paper).
 double darkness_at(const Paper& paper, PixelPoint p);
 

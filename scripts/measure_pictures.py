@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Measure geotruth's picture cross-check on GePBench engine output: agreement, planted mismatches,
 spirals, speed.
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "generate/exact.hpp"
 
@@ -722,28 +723,36 @@ class Builder {
     return true;
   }
 
+  // A rectangle (a square 40 % of the time) about a free centre, by its half-diagonal: added to the
+  // figure unless it does not fit (its index then none).
+  struct AddedRectangle {
+    Vec2 centre;
+    Rational half_diagonal;
+    bool square = false;
+    std::vector<Vec2> corners;
+    std::optional<std::size_t> index;
+  };
+  AddedRectangle add_rectangle() {
+    AddedRectangle r{point(0.25, 0.75), u4(0.1, 0.22), rng_.chance(0.4), {}, std::nullopt};
+    r.corners = rectangle(r.centre, r.half_diagonal, r.square);
+    if (!r.corners.empty()) r.index = add(polygon(r.corners, r.square ? "square" : "rectangle"));
+    return r;
+  }
+
   bool rectangle_circumcircle() {
-    const Vec2 c = point(0.25, 0.75);
-    const Rational rho = u4(0.1, 0.22);
-    const bool square = rng_.chance(0.4);
-    const auto p = rectangle(c, rho, square);
-    if (p.empty()) return false;
-    const std::size_t pi = add(polygon(p, square ? "square" : "rectangle"));
-    const std::size_t ci = add(circle(c, rho));
-    relate(ci, pi, square ? "circumscribed circle of square" : "circumscribed circle of rectangle");
+    const AddedRectangle r = add_rectangle();
+    if (!r.index) return false;
+    const std::size_t ci = add(circle(r.centre, r.half_diagonal));
+    relate(ci, *r.index, r.square ? "circumscribed circle of square" : "circumscribed circle of rectangle");
     return true;
   }
 
   bool diagonal() {
-    const Vec2 c = point(0.25, 0.75);
-    const Rational rho = u4(0.1, 0.22);
-    const bool square = rng_.chance(0.4);
-    const auto p = rectangle(c, rho, square);
-    if (p.empty()) return false;
-    const std::size_t pi = add(polygon(p, square ? "square" : "rectangle"));
+    const AddedRectangle r = add_rectangle();
+    if (!r.index) return false;
     const std::size_t k = rng_.below(2);
-    const std::size_t li = add(straight("segment", p[k], p[k + 2]));
-    relate(li, pi, "diagonal");
+    const std::size_t li = add(straight("segment", r.corners[k], r.corners[k + 2]));
+    relate(li, *r.index, "diagonal");
     return true;
   }
 

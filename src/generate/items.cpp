@@ -46,6 +46,16 @@ std::vector<std::string> place_answer(const std::vector<std::string>& values, st
   return out;
 }
 
+std::string picture_problem(const CandidateCheck& picture, const Scene& scene) {
+  return picture ? picture(scene) : std::string();
+}
+
+GeneratedItem without_candidate(GeneratedItem item, const GenerateOptions& options) {
+  ++item.rejected[item.error.value_or("unknown")];
+  item.error = "no certified candidate in " + std::to_string(options.max_attempts) + " attempts";
+  return item;
+}
+
 }  // namespace geotruth::generate
 
 namespace geotruth {

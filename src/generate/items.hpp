@@ -19,6 +19,13 @@ std::size_t answer_position(std::uint64_t seed, std::uint64_t index, const std::
 /// `values` with values[right] moved to `position`, the others in their order.
 std::vector<std::string> place_answer(const std::vector<std::string>& values, std::size_t right, std::size_t position);
 
+/// A candidate's last test, once it is certified: "" when `picture` (if any) passes its picture.
+std::string picture_problem(const CandidateCheck& picture, const Scene& scene);
+
+/// The item when no candidate passed in options.max_attempts: the last one's reason counted, and
+/// the item an error.
+GeneratedItem without_candidate(GeneratedItem item, const GenerateOptions& options);
+
 GeneratedItem gepbench_item(const GenerateOptions& options, std::uint64_t seed, std::uint64_t index,
                             const CandidateCheck& picture);
 GeneratedItem tangram_item(const GenerateOptions& options, std::uint64_t seed, std::uint64_t index,

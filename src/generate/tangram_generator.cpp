@@ -575,18 +575,15 @@ GeneratedItem tangram_item(const GenerateOptions& options, std::uint64_t seed, s
       item.error = problem;
       continue;
     }
-    if (picture)
-      if (const auto problem = picture(scene); !problem.empty()) {
-        item.error = problem;
-        continue;
-      }
+    if (const auto problem = picture_problem(picture, scene); !problem.empty()) {
+      item.error = problem;
+      continue;
+    }
     item.scene = std::move(scene);
     item.error.reset();
     return item;
   }
-  ++item.rejected[item.error.value_or("unknown")];
-  item.error = "no certified candidate in " + std::to_string(options.max_attempts) + " attempts";
-  return item;
+  return without_candidate(std::move(item), options);
 }
 
 }  // namespace geotruth::generate

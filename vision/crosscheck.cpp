@@ -1007,6 +1007,11 @@ class Checker {
 }  // namespace
 
 CrossCheck crosscheck(const Scene& scene, const Image& image, const CrossCheckOptions& options) {
+  // One picture, one thread: the batches spread pictures over the cores (TBB), so OpenCV's own
+  // thread pool would only oversubscribe them; and its parked threads at exit trip
+  // LeakSanitizer's tracer now and then (scripts/sanitize).
+  static const bool one_thread_each = (cv::setNumThreads(0), true);
+  (void)one_thread_each;
   return Checker(scene, image, options).run();
 }
 

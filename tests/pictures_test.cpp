@@ -12,14 +12,10 @@
 #include <geotruth/vision.hpp>
 #include <random>
 
+#include "scene_of.hpp"
+
 namespace geotruth::vision {
 namespace {
-
-Scene scene_of(const std::string& json) {
-  auto parsed = read_scene(json);
-  if (const auto* error = std::get_if<InputError>(&parsed)) ADD_FAILURE() << error->pointer << ": " << error->message;
-  return std::get<Scene>(parsed);
-}
 
 std::string reasons_of(const CrossCheck& check) {
   std::string out;

@@ -10,14 +10,10 @@
 #include <iterator>
 #include <map>
 
+#include "scene_of.hpp"
+
 namespace geotruth::vision {
 namespace {
-
-Scene scene_of(const std::string& json) {
-  auto parsed = read_scene(json);
-  if (const auto* error = std::get_if<InputError>(&parsed)) ADD_FAILURE() << error->pointer << ": " << error->message;
-  return std::get<Scene>(parsed);
-}
 
 bool has_reason(const CrossCheck& check, const std::string& kind, const std::string& element = "") {
   for (const auto& r : check.reasons)

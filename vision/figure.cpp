@@ -1,6 +1,7 @@
 #include "vision/figure.hpp"
 #include "geometry/predicates.hpp"
 
+#include <geotruth/findings.hpp>
 #include <geotruth/shape_types.hpp>
 
 #include <algorithm>
@@ -88,7 +89,7 @@ class Builder {
 
   void add_line(const Line& line) {
     const Point &first = scene_.points[line.through.front()], &last = scene_.points[line.through.back()];
-    const std::string name = line.id.empty() ? first.id + "-" + last.id : line.id;
+    const std::string name = stroke_name(scene_, line);
     if (!first.at || !last.at) return fig_.problems.push_back(name);
     add_extent(name, *first.at, *last.at, line.extent, line.style == Stroke::dashed);
   }

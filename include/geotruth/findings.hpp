@@ -87,6 +87,9 @@ Finding make_finding(FindingKind kind, std::vector<std::string> elements, std::s
 // ("circle O") or its position in the scene ("circle #2"); a link without one by its ends
 // ("e1->e2").
 std::string line_name(const std::string& end_a, const std::string& end_b);
+/// A line as the picture cross-check names its stroke: its id, or its first and last points' ids
+/// ("A-B").
+std::string stroke_name(const Scene& scene, const Line& line);
 std::string circle_name(const Scene& scene, std::size_t circle);
 std::string link_name(const Link& link);
 

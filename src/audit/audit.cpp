@@ -222,11 +222,10 @@ std::optional<Scene> without_element(const Scene& scene, const std::string& name
   std::erase_if(out.shapes, [&](const Shape& s) { return s.id == name; });
   for (std::size_t c = scene.circles.size(); c-- > 0;)
     if (circle_name(scene, c) == name) out.circles.erase(out.circles.begin() + static_cast<std::ptrdiff_t>(c));
+  // A line by the cross-check's name for its stroke, or by the audit's ("line A-B").
   std::erase_if(out.lines, [&](const Line& l) {
-    const std::string drawn_name =
-        l.id.empty() ? line_name(scene.points[l.through.front()].id, scene.points[l.through.back()].id) : l.id;
-    return l.id == name || drawn_name == name ||
-           (l.id.empty() && scene.points[l.through.front()].id + "-" + scene.points[l.through.back()].id == name);
+    return stroke_name(scene, l) == name ||
+           (l.id.empty() && line_name(scene.points[l.through.front()].id, scene.points[l.through.back()].id) == name);
   });
   std::erase_if(out.links, [&](const Link& l) { return link_name(l) == name; });
   bool letter = false;
@@ -249,9 +248,9 @@ void judge_by_picture(const Question& q, const Truth& truth, const PictureEviden
                       std::vector<Lacking>& lacking, QuestionVerdict& v) {
   if (v.verdict != Verdict::ok && v.verdict != Verdict::wrong) return;
   std::vector<const Finding*> rests_on;
+  const bool counting = q.ask == "count" || q.ask == "exists" || q.ask == "reference";
   for (const Finding& f : picture.findings) {
     if (f.kind == FindingKind::count_mismatch || f.severity == Severity::note) continue;
-    const bool counting = q.ask == "count" || q.ask == "exists" || q.ask == "reference";
     // A fact about the finding's elements: all of them (a gap between two strokes is about the pair).
     const bool about_facts =
         !f.elements.empty() && std::any_of(truth.facts.begin(), truth.facts.end(), [&](const Fact& fact) {

@@ -58,6 +58,12 @@ std::string picture_extension(const ordered_json& options) {
   return options.value("image_format", std::string("png")) == "jpeg" ? ".jpg" : ".png";
 }
 
+// An item's picture while its run (or shard) is going: named by the item's scene id, unique across
+// shards; write_engine_files gives it the engine's name at the end.
+std::string item_picture_name(const std::string& id, const ordered_json& options) {
+  return picture_stem(id, 0) + picture_extension(options);
+}
+
 }  // namespace
 
 void write_engine_files(const fs::path& dir, const ordered_json& options, const std::string& render_dir) {
@@ -91,7 +97,7 @@ void write_engine_files(const fs::path& dir, const ordered_json& options, const 
       by_aspect.at(aspect)->stream() << head << tail << "}\n";
     }
     if (!render_dir.empty())
-      renames.emplace_back(fs::path(render_dir) / (picture_stem(item["id"], 0) + extension),
+      renames.emplace_back(fs::path(render_dir) / item_picture_name(item["id"], options),
                            fs::path(render_dir) / engine_image_name(prefix, image_id, extension));
     ++image_id;
   }
@@ -137,14 +143,13 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
   // Pictures: drawn and cross-checked in the vision module, on every thread.
   DrawAndCheckFunction* draw_and_check_picture = nullptr;
   PictureRequest request;
-  const bool jpeg = command.image_format == "jpeg";
   if (!command.render_dir.empty()) {
     draw_and_check_picture = draw_and_check();
     PictureOptions picture = command.picture;
     picture.seed = command.seed;  // the noise of each picture follows from the run's seed and the item's id
     request.render = picture.options(options.bands);
     request.check.bands = options.bands;
-    request.format = jpeg ? vision::ImageFormat::jpeg : vision::ImageFormat::png;
+    request.format = command.image_format == "jpeg" ? vision::ImageFormat::jpeg : vision::ImageFormat::png;
     request.quality = command.quality;
     fs::create_directories(command.render_dir);
   }
@@ -152,7 +157,6 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
   // One line per item: the native scene (or its error line), or with --format gepbench the item's
   // record, from which the engine's files are written at the end. Pictures are named by their item.
   const bool engine = command.format == "gepbench";
-  const std::string extension = jpeg ? ".jpg" : ".png";
   ordered_json run_options = {{"family", command.family},
                               {"level", command.level},
                               {"count", command.count},
@@ -244,7 +248,7 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
           out.stream() << (engine ? item_record(item) : write_scene(item.scene)) << '\n';
           ++made;
           if (draw_and_check_picture) {
-            write_atomically(fs::path(command.render_dir) / (picture_stem(item.scene.id, 0) + extension),
+            write_atomically(fs::path(command.render_dir) / item_picture_name(item.scene.id, run_options),
                              {reinterpret_cast<const char*>(work->picture.bytes.data()), work->picture.bytes.size()});
             ++images;
           }

@@ -100,6 +100,11 @@ std::string line_name(const std::string& end_a, const std::string& end_b) {
   return "line " + end_a + "-" + end_b;
 }
 
+std::string stroke_name(const Scene& scene, const Line& line) {
+  if (!line.id.empty()) return line.id;
+  return scene.points[line.through.front()].id + "-" + scene.points[line.through.back()].id;
+}
+
 std::string circle_name(const Scene& scene, std::size_t c) {
   const Circle& circle = scene.circles[c];
   if (!circle.id.empty()) return circle.id;

@@ -47,6 +47,9 @@ int main(int argc, char** argv) {
          app.add_flag("--any-vertex", command->any_vertex,
                       "triangles (and quadrilaterals) may have unlabelled crossings as vertices");
          app.add_flag("--quadrilaterals", command->quadrilaterals, "also count convex quadrilaterals");
+         app.add_flag("--list", command->list,
+                      "also list the counted figures by their letters: \"figures\": {segments, triangles, "
+                      "quadrilaterals}");
          app.add_flag("--table", command->table, "print a table of the counts on stderr");
          command->batch.add_to(app);
          return [=] { return geotruth::cli::count(*command, *figure); };

@@ -59,9 +59,16 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Lim
                            const PictureCheck* pictures) {
   const SceneOrError parsed = scene_of(item, limits);
   if (const auto* error = std::get_if<InputError>(&parsed)) return error_audit(item, *error);
-  const Scene& scene = std::get<Scene>(parsed);
+  const Scene& parsed_scene = std::get<Scene>(parsed);
   std::optional<PictureEvidence> picture;
-  if (pictures && *pictures) picture = (*pictures)(scene, item.raw.key);
+  if (pictures && *pictures) picture = (*pictures)(parsed_scene, item.raw.key);
+  // A frame drawn at a scale of its own is judged at the scale fitted on its picture.
+  std::optional<Scene> at_picture_scale;
+  if (picture && picture->px_per_unit && parsed_scene.frame.px_per_unit) {
+    at_picture_scale = parsed_scene;
+    at_picture_scale->frame.px_per_unit = Rational(*picture->px_per_unit);
+  }
+  const Scene& scene = at_picture_scale ? *at_picture_scale : parsed_scene;
   SceneAudit audit;
   try {
     const WorkBudget budget(limits.work);
@@ -93,6 +100,7 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Lim
   if (!audit.difficulty.empty()) out.scene["difficulty"] = audit.difficulty;
   out.scene["hash"] = audit.content_hash;
   if (picture && !picture->image.empty()) out.scene["image"] = picture->image;
+  if (picture && !picture->mapping.empty()) out.scene["mapping"] = picture->mapping;
   if (picture) out.overlay = std::move(picture->overlay_png);
   out.scene["findings"] = std::move(findings);
   if (!item.raw.notes.empty()) {

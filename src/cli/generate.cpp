@@ -7,6 +7,7 @@
 // merge (write_engine_files).
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_pipeline.h>
+#include <oneapi/tbb/task_arena.h>
 
 #include <geotruth/generate.hpp>
 #include <geotruth/input.hpp>
@@ -205,8 +206,12 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
   std::size_t made = 0, errors = 0, candidates = 0, images = 0;
   std::uint64_t next = plan.after;  // ordinals handed out so far
 
+  // Items in flight: an item whose candidates are rejected many times holds up the in-order writer,
+  // and the other threads go on with the items after it only while tokens are left (4 a thread,
+  // and 4 in all by default, had them wait).
+  const auto tokens = static_cast<std::size_t>(16 * tbb::this_task_arena::max_concurrency());
   tbb::parallel_pipeline(
-      static_cast<std::size_t>(std::max(4, 4 * command.threads)),
+      tokens,
       tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> Work* {
         while (next < command.count && !plan.takes(next + 1)) ++next;
         if (next >= command.count) {

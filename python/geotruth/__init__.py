@@ -32,6 +32,9 @@ from . import _geotruth
 from ._geotruth import Bands
 
 __version__: str = _geotruth.__version__
+#: The commit this build was made from (40 hex digits, "+modified" when the checkout had changes),
+#: or "" when it was not built from a git checkout.
+__commit__: str = _geotruth.__commit__
 
 __all__ = [
     "Bands",

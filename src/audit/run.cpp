@@ -24,6 +24,7 @@
 #include "batch/pictures.hpp"
 #include "batch/run_output.hpp"
 #include "batch/work_pool.hpp"
+#include "core/build_json.hpp"
 
 namespace geotruth {
 namespace fs = std::filesystem;
@@ -190,6 +191,7 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
   }
   if (run.resume_after() == 0) {
     ordered_json bands = bands_json(options.bands, true);
+    bands["geotruth"] = build_json();
     if (options.evidence) bands["evidence"] = evidence_json(*options.evidence);
     write_atomically(dir / kBands, bands.dump(2) + "\n");
   }
@@ -371,6 +373,7 @@ void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
     summary["pictures"] = {
         {"scenes", pictures}, {"with_findings", pictures_with_findings}, {"questions_decided", decided_by_picture}};
   if (fs::exists(dir / kBands)) summary["bands"] = ordered_json::parse(std::ifstream(dir / kBands));
+  summary["geotruth"] = build_json();
   write_atomically(dir / "summary.json", summary.dump(2) + "\n");
   write_atomically_with(dir / "report.html", [&](std::ostream& out) { write_report(dir_text, summary, out); });
   write_error_report(dir_text, image_dir);

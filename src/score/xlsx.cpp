@@ -116,8 +116,8 @@ class PartReader {
     std::optional<std::string> found;
     if (xmlTextReaderMoveToFirstAttribute(reader_) != 1) return found;
     do {
-      if (reinterpret_cast<const char*>(xmlTextReaderConstLocalName(reader_)) == std::string_view(local_name))
-        found = std::string(value());
+      const xmlChar* name = xmlTextReaderConstLocalName(reader_);
+      if (name && std::string_view(reinterpret_cast<const char*>(name)) == local_name) found = std::string(value());
     } while (!found && xmlTextReaderMoveToNextAttribute(reader_) == 1);
     xmlTextReaderMoveToElement(reader_);
     return found;

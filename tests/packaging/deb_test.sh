@@ -2,7 +2,7 @@
 # The Debian package (docs/packaging.md): cpack -G DEB in the build tree makes
 # geotruth_<version>_amd64.deb with its dependencies declared; installed with dpkg, it gives
 # /usr/bin/geotruth (every subcommand: audit, count, render through its module) naming the build's
-# commit, and the Python package for Debian's python3; removed, it leaves nothing. Needs root (CI
+# commit, and the Python package for Debian's python3; removed (purged), it leaves nothing. Needs root (CI
 # runs as root): skipped (77) otherwise, or when a geotruth package is installed already. One
 # install at a time on a machine (flock).
 # Usage: deb_test.sh SOURCE_DIR BUILD_DIR WORK_DIR
@@ -20,7 +20,7 @@ deb="$work/geotruth_${version}_amd64.deb"
 echo "deb: $(basename "$deb"), $(du -k "$deb" | cut -f1) KiB, made in $(($(date +%s) - start)) s"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "deb: Depends: $depends"
-for needed in libc6 libstdc++6 libtbb12 libopencv-core libopencv-ximgproc libcairo2 libpng16-16 libjpeg62-turbo \
+for needed in libc6 libstdc++6 libtbb12 libopencv-core libopencv-imgproc libopencv-contrib libcairo2 libpng16-16 libjpeg62-turbo \
   libzip4 libxml2 libjemalloc2 'python3 (>= 3.' 'python3 (<< 3.'; do
   case "$depends" in *"$needed"*) ;; *) fail "Depends has no $needed" ;; esac
 done
@@ -37,7 +37,7 @@ if dpkg-query -W -f='${Status}' geotruth 2>/dev/null | grep -q "install ok insta
   echo "deb: a geotruth package is installed on this machine already: left as it is, skipped"
   exit 77
 fi
-trap 'dpkg -r geotruth >/dev/null 2>&1 || true' EXIT
+trap 'dpkg --purge geotruth >/dev/null 2>&1 || true' EXIT
 dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg -i (every dependency installed?)"; }
 cd /
 run() { env -i HOME="$work" PATH=/usr/bin:/bin "$@"; }
@@ -60,7 +60,7 @@ for subcommand in analyze count import generate audit merge filter export score 
 done
 run /usr/bin/python3 -c "import geotruth, sys; assert geotruth.__file__.startswith('$site/'), geotruth.__file__; print(geotruth.__version__, geotruth.__commit__)" ||
   fail "import geotruth in Debian's python3"
-dpkg -r geotruth >"$work/dpkg-r.log" 2>&1 || { cat "$work/dpkg-r.log"; fail "dpkg -r geotruth"; }
+dpkg --purge geotruth >"$work/dpkg-r.log" 2>&1 || { cat "$work/dpkg-r.log"; fail "dpkg --purge geotruth"; }
 trap - EXIT
 [ ! -e /usr/bin/geotruth ] && [ ! -e /usr/lib/geotruth ] && [ ! -e "$site/geotruth" ] || fail "files left after dpkg -r"
 echo "deb: 1 passed, 0 failed"

@@ -96,11 +96,16 @@ int filter(FilterCommand command, const BandOptions& band_options) {
     }
     if (reasons.empty() && writer && picture->image.empty())  // a harness needs the picture
       reasons.push_back({{"picture", picture->findings.empty() ? "no picture" : picture->findings.front().detail}});
-    if (reasons.empty()) {
-      if (writer)
+    if (reasons.empty() && writer) {
+      try {
         writer->add(scene, audit, picture->image);
-      else  // native lines are kept byte for byte; imported scenes in normalized form
-        keep->stream() << (item.imported ? write_scene(scene) : item.raw.text) << '\n';
+      } catch (const InputError& e) {
+        reasons.push_back({{"picture", e.message}});
+      }
+    } else if (reasons.empty()) {  // native lines are kept byte for byte; imported scenes in normalized form
+      keep->stream() << (item.imported ? write_scene(scene) : item.raw.text) << '\n';
+    }
+    if (reasons.empty()) {
       ++kept;
     } else {
       ordered_json record{

@@ -232,6 +232,9 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
     } catch (const std::exception& e) {
       std::cerr << "geotruth generate: " << e.what() << '\n';
       return false;
+    } catch (const InputError& e) {  // a picture that cannot be read
+      std::cerr << "geotruth generate: " << e.message << '\n';
+      return false;
     }
     return true;
   };

@@ -35,7 +35,7 @@ step() {  # step NAME COMMAND…: runs it with its own compile log
   : >"$work/$name.objects"
   GEOTRUTH_COMPILE_LOG="$work/$name.objects" "$@" >"$work/$name.log" 2>&1 || { tail -n 40 "$work/$name.log"; fail "$*"; }
   # only the project's objects (not CMake's own compiler checks)
-  grep -v -e CMakeScratch -e CMakeTmp "$work/$name.objects" | sort >"$work/$name.sorted" || true
+  grep -v -e CMakeScratch -e CMakeTmp -e cmTC_ "$work/$name.objects" | sort >"$work/$name.sorted" || true
   echo "$*: $(wc -l <"$work/$name.sorted") compilations, $(($(date +%s) - start)) s"
 }
 step run scripts/run

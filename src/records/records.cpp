@@ -1,5 +1,7 @@
 #include "records/records.hpp"
 
+#include <geotruth/diagram_findings.hpp>
+
 #include "questions/shapes.hpp"
 
 namespace geotruth {

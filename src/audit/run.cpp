@@ -25,6 +25,7 @@
 #include "batch/pictures.hpp"
 #include "batch/run_output.hpp"
 #include "batch/work_pool.hpp"
+#include "core/build_json.hpp"
 
 namespace geotruth {
 namespace fs = std::filesystem;
@@ -303,7 +304,8 @@ AuditTally tally_files(const fs::path& dir) {
 // summary.json, report.html and the error report of the audit in `dir`, from its counts.
 void write_summary(const std::string& dir_text, const std::string& image_dir, AuditTally&& tally) {
   const fs::path dir(dir_text);
-  const ordered_json summary = std::move(tally).summary(dir);
+  ordered_json summary = std::move(tally).summary(dir);
+  summary["geotruth"] = build_json();
   write_atomically(dir / "summary.json", summary.dump(2) + "\n");
   write_atomically_with(dir / "report.html", [&](std::ostream& out) { write_report(dir_text, summary, out); });
   write_error_report(dir_text, image_dir);
@@ -373,6 +375,7 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
   }
   if (run.resume_after() == 0) {
     ordered_json bands = bands_json(options.bands, true);
+    bands["geotruth"] = build_json();
     if (options.evidence) bands["evidence"] = evidence_json(*options.evidence);
     write_atomically(dir / kBands, bands.dump(2) + "\n");
   }

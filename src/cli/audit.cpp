@@ -8,6 +8,7 @@
 #include "audit/run.hpp"
 #include "batch/merge.hpp"
 #include "cli/common.hpp"
+#include "export/harness_export.hpp"
 
 namespace geotruth::cli {
 
@@ -52,10 +53,24 @@ int merge(const MergeCommand& command) {
 }
 
 int filter(FilterCommand command, const BandOptions& band_options) {
+  const bool harness = command.format != "native";
+  if (harness && command.image_dir.empty()) {
+    std::cerr << "geotruth filter: --format " << command.format
+              << " writes each kept item's picture: give the dataset's pictures with --image DIR\n";
+    return kUsage;
+  }
   const RunBands run = resolve_bands(band_options, command.in, std::cerr);
   PictureCheck pictures;
   if (!command.image_dir.empty()) pictures = picture_check(command.image_dir, run.bands, command.max_image_pixels);
-  Output keep(command.keep), reject(command.reject);
+  // The clean items: native lines, or a harness's layout (export).
+  std::unique_ptr<Output> keep;
+  std::unique_ptr<HarnessWriter> writer;
+  if (harness)
+    writer = std::make_unique<HarnessWriter>(
+        HarnessOptions{*harness_format_named(command.format), command.keep, command.name});
+  else
+    keep = std::make_unique<Output>(command.keep);
+  Output reject(command.reject);
   RecordStream stream(command.in.inputs, command.in.format(), command.in.limits);
   std::size_t kept = 0, rejected = 0, errors = 0;
   StreamItem item;
@@ -79,9 +94,18 @@ int filter(FilterCommand command, const BandOptions& band_options) {
       for (const auto& r : v.reasons) why.push_back({{"kind", r.kind}, {"detail", r.detail}});
       reasons.push_back({{"question", v.question}, {"verdict", verdict_name(v.verdict)}, {"reasons", why}});
     }
+    if (reasons.empty() && writer && picture->image.empty())  // a harness needs the picture
+      reasons.push_back({{"picture", picture->findings.empty() ? "no picture" : picture->findings.front().detail}});
+    if (reasons.empty() && writer) {
+      try {
+        writer->add(scene, audit, picture->image);
+      } catch (const InputError& e) {
+        reasons.push_back({{"picture", e.message}});
+      }
+    } else if (reasons.empty()) {  // native lines are kept byte for byte; imported scenes in normalized form
+      keep->stream() << (item.imported ? write_scene(scene) : item.raw.text) << '\n';
+    }
     if (reasons.empty()) {
-      // Native lines are kept byte for byte; imported scenes in normalized form.
-      keep.stream() << (item.imported ? write_scene(scene) : item.raw.text) << '\n';
       ++kept;
     } else {
       ordered_json record{
@@ -90,7 +114,11 @@ int filter(FilterCommand command, const BandOptions& band_options) {
       ++rejected;
     }
   }
-  if (!keep.commit() || !reject.commit()) return kUsage;
+  if (writer)
+    finish_harness(*writer, "filter");
+  else if (!keep->commit())
+    return kUsage;
+  if (!reject.commit()) return kUsage;
   std::cerr << "filter (" << command.policy << "): " << kept << " kept, " << rejected << " rejected, " << errors
             << " unreadable\n";
   return errors ? kRecordErrors : kOk;

@@ -13,8 +13,11 @@ int score(ScoreCommand command, const BandOptions& band_options) {
   std::vector<score::Model> models;
   std::size_t unreadable_rows = 0;
   for (const auto& path : command.responses) {
-    models.push_back(score::read_model(path, command.in.limits));
-    for (const auto& row : models.back().rows) unreadable_rows += !row.error.empty();
+    models.push_back(score::read_model(path, command.in.limits, {.max_unpacked_bytes = command.max_unpacked_bytes}));
+    for (const auto& row : models.back().rows) {
+      unreadable_rows += !row.error.empty();
+      if (!row.error.empty() && row.line == 0) std::cerr << "geotruth score: " << printable(row.error) << '\n';
+    }
   }
   score::Scorer scorer;
   RecordStream stream(command.in.inputs, command.in.format(), command.in.limits);

@@ -213,6 +213,9 @@ RunOutput::RunOutput(RunSpec spec, std::ostream& log) : spec_(std::move(spec)) {
   for (const auto& p : spec_.pictures) fs::create_directories(p.dir);
   const std::string what = spec_.home.string();
   lock_ = std::make_unique<RunLock>(run_file(home, spec_.home_is_directory, "lock"), what, spec_.subcommand);
+  // A writer killed mid-picture left its temporary behind; under the lock none of them is live.
+  if (spec_.home_is_directory) remove_stale_temporaries(home);
+  for (const auto& p : spec_.pictures) remove_stale_temporaries(p.dir);
   checkpoint_path_ = run_file(home, spec_.home_is_directory, "checkpoint.json");
   const fs::path manifest = run_file(home, spec_.home_is_directory, "run.json");
   signature_ = signature();

@@ -19,6 +19,7 @@ enum class SourceFormat {
   linelist,    ///< text figures: one row per drawn line listing its points in order
   gepbench,    ///< GePBench rules.json plus its VQA JSONL files, read together
   ai2d,        ///< AI2D annotations (<id>.png.json), a directory of them, or a JSONL of them
+  picture,     ///< PNG or JPEG pictures, or folders of them, each read into a scene (docs/reader.md)
 };
 
 /// A source format with what its importer needs beyond the inputs themselves.

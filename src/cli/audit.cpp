@@ -8,10 +8,44 @@
 #include "audit/run.hpp"
 #include "batch/merge.hpp"
 #include "cli/common.hpp"
+#include "questions/picture_doubts.hpp"
 
 namespace geotruth::cli {
 
+PictureReader picture_truths(const std::string& image) {
+  std::shared_ptr<const PictureFolder> folder;
+  if (std::filesystem::is_directory(image)) folder = std::make_shared<const PictureFolder>(image);
+  return [image, folder](const Scene& scene, const std::string& source_key) -> SceneOrError {
+    std::string path = image;
+    if (folder) {
+      const std::vector<std::string> names{scene.id, source_key};
+      const auto found = folder->find(names);
+      if (!found)
+        return InputError{"", "no picture to read scene \"" + scene.id + "\" from (looked for " +
+                                  folder->looked_for(names) + ")"};
+      path = found->string();
+    }
+    ImportedScene read = read_picture_file(path);
+    if (auto* error = std::get_if<InputError>(&read.scene)) return *error;
+    Scene out = std::move(std::get<Scene>(read.scene));
+    out.id = scene.id;
+    out.questions = scene.questions;
+    return out;
+  };
+}
+
+void add_truth_from(CLI::App& app, std::string& truth_from) {
+  app.add_option("--truth-from", truth_from,
+                 "description: truths from each item's description (items without one are read from their picture "
+                 "under --image); picture: every item answered from its picture alone, read as import --from "
+                 "picture reads it, its description ignored (needs --image)")
+      ->check(CLI::IsMember({"description", "picture"}))
+      ->capture_default_str();
+}
+
 int audit(AuditCommand command, const BandOptions& bands) {
+  if (command.truth_from == "picture" && command.image_dir.empty())
+    throw CLI::ValidationError("--truth-from", "picture needs the pictures: give --image DIR");
   AuditOptions options;
   RunBands run = resolve_bands(bands, command.in, std::cerr);
   options.inputs = command.in.inputs;
@@ -21,8 +55,11 @@ int audit(AuditCommand command, const BandOptions& bands) {
   options.evidence = std::move(run.evidence);
   options.out_dir = command.output;
   options.image_dir = command.image_dir;
-  if (!command.image_dir.empty())
+  if (!command.image_dir.empty()) {
     options.pictures = picture_check(command.image_dir, options.bands, command.max_image_pixels);
+    options.read_pictures = picture_truths(command.image_dir);
+    options.truth_from_picture = command.truth_from == "picture";
+  }
   options.resume = command.batch.resume;
   options.shard = command.batch.parsed();
   options.threads = command.threads;
@@ -52,9 +89,15 @@ int merge(const MergeCommand& command) {
 }
 
 int filter(FilterCommand command, const BandOptions& band_options) {
+  if (command.truth_from == "picture" && command.image_dir.empty())
+    throw CLI::ValidationError("--truth-from", "picture needs the pictures: give --image DIR");
   const RunBands run = resolve_bands(band_options, command.in, std::cerr);
   PictureCheck pictures;
-  if (!command.image_dir.empty()) pictures = picture_check(command.image_dir, run.bands, command.max_image_pixels);
+  PictureReader read_pictures;
+  if (!command.image_dir.empty()) {
+    pictures = picture_check(command.image_dir, run.bands, command.max_image_pixels);
+    read_pictures = picture_truths(command.image_dir);
+  }
   Output keep(command.keep), reject(command.reject);
   RecordStream stream(command.in.inputs, command.in.format(), command.in.limits);
   std::size_t kept = 0, rejected = 0, errors = 0;
@@ -66,10 +109,19 @@ int filter(FilterCommand command, const BandOptions& band_options) {
       ++errors;
       continue;
     }
-    const Scene& scene = std::get<Scene>(parsed);
+    const Scene& described = std::get<Scene>(parsed);
+    const SceneOrError for_truth =
+        scene_for_truth(described, item.raw.key, &read_pictures, command.truth_from == "picture");
+    if (const auto* error = std::get_if<InputError>(&for_truth)) {
+      reject.stream() << to_line(error_record(item.raw, *error)) << '\n';
+      ++errors;
+      continue;
+    }
+    const Scene& scene = std::get<Scene>(for_truth);
     std::optional<PictureEvidence> picture;
-    if (pictures) picture = pictures(scene, item.raw.key);
-    const SceneAudit audit = audit_scene(scene, run.bands, {.picture = picture ? &*picture : nullptr});
+    if (pictures && !read_from_picture(scene)) picture = pictures(scene, item.raw.key);
+    const std::optional<Bands> own = picture_bands(scene, run.bands);
+    const SceneAudit audit = audit_scene(scene, own ? *own : run.bands, {.picture = picture ? &*picture : nullptr});
     ordered_json reasons = ordered_json::array();
     for (const auto& v : audit.verdicts) {
       const bool bad = command.policy == "strict" ? v.verdict != Verdict::ok
@@ -81,7 +133,7 @@ int filter(FilterCommand command, const BandOptions& band_options) {
     }
     if (reasons.empty()) {
       // Native lines are kept byte for byte; imported scenes in normalized form.
-      keep.stream() << (item.imported ? write_scene(scene) : item.raw.text) << '\n';
+      keep.stream() << (item.imported || !item.picture.empty() ? write_scene(described) : item.raw.text) << '\n';
       ++kept;
     } else {
       ordered_json record{

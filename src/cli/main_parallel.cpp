@@ -22,7 +22,7 @@ constexpr const char* kMaxPixelsHelp = "pictures with more pixels are refused be
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::map<std::string_view, Configure> subcommands = {
+  std::map<std::string_view, Configure> subcommands = {
       {"audit",
        [](CLI::App& app) {
          auto command = std::make_shared<AuditCommand>();
@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
          bands->add_to(app);
          app.add_option("-o,--output", command->output, "output directory")->required();
          app.add_option("--image", command->image_dir, kImageHelp)->check(CLI::ExistingDirectory);
+         add_truth_from(app, command->truth_from);
          app.add_option("--max-image-pixels", command->max_image_pixels, kMaxPixelsHelp)->capture_default_str();
          command->batch.add_to(app);
          app.add_option("--threads", command->threads, "worker threads (default: all cores)");
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
              ->check(CLI::IsMember({"strict", "lenient"}))
              ->capture_default_str();
          app.add_option("--image", command->image_dir, kImageHelp)->check(CLI::ExistingDirectory);
+         add_truth_from(app, command->truth_from);
          app.add_option("--max-image-pixels", command->max_image_pixels, kMaxPixelsHelp)->capture_default_str();
          return [=] { return geotruth::cli::filter(*command, *bands); };
        }},
@@ -180,5 +182,9 @@ int main(int argc, char** argv) {
          return [=] { return geotruth::cli::crosscheck(*command, *bands); };
        }},
   };
+  // analyze, count and import run here when they read pictures (geotruth runs them otherwise).
+  subcommands.merge(light_subcommands());
+  // Pictures are read by the vision module, loaded on the first picture.
+  geotruth::set_picture_reader(lazy_picture_reader());
   return run_command_line(argc, argv, Executable::parallel, subcommands);
 }

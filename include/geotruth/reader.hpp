@@ -22,9 +22,9 @@ struct ReadOptions {
   /// and letters stay several pixels wide, and the work stays proportional to what is drawn.
   int reduce_above_px = 1600;
   bool letters = true;  ///< read letters and attach them to points (else every point is unlabelled)
-  /// Cross-check the scene read against its picture (vision.md): the picture's wobble sets the band,
-  /// and a stroke the cross-check does not confirm, or finds unread, is a doubt.
-  bool check = true;
+  /// Also cross-check the scene read against its picture (vision.md): a stroke the cross-check
+  /// does not confirm, or finds unread, is a doubt. Off by default: it costs as much as the reading.
+  bool check = false;
 };
 
 /// What the reader measured on the picture, and the band it sets for decisions on the scene read:

@@ -107,6 +107,10 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
 /// Removes the pieces that lie along a round's stroke (a circle's ink read as short straight bits).
 void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds);
 
+/// The picture's wobble and matching tolerance measured on the strokes read, as the cross-check
+/// measures them on a scene's strokes (docs/vision.md): with its paper, noise and stroke width.
+PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds);
+
 /// The distance from p to the segment of a piece.
 double piece_distance(const Piece& piece, P2 p);
 

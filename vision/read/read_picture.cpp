@@ -9,6 +9,7 @@
 #include <cmath>
 #include <geotruth/reader.hpp>
 #include <cstdio>
+#include <ctime>
 #include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -51,6 +52,22 @@ Image resized(const Image& image, double scale) {
   return result;
 }
 
+// Per-step CPU time on stderr when GEOTRUTH_READER_DEBUG is set (for profiling the reader).
+class StepClock {
+ public:
+  StepClock() : on_(std::getenv("GEOTRUTH_READER_DEBUG") != nullptr), last_(std::clock()) {}
+  void step(const char* name) {
+    if (!on_) return;
+    const std::clock_t now = std::clock();
+    std::fprintf(stderr, "  %-12s %6.1f ms\n", name, 1000.0 * (now - last_) / CLOCKS_PER_SEC);
+    last_ = now;
+  }
+
+ private:
+  bool on_;
+  std::clock_t last_;
+};
+
 struct Doubt {
   Finding finding;
   Json instead;  // null: no other reading to offer
@@ -75,14 +92,17 @@ class Reader {
     if (options_.reduce_above_px > 0 && longer > options_.reduce_above_px)
       scale = static_cast<double>(options_.reduce_above_px) / longer;
     scale_ = scale;
+    StepClock clock;
     const Image work = scale == 1 ? image_ : resized(image_, scale);
     sheet_.paper = measure_paper(work);
     sheet_.width = work.width, sheet_.height = work.height;
     sheet_.ridge = ink_half_thickness(sheet_.paper.ink);
     sheet_.half = std::max(0.5, sheet_.ridge - 1);
     sheet_.stroke = stroke_width_of(sheet_.paper.ink);
+    clock.step("paper");
     if (options_.letters) read::read_glyphs(sheet_);
     else sheet_.unknown = cv::Mat::zeros(sheet_.paper.ink.rows, sheet_.paper.ink.cols, CV_8U);
+    clock.step("letters");
 
     // The detectors see the denoised picture without its letters, paper white and ink black.
     cv::Mat gray;
@@ -91,6 +111,7 @@ class Reader {
     gray.setTo(255, sheet_.unknown);
     ink.setTo(0, sheet_.unknown);
     const Detections found = detect_in(gray, ink);
+    clock.step("detectors");
     std::vector<cv::Vec4f> segments;
     for (const auto& s : found.segments)
       segments.push_back({static_cast<float>(s.a.x), static_cast<float>(s.a.y), static_cast<float>(s.b.x),
@@ -104,19 +125,26 @@ class Reader {
     }
     std::vector<Detections::Ellipse> proposals = found.ellipses;
     for (auto& e : read::propose_circles(sheet_)) proposals.push_back(e);
+    clock.step("hough");
     read::read_rounds(sheet_, proposals, rounds_, ovals_);
+    clock.step("rounds");
     pieces_ = read::read_pieces(sheet_, segments);
+    clock.step("pieces");
     read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
     read::read_arcs(sheet_, proposals, pieces_, rounds_);
+    clock.step("arcs");
     read::trim_at_junctions(sheet_, pieces_);
     dots_ = read::read_dots(sheet_, pieces_, rounds_);
+    clock.step("dots");
     points_ = read::read_points(sheet_, pieces_, rounds_, dots_);
     name_points();
     write_points();
     write_lines();
     write_circles();
     if (sheet_.glyphs.empty()) read::add_shapes(sheet_, pieces_, rounds_, ovals_, 1 / scale_, out_.scene);
+    clock.step("scene");
     check_against(work);
+    clock.step("crosscheck");
     return finish();
   }
 
@@ -305,15 +333,13 @@ class Reader {
   // cross-check does not find where the reader put it, or finds that the reader did not read.
   void check_against(const Image& work) {
     PictureReading& reading = out_.evidence.reading;
-    reading.wobble_px = 0, reading.wobble_source = "not measured";
+    reading = read::measure_wobble(sheet_, pieces_, rounds_);
+    reading.stroke_px = original(reading.stroke_px);
+    reading.wobble_px = original(reading.wobble_px);
+    reading.tolerance_px = original(reading.tolerance_px);
     if (!options_.check) return;
     CrossCheckOptions options;
-    options.wobble_px = -1;
     const CrossCheck check = crosscheck(out_.scene, work, options);
-    reading.wobble_px = original(check.picture.wobble_px);
-    reading.wobble_source = check.picture.wobble_source;
-    reading.wobble_strokes = check.picture.wobble_strokes;
-    reading.tolerance_px = original(check.picture.tolerance_px);
     for (const Reason& r : check.reasons) {
       if (r.kind == FindingKind::extra_detection) {
         doubt(FindingKind::stroke_uncertain, {}, "the cross-check finds a stroke the reader did not read: " + r.detail,
@@ -338,10 +364,6 @@ class Reader {
   PictureRead finish() {
     ReadEvidence& e = out_.evidence;
     e.scale = scale_;
-    e.reading.background = sheet_.paper.background;
-    e.reading.noise_sigma = sheet_.paper.noise;
-    e.reading.ink_level = sheet_.paper.ink_level;
-    e.reading.stroke_px = original(sheet_.stroke);
     e.letters = static_cast<int>(sheet_.glyphs.size());
     e.dots = static_cast<int>(dots_.size());
     e.strokes = static_cast<int>(pieces_.size());
@@ -367,6 +389,8 @@ class Reader {
                  {"ink_level", rounded(e.reading.ink_level, 0.1)},
                  {"stroke_px", rounded(e.reading.stroke_px, 0.01)},
                  {"wobble_px", rounded(e.reading.wobble_px, 0.01)},
+                 {"wobble_source", e.reading.wobble_source},
+                 {"tolerance_px", rounded(e.reading.tolerance_px, 0.01)},
                  {"band", {{"eps_num_px", rounded(e.eps_num_px)}, {"eps_vis_px", rounded(e.eps_vis_px)}, {"reason", reason}}},
                  {"found", {{"letters", e.letters}, {"dots", e.dots}, {"strokes", e.strokes}, {"circles", e.rounds}}},
                  {"doubts", std::move(doubts)}};

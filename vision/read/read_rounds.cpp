@@ -134,6 +134,17 @@ RoundWalk walk_round(const Sheet& sheet, const Detections::Ellipse& e, double to
 // A proposal refitted to the centre line of the ink around it (twice); false when it does not fit.
 bool refit_round(const Sheet& sheet, Detections::Ellipse& e, double band) {
   e.a = e.b = (e.a + e.b) / 2, e.angle_deg = 0, e.circle = true;
+  // A quick look first: ink near it at half of 64 places round at least (most proposals are not circles).
+  int near = 0;
+  for (int k = 0; k < 64; ++k) {
+    const double t = 2 * kPi * k / 64;
+    const P2 p{e.center.x + e.a * std::cos(t), e.center.y + e.a * std::sin(t)};
+    bool ink = false;
+    for (double s = -band; s <= band && !ink; s += 1)
+      ink = darkness_at(sheet.paper, {p.x + s * std::cos(t), p.y + s * std::sin(t)}) >= sheet.paper.ink_level;
+    near += ink;
+  }
+  if (near < 24) return false;
   for (int pass = 0; pass < 2; ++pass) {
     P2 c;
     double r = 0;
@@ -183,21 +194,22 @@ void read_arcs(const Sheet& sheet, const std::vector<Detections::Ellipse>& propo
 }
 
 std::vector<Detections::Ellipse> propose_circles(const Sheet& sheet) {
-  // The gradient Hough transform at a liberal threshold, on the picture at about 640 px: every
+  // The gradient Hough transform at a liberal threshold, on the picture at about 400 px: every
   // proposal is refitted and walked round before it is kept, so a false one costs only its walk,
   // while a circle crossed by many strokes (whose arcs EdgeDrawing cannot chain) is still proposed.
   const int longer = std::max(sheet.width, sheet.height);
-  const double s = std::min(1.0, 640.0 / longer);
+  const double s = std::min(1.0, 400.0 / longer);
   cv::Mat gray;
   sheet.paper.darkness.convertTo(gray, CV_8U, -1, 255);
   gray.setTo(255, sheet.unknown);
   if (s < 1) cv::resize(gray, gray, {}, s, s, cv::INTER_AREA);
   cv::GaussianBlur(gray, gray, {5, 5}, 1.2);
   std::vector<cv::Vec3f> found;
-  const int min_radius = std::max(5, static_cast<int>(std::lround(3 * sheet.stroke * s)));
-  cv::HoughCircles(gray, found, cv::HOUGH_GRADIENT, 1, 6, 100, 18, min_radius, std::max(gray.cols, gray.rows) / 2);
+  const int min_radius = std::max(4, static_cast<int>(std::lround(3 * sheet.stroke * s)));
+  cv::HoughCircles(gray, found, cv::HOUGH_GRADIENT_ALT, 1.5, 6, 300, 0.5, min_radius,
+                   std::max(gray.cols, gray.rows) / 2);
   std::vector<Detections::Ellipse> out;
-  for (std::size_t k = 0; k < found.size() && k < 200; ++k) {
+  for (std::size_t k = 0; k < found.size() && k < 60; ++k) {
     Detections::Ellipse e;
     e.center = {found[k][0] / s, found[k][1] / s};
     e.a = e.b = found[k][2] / s;

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "vision/pixels.hpp"
+#include "vision/trace.hpp"
 #include "vision/read/read.hpp"
 
 namespace geotruth::vision::read {
@@ -224,6 +225,69 @@ void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const
     kept.push_back(p);
   }
   pieces = std::move(kept);
+}
+
+PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds) {
+  // The cross-check's measure (docs/vision.md, "Wobble and tolerance"): every stroke traced within a
+  // generous tolerance; each one inked along 90 % of it, with enough samples away from the other
+  // strokes, gives the 90th percentile of how far its ink lies from its place; the median over the
+  // strokes is the picture's wobble.
+  constexpr double kMaxTolerancePx = 12, kDefaultWobblePx = 1.5;
+  constexpr std::size_t kWobbleSamples = 20;
+  PictureReading reading;
+  reading.background = sheet.paper.background;
+  reading.noise_sigma = sheet.paper.noise;
+  reading.ink_level = sheet.paper.ink_level;
+  reading.stroke_px = sheet.stroke;
+  const double generous = std::min(kMaxTolerancePx, std::max(8.0, 3 * sheet.stroke));
+  std::vector<std::vector<P2>> paths;
+  std::vector<bool> closed;
+  for (const Piece& p : pieces) paths.push_back({p.a(), p.b()}), closed.push_back(false);
+  for (const Round& r : rounds) {
+    if (!r.full) continue;
+    std::vector<P2> path;
+    const int n = std::clamp(static_cast<int>(2 * kPi * r.radius / 2), 24, 4000);
+    for (int k = 0; k < n; ++k)
+      path.push_back({r.centre.x + r.radius * std::cos(2 * kPi * k / n), r.centre.y + r.radius * std::sin(2 * kPi * k / n)});
+    paths.push_back(std::move(path)), closed.push_back(true);
+  }
+  // Crowded: another stroke passes within the tolerance.
+  auto crowded = [&](std::size_t self, P2 q) {
+    for (std::size_t i = 0; i < pieces.size(); ++i)
+      if (i != self && piece_distance(pieces[i], q) <= generous) return true;
+    std::size_t k = pieces.size();
+    for (const Round& r : rounds)
+      if (r.full && k++ != self && std::abs(std::hypot(q.x - r.centre.x, q.y - r.centre.y) - r.radius) <= generous)
+        return true;
+    return false;
+  };
+  std::vector<double> alone, touching;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const StrokeTrace trace = trace_stroke(sheet.paper, paths[i], closed[i], generous, cv::Mat());
+    if (trace.coverage < 0.9) continue;
+    std::vector<double> uncrowded, all;
+    for (const auto& s : trace.samples)
+      if (s.found) (crowded(i, s.at) ? all : uncrowded).push_back(std::abs(s.offset));
+    all.insert(all.end(), uncrowded.begin(), uncrowded.end());
+    auto p90 = [](std::vector<double> v) {
+      auto it = v.begin() + static_cast<std::ptrdiff_t>(0.9 * (v.size() - 1));
+      std::nth_element(v.begin(), it, v.end());
+      return *it;
+    };
+    if (uncrowded.size() >= std::max(kWobbleSamples, trace.samples.size() / 2)) alone.push_back(p90(uncrowded));
+    else if (all.size() >= kWobbleSamples) touching.push_back(p90(all));
+  }
+  const std::vector<double>& spreads = alone.empty() ? touching : alone;
+  reading.wobble_strokes = static_cast<int>(spreads.size());
+  if (spreads.empty()) {
+    reading.wobble_px = kDefaultWobblePx, reading.wobble_source = "default: no stroke to measure it on";
+  } else {
+    reading.wobble_px = median_of(spreads);
+    reading.wobble_source = alone.empty() ? "auto, on touching strokes" : "auto";
+  }
+  const double base = sheet.stroke / 2 + 2;
+  reading.tolerance_px = std::clamp(base + 1.5 * reading.wobble_px, base, kMaxTolerancePx);
+  return reading;
 }
 
 }  // namespace geotruth::vision::read

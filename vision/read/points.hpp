@@ -17,9 +17,9 @@ struct ReadPoint {
   bool centre_only = false;  ///< only a circle's centre: a point only when a letter names it
 };
 
-/// Moves each piece's end that lies on another stroke back to where the two lines cross: past the
-/// crossing, a shallow junction's ink is the other stroke's.
-void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces);
+/// Moves each piece's end that lies on another stroke (a piece or a circle) back to where the two
+/// cross: past the crossing, a shallow junction's ink is the other stroke's.
+void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds);
 
 /// Dots, crossings (piece–piece, piece–round, round–round), piece ends and circle centres, merged
 /// where they are one place; then every stroke through each point.

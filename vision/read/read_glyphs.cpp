@@ -4,16 +4,12 @@
 
 #include "vision/read/read.hpp"
 
-#if __has_include("vision/letters.hpp")
 #include "vision/letters.hpp"
-#define GEOTRUTH_HAS_LETTERS 1
-#endif
 
 namespace geotruth::vision::read {
 
 void read_glyphs(Sheet& sheet) {
   sheet.unknown = cv::Mat::zeros(sheet.paper.ink.rows, sheet.paper.ink.cols, CV_8U);
-#ifdef GEOTRUTH_HAS_LETTERS
   for (const LetterRead& letter : read_letters(sheet.paper)) {
     if (letter.label.empty()) continue;
     Glyph g;
@@ -27,7 +23,6 @@ void read_glyphs(Sheet& sheet) {
     g.doubtful = letter.doubtful;
     sheet.glyphs.push_back(std::move(g));
   }
-#endif
   for (const Glyph& g : sheet.glyphs) {
     const cv::Rect grown(g.box.x - 1, g.box.y - 1, g.box.width + 2, g.box.height + 2);
     sheet.unknown(grown & cv::Rect(0, 0, sheet.unknown.cols, sheet.unknown.rows)).setTo(255);

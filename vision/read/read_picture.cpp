@@ -6,6 +6,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <geotruth/reader.hpp>
 #include <cstdio>
@@ -133,7 +134,8 @@ class Reader {
     read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
     read::read_arcs(sheet_, proposals, pieces_, rounds_);
     clock.step("arcs");
-    read::trim_at_junctions(sheet_, pieces_);
+    read::trim_at_junctions(sheet_, pieces_, rounds_);
+    drop_stroke_glyphs();
     dots_ = read::read_dots(sheet_, pieces_, rounds_);
     clock.step("dots");
     points_ = read::read_points(sheet_, pieces_, rounds_, dots_);
@@ -191,19 +193,67 @@ class Reader {
       const std::string& id = names_[a.point];
       if (id != glyph.text)
         doubt(FindingKind::letter_uncertain, {id}, "the letter " + glyph.text + " is written twice", Json{{"unlabel", id}});
-      if (glyph.doubtful || !glyph.runner_up.empty()) {
-        if (glyph.doubtful)
+      if (glyph.doubtful && plausible_instead(g)) {
           doubt(FindingKind::letter_uncertain, {id},
                 "the glyph read as " + glyph.text + " may be " + glyph.runner_up + " (confidence " +
                     std::to_string(rounded(glyph.confidence)).substr(0, 4) + " against " +
                     std::to_string(rounded(glyph.runner_up_confidence)).substr(0, 4) + ")",
                 glyph.runner_up.empty() ? Json{{"unlabel", id}} : Json{{"rename", id}, {"to", glyph.runner_up}});
       }
-      if (a.runner_up >= 0 && a.runner_up_cost <= 1.25 * a.cost + 0.15 && !names_[a.runner_up].empty())
+      if (a.runner_up >= 0 && a.runner_up_cost <= a.cost + 0.2 && !names_[a.runner_up].empty())
         doubt(FindingKind::letter_unattached, {id, names_[a.runner_up]},
               "the letter " + id + " is about as near the point " + names_[a.runner_up] + " as its own",
               Json{{"swap", Json::array({id, names_[a.runner_up]})}}, original(a.runner_up_cost * glyph.height));
     }
+  }
+
+  // A "letter" whose ink lies along a stroke read (a line's end or a bit of a circle read as l or I)
+  // is that stroke.
+  void drop_stroke_glyphs() {
+    const double tolerance = std::max(1.5, sheet_.half + 1.0) + 0.5;
+    std::erase_if(sheet_.glyphs, [&](const Glyph& g) {
+      int ink = 0, along = 0;
+      const cv::Rect box = g.box & cv::Rect(0, 0, sheet_.width, sheet_.height);
+      for (int y = box.y; y < box.y + box.height; ++y)
+        for (int x = box.x; x < box.x + box.width; ++x) {
+          if (!sheet_.paper.ink.at<std::uint8_t>(y, x)) continue;
+          ++ink;
+          const P2 p{x + 0.5, y + 0.5};
+          along += std::any_of(pieces_.begin(), pieces_.end(),
+                               [&](const Piece& piece) { return read::piece_distance(piece, p) <= tolerance; }) ||
+                   std::any_of(rounds_.begin(), rounds_.end(), [&](const Round& r) {
+                     return std::abs(std::hypot(p.x - r.centre.x, p.y - r.centre.y) - r.radius) <= tolerance;
+                   });
+        }
+      return ink > 0 && along >= 0.6 * ink;
+    });
+  }
+
+  // Whether a doubtful glyph's runner-up is a reading the figure allows: a figure whose labels are
+  // capitals does not name one point with a small letter, labels are not repeated, and a figure
+  // lettered A, B, C, … without a gap is not lettered past its last letter (O, a centre's usual
+  // name, aside).
+  bool plausible_instead(std::size_t g) const {
+    const Glyph& glyph = sheet_.glyphs[g];
+    const std::string& r = glyph.runner_up;
+    if (r.empty()) return false;
+    std::size_t capitals = 0, labels = 0;
+    std::vector<char> run;
+    for (const Glyph& other : sheet_.glyphs) {
+      if (other.text.empty()) continue;
+      ++labels;
+      if (std::isupper(static_cast<unsigned char>(other.text[0]))) ++capitals;
+      if (&other != &glyph && other.text == r) return false;  // a label read twice is not the reading
+      if (other.text.size() == 1 && std::isupper(static_cast<unsigned char>(other.text[0])) && other.text != "O")
+        run.push_back(other.text[0]);
+    }
+    const bool lower = r.size() == 1 && std::islower(static_cast<unsigned char>(r[0]));
+    if (lower && capitals >= 0.8 * labels) return false;
+    std::sort(run.begin(), run.end());
+    run.erase(std::unique(run.begin(), run.end()), run.end());
+    const bool consecutive = run.size() >= 3 && run.front() == 'A' && run.back() - 'A' + 1 == static_cast<int>(run.size());
+    if (consecutive && r.size() == 1 && r != "O" && r[0] > run.back()) return false;
+    return true;
   }
 
   void write_points() {

@@ -2,6 +2,7 @@
 // with strokes and circles, merged where they are one place; and each letter attached to its point.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 #include "vision/read/points.hpp"
@@ -47,7 +48,7 @@ bool on_arc(const Round& r, P2 p, double margin_px) {
 
 }  // namespace
 
-void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces) {
+void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds) {
   const double tolerance = std::max(1.5, sheet.half + 1.0);
   for (std::size_t i = 0; i < pieces.size(); ++i)
     for (int end = 0; end < 2; ++end) {
@@ -62,7 +63,7 @@ void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces) {
         if (!crossing(p, q, x)) continue;
         // The end lies on the other stroke, within its extent: the ink past the crossing is the
         // other stroke's (at a shallow angle the two inks run together for a while).
-        if (std::abs(q.offset(e)) > tolerance + 0.5) continue;
+        if (std::abs(q.offset(e)) > 2 * tolerance) continue;
         const double u = q.along(e);
         if (u < q.t0 - tolerance || u > q.t1 + tolerance) continue;
         const double tx = p.along(x);
@@ -70,6 +71,19 @@ void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces) {
         const double overshoot = (2 * sheet.half + 2 * tolerance) / std::max(sine, 1e-3);
         if (std::abs(tx - t_end) > overshoot || tx <= p.t0 || tx >= p.t1) continue;
         if (std::abs(tx - t_end) > std::abs(best - t_end)) best = tx;
+      }
+      // The same where the stroke ends on a circle's stroke: back to where it crosses the circle.
+      for (const Round& r : rounds) {
+        if (std::abs(dist(e, r.centre) - r.radius) > 2 * tolerance || !on_arc(r, e, tolerance)) continue;
+        const double tc = p.along(r.centre), off = p.offset(r.centre);
+        const double h2 = r.radius * r.radius - off * off;
+        if (h2 < 0) continue;
+        for (const double tx : {tc - std::sqrt(h2), tc + std::sqrt(h2)}) {
+          const double sine = std::sqrt(h2) / r.radius;  // the angle between the stroke and the circle
+          const double overshoot = (2 * sheet.half + 2 * tolerance) / std::max(sine, 1e-3);
+          if (std::abs(tx - t_end) > overshoot || tx <= p.t0 || tx >= p.t1) continue;
+          if (std::abs(tx - t_end) > std::abs(best - t_end)) best = tx;
+        }
       }
       (end == 0 ? p.t0 : p.t1) = best;
     }
@@ -202,41 +216,58 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
 
 std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const std::vector<ReadPoint>& points,
                                        bool dotted) {
+  constexpr double kReach = 1.6;  // letter heights from the box
+  auto height = [](const Glyph& g) { return std::max(4.0, g.height); };
   // Distance from a point to a letter's box, in letter heights.
-  auto cost = [&](const Glyph& g, const ReadPoint& p) {
+  auto box_distance = [&](const Glyph& g, const ReadPoint& p) {
     const double dx = std::max({0.0, g.box.x - p.at.x, p.at.x - (g.box.x + g.box.width)});
     const double dy = std::max({0.0, g.box.y - p.at.y, p.at.y - (g.box.y + g.box.height)});
-    return std::hypot(dx, dy) / std::max(4.0, g.height);
+    return std::hypot(dx, dy) / height(g);
   };
-  constexpr double kReach = 1.6;  // letter heights from the box
+  auto centre_distance = [&](const Glyph& g, const ReadPoint& p) { return dist(g.centre, p.at) / height(g); };
   struct Pair {
     double cost;
     std::size_t glyph, point;
   };
-  std::vector<Pair> pairs;
-  for (std::size_t g = 0; g < glyphs.size(); ++g)
-    for (std::size_t p = 0; p < points.size(); ++p) {
-      // In a figure that marks its points with dots, a letter names a dot.
-      if (dotted && points[p].dot < 0) continue;
-      const double c = cost(glyphs[g], points[p]);
-      if (c <= kReach) pairs.push_back({c, g, p});
+  // Nearest first, one letter per point: greedy over the pairs by cost.
+  auto assign = [&](const std::function<double(const Glyph&, const ReadPoint&)>& cost) {
+    std::vector<Pair> pairs;
+    for (std::size_t g = 0; g < glyphs.size(); ++g)
+      for (std::size_t p = 0; p < points.size(); ++p) {
+        if (box_distance(glyphs[g], points[p]) > kReach) continue;
+        // A figure that marks its points with dots names dots (a dot the reader missed aside).
+        const double undotted = dotted && points[p].dot < 0 ? 0.75 : 0;
+        pairs.push_back({cost(glyphs[g], points[p]) + undotted, g, p});
+      }
+    std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.cost < b.cost; });
+    std::vector<Attachment> out(glyphs.size());
+    std::vector<bool> taken(points.size(), false);
+    for (const Pair& pair : pairs) {
+      Attachment& a = out[pair.glyph];
+      if (a.point >= 0 || taken[pair.point]) continue;
+      a.point = static_cast<int>(pair.point), a.cost = pair.cost;
+      taken[pair.point] = true;
     }
-  std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.cost < b.cost; });
-  std::vector<Attachment> out(glyphs.size());
-  std::vector<bool> taken(points.size(), false);
-  for (const Pair& pair : pairs) {
-    Attachment& a = out[pair.glyph];
-    if (a.point >= 0 || taken[pair.point]) continue;
-    a.point = static_cast<int>(pair.point), a.cost = pair.cost;
-    taken[pair.point] = true;
-  }
-  // The next best point for each letter: when it is nearly as near, the letter is not safely attached.
-  for (const Pair& pair : pairs) {
-    Attachment& a = out[pair.glyph];
-    if (a.point < 0 || static_cast<int>(pair.point) == a.point || a.runner_up >= 0) continue;
-    a.runner_up = static_cast<int>(pair.point), a.runner_up_cost = pair.cost;
-  }
-  return out;
+    for (const Pair& pair : pairs) {  // the next best point of each letter
+      Attachment& a = out[pair.glyph];
+      if (a.point < 0 || static_cast<int>(pair.point) == a.point || a.runner_up >= 0) continue;
+      a.runner_up = static_cast<int>(pair.point), a.runner_up_cost = pair.cost;
+    }
+    return out;
+  };
+  const std::vector<Attachment> first = assign(box_distance);
+  // A figure writes its letters at about one distance from their points (its renderer's offset, or
+  // the annotator's habit): the median over the first attachments. The second pass prefers the point
+  // at that distance, so that a crossing a little nearer the letter does not take it.
+  std::vector<double> offsets;
+  for (std::size_t g = 0; g < glyphs.size(); ++g)
+    if (first[g].point >= 0) offsets.push_back(centre_distance(glyphs[g], points[first[g].point]));
+  if (offsets.size() < 3) return first;
+  std::nth_element(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(offsets.size() / 2), offsets.end());
+  const double typical = offsets[offsets.size() / 2];
+  return assign([&](const Glyph& g, const ReadPoint& p) {
+    return std::abs(centre_distance(g, p) - typical) + 0.5 * box_distance(g, p);
+  });
 }
 
 }  // namespace geotruth::vision::read

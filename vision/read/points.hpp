@@ -19,7 +19,9 @@ struct ReadPoint {
 
 /// Moves each piece's end that lies on another stroke (a piece or a circle) back to where the two
 /// cross: past the crossing, a shallow junction's ink is the other stroke's.
-void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds);
+/// An end at a dot stays: the dot marks where it ends.
+void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds,
+                       const std::vector<Dot>& dots);
 
 /// Dots, crossings (piece–piece, piece–round, round–round), piece ends and circle centres, merged
 /// where they are one place; then every stroke through each point.

@@ -67,10 +67,9 @@ struct Dot {
 struct Sheet {
   Paper paper;
   double stroke = 2;     ///< typical stroke width (px), as the cross-check estimates it
-  double ridge = 2;      ///< the distance transform's median ridge over the ink mask
-  /// The strokes' typical half-width without their anti-aliased fringe: a binary ink line n pixels
-  /// wide has a ridge of (n + 1) / 2, and its fringe (darkness just above the ink level) adds about
-  /// a pixel to n, so half = ridge − 1.
+  double ridge = 2;  ///< the distance transform's median ridge over the ink mask
+  /// The strokes' typical half-width: a binary ink line n pixels wide has a ridge of (n + 1) / 2, so
+  /// half = ridge − 0.5 (the reader's ink level, a third of the strokes' darkness, cuts the fringe).
   double half = 1;
   cv::Mat unknown;       ///< 8-bit: pixels under a letter (neither ink nor paper for the strokes)
   std::vector<Glyph> glyphs;
@@ -79,8 +78,10 @@ struct Sheet {
   bool is_unknown(P2 p) const;
 };
 
-/// The letters of the picture (the letter reader), with their boxes marked unknown in `sheet`.
-void read_glyphs(Sheet& sheet);
+/// The letters of the picture (the letter reader, on `paper`: the sheet's, at the letters' own ink
+/// level; `strokes`: the long strokes already read, which it separates letters from), with their
+/// boxes marked unknown in `sheet`.
+void read_glyphs(Sheet& sheet, const Paper& paper, const cv::Mat& strokes);
 
 /// Straight strokes: FastLineDetector segments grouped on one supporting line, each line refitted
 /// to its ink and walked end to end; every inked run long enough is a piece. Pieces that lie on

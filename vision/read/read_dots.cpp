@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "vision/read/read.hpp"
 
@@ -22,9 +24,8 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
   cv::Mat dt;
   cv::distanceTransform(ink, dt, cv::DIST_L2, cv::DIST_MASK_PRECISE);
   // A dot is thicker than a stroke by most of a pixel at least (on the distance transform's scale,
-  // where a stroke's ridge is half + 1), and not a filled region.
-  const double half = sheet.half;
-  const double min_peak = std::max(2.0, half + 1.8), max_peak = 8 * (half + 1) + 2;
+  // against the strokes' ridge), and not a filled region.
+  const double min_peak = std::max(2.0, sheet.ridge + 0.9), max_peak = 8 * sheet.ridge + 2;
   struct Peak {
     int x, y;
     float value;
@@ -50,7 +51,7 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
     for (const Round& r : rounds) best = std::min(best, std::abs(std::hypot(p.x - r.centre.x, p.y - r.centre.y) - r.radius));
     return best;
   };
-  const double off_stroke = half + 1.25;  // past a stroke's anti-aliased fringe
+  const double off_stroke = sheet.ridge + 0.5;  // past a stroke's ink (its fringe cut by the ink level)
   std::vector<Dot> dots;
   std::vector<Dot> examined;  // every blob looked at, a dot or not: its other peaks are not looked at again
   for (const Peak& peak : peaks) {
@@ -62,19 +63,23 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
       continue;
     examined.push_back({c, r});
     // Ink of the blob off every stroke, and the blob's centre (weighted by thickness).
-    const int reach = static_cast<int>(std::ceil(r + 1));
+    const int reach = static_cast<int>(std::ceil(r + 2));
     int unexplained = 0;
     double sw = 0, sx = 0, sy = 0;
     for (int y = peak.y - reach; y <= peak.y + reach; ++y)
       for (int x = peak.x - reach; x <= peak.x + reach; ++x) {
         if (x < 0 || y < 0 || x >= dt.cols || y >= dt.rows || !ink.at<std::uint8_t>(y, x)) continue;
         const P2 p{x + 0.5, y + 0.5};
-        if (std::hypot(p.x - c.x, p.y - c.y) > r + 0.5) continue;
+        const double from_centre = std::hypot(p.x - c.x, p.y - c.y);
+        if (from_centre > r + 1.0) continue;
         if (stroke_distance(p) > off_stroke) ++unexplained;
+        if (from_centre > r + 0.5) continue;
         const double v = dt.at<float>(y, x);
         if (v >= 0.6 * r) sw += v, sx += v * p.x, sy += v * p.y;
       }
-    if (unexplained < std::max(3.0, 0.12 * 3.14159265358979323846 * r * r)) continue;
+    if (std::getenv("GEOTRUTH_READER_DOTS"))
+      std::fprintf(stderr, "dot? (%.1f, %.1f) r %.2f unexplained %d\n", c.x, c.y, r, unexplained);
+    if (unexplained < std::max(3.0, 0.1 * 3.14159265358979323846 * r * r)) continue;
     dots.push_back({sw > 0 ? P2{sx / sw, sy / sw} : c, r});
   }
   return dots;

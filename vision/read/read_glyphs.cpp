@@ -8,9 +8,11 @@
 
 namespace geotruth::vision::read {
 
-void read_glyphs(Sheet& sheet) {
+void read_glyphs(Sheet& sheet, const Paper& paper, const cv::Mat& strokes) {
   sheet.unknown = cv::Mat::zeros(sheet.paper.ink.rows, sheet.paper.ink.cols, CV_8U);
-  for (const LetterRead& letter : read_letters(sheet.paper)) {
+  LetterOptions options;
+  options.stroke_ink = strokes;
+  for (const LetterRead& letter : read_letters(paper, options)) {
     if (letter.label.empty()) continue;
     Glyph g;
     g.text = letter.label;

@@ -53,6 +53,46 @@ Image resized(const Image& image, double scale) {
   return result;
 }
 
+// The reader judges ink at a share of the strokes' own darkness at least (a third for strokes and
+// dots; a quarter for letters, whose thin joins are lighter, and only when the picture has halos
+// away from its strokes: the fringe of a clean letter holds its strokes together): compression halos and faint specks
+// (JPEG blocks around every stroke, a few tens of gray levels) are below it, the strokes and
+// letters far above it. The paper's measure (vision/paper.cpp) stays as it is; this is a stricter
+// threshold on its darkness, for reading structure rather than judging a stroke's contrast.
+// Whether faint ink lies away from the strokes' cores (more than 2 px from ink at half the strokes'
+// darkness): compression halos and specks, not the anti-aliased fringe every stroke has.
+bool has_halos(const Paper& paper, double contrast) {
+  cv::Mat core = paper.darkness >= 0.5 * contrast;
+  const int cores = cv::countNonZero(core);
+  if (cores == 0) return false;
+  cv::dilate(core, core, cv::getStructuringElement(cv::MORPH_RECT, {5, 5}));
+  cv::Mat faint = (paper.darkness > paper.ink_level) & (paper.darkness < 0.25 * contrast);
+  faint.setTo(0, core);
+  return cv::countNonZero(faint) > 0.2 * cores;
+}
+
+// The 90th percentile of the darkness of the ink: the strokes' own darkness.
+double stroke_contrast(const Paper& paper) {
+  std::vector<float> dark;
+  for (int y = 0; y < paper.darkness.rows; ++y) {
+    const float* d = paper.darkness.ptr<float>(y);
+    const std::uint8_t* ink = paper.ink.ptr<std::uint8_t>(y);
+    for (int x = 0; x < paper.darkness.cols; ++x)
+      if (ink[x]) dark.push_back(d[x]);
+  }
+  if (dark.size() < 20) return 0;
+  auto at = dark.begin() + static_cast<std::ptrdiff_t>(0.9 * (dark.size() - 1));
+  std::nth_element(dark.begin(), at, dark.end());
+  return *at;
+}
+
+void raise_ink_level(Paper& paper, double share, double contrast) {
+  const double level = std::max(paper.ink_level, share * contrast);
+  if (level <= paper.ink_level) return;
+  paper.ink_level = level;
+  paper.ink = paper.darkness > level;
+}
+
 // Per-step CPU time on stderr when GEOTRUTH_READER_DEBUG is set (for profiling the reader).
 class StepClock {
  public:
@@ -96,47 +136,62 @@ class Reader {
     StepClock clock;
     const Image work = scale == 1 ? image_ : resized(image_, scale);
     sheet_.paper = measure_paper(work);
+    const double contrast = stroke_contrast(sheet_.paper);
+    Paper for_letters = sheet_.paper;
+    const bool halos = has_halos(sheet_.paper, contrast);
+    if (halos) raise_ink_level(for_letters, 0.25, contrast);
+    if (std::getenv("GEOTRUTH_READER_DEBUG"))
+      std::fprintf(stderr, "contrast %.1f halos %d letters' ink level %.1f\n", contrast, halos, for_letters.ink_level);
+    raise_ink_level(sheet_.paper, 0.33, contrast);
     sheet_.width = work.width, sheet_.height = work.height;
     sheet_.ridge = ink_half_thickness(sheet_.paper.ink);
-    sheet_.half = std::max(0.5, sheet_.ridge - 1);
+    sheet_.half = std::max(0.5, sheet_.ridge - 0.5);
     sheet_.stroke = stroke_width_of(sheet_.paper.ink);
     clock.step("paper");
-    if (options_.letters) read::read_glyphs(sheet_);
-    else sheet_.unknown = cv::Mat::zeros(sheet_.paper.ink.rows, sheet_.paper.ink.cols, CV_8U);
-    clock.step("letters");
-
-    // The detectors see the denoised picture without its letters, paper white and ink black.
+    sheet_.unknown = cv::Mat::zeros(sheet_.paper.ink.rows, sheet_.paper.ink.cols, CV_8U);
+    // The detectors see the denoised picture, paper white and ink black at its own contrast.
     cv::Mat gray;
     sheet_.paper.darkness.convertTo(gray, CV_8U, -1, 255);
-    cv::Mat ink = sheet_.paper.ink.clone();
-    gray.setTo(255, sheet_.unknown);
-    ink.setTo(0, sheet_.unknown);
-    const Detections found = detect_in(gray, ink);
+    const Detections found = detect_in(gray, sheet_.paper.ink);
     clock.step("detectors");
     std::vector<cv::Vec4f> segments;
     for (const auto& s : found.segments)
       segments.push_back({static_cast<float>(s.a.x), static_cast<float>(s.a.y), static_cast<float>(s.b.x),
                           static_cast<float>(s.b.y)});
     if (std::getenv("GEOTRUTH_READER_DEBUG")) {
-      std::fprintf(stderr, "ridge %.2f half %.2f stroke %.2f ink_level %.1f proposals %zu segments %zu\n", sheet_.ridge, sheet_.half,
-                   sheet_.stroke, sheet_.paper.ink_level, found.ellipses.size(), found.segments.size());
-      for (const auto& e : found.ellipses)
-        std::fprintf(stderr, "  proposal (%.1f, %.1f) a %.1f b %.1f circle %d\n", e.center.x, e.center.y, e.a, e.b,
-                     e.circle);
+      std::fprintf(stderr, "ridge %.2f half %.2f stroke %.2f ink_level %.1f proposals %zu segments %zu\n", sheet_.ridge,
+                   sheet_.half, sheet_.stroke, sheet_.paper.ink_level, found.ellipses.size(), found.segments.size());
     }
     std::vector<Detections::Ellipse> proposals = found.ellipses;
     for (auto& e : read::propose_circles(sheet_)) proposals.push_back(e);
     clock.step("hough");
     read::read_rounds(sheet_, proposals, rounds_, ovals_);
     clock.step("rounds");
+    if (options_.letters) {
+      // The letters, once the long strokes are known: the letter reader separates glyphs from them
+      // (a line's bit beside a letter is not its prime); their boxes are then unknown to the strokes.
+      pieces_ = read::read_pieces(sheet_, segments);
+      read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
+      cv::Mat strokes = cv::Mat::zeros(sheet_.paper.ink.rows, sheet_.paper.ink.cols, CV_8U);
+      const double long_stroke = std::max(30.0, 0.04 * std::max(sheet_.width, sheet_.height));
+      const int thickness = static_cast<int>(std::ceil(2 * sheet_.ridge)) + 1;
+      for (const Piece& p : pieces_)
+        if (p.length() >= long_stroke)
+          cv::line(strokes, cv::Point(cvRound(p.a().x), cvRound(p.a().y)), cv::Point(cvRound(p.b().x), cvRound(p.b().y)),
+                   255, thickness);
+      for (const Round& r : rounds_)
+        cv::circle(strokes, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255, thickness);
+      read::read_glyphs(sheet_, for_letters, strokes);
+      clock.step("letters");
+    }
     pieces_ = read::read_pieces(sheet_, segments);
     clock.step("pieces");
     read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
     read::read_arcs(sheet_, proposals, pieces_, rounds_);
     clock.step("arcs");
-    read::trim_at_junctions(sheet_, pieces_, rounds_);
-    drop_stroke_glyphs();
     dots_ = read::read_dots(sheet_, pieces_, rounds_);
+    read::trim_at_junctions(sheet_, pieces_, rounds_, dots_);
+    drop_stroke_glyphs();
     clock.step("dots");
     points_ = read::read_points(sheet_, pieces_, rounds_, dots_);
     name_points();

@@ -48,13 +48,17 @@ bool on_arc(const Round& r, P2 p, double margin_px) {
 
 }  // namespace
 
-void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds) {
+void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds,
+                       const std::vector<Dot>& dots) {
   const double tolerance = std::max(1.5, sheet.half + 1.0);
+  const double merge = std::max(2.5, 2 * sheet.half + 1.5);
   for (std::size_t i = 0; i < pieces.size(); ++i)
     for (int end = 0; end < 2; ++end) {
       Piece& p = pieces[i];
       const double t_end = end == 0 ? p.t0 : p.t1;
       const P2 e = p.at(t_end);
+      if (std::any_of(dots.begin(), dots.end(), [&](const Dot& d) { return dist(d.at, e) <= d.radius + merge; }))
+        continue;
       double best = t_end;
       for (std::size_t j = 0; j < pieces.size(); ++j) {
         if (j == i) continue;

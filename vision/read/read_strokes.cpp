@@ -171,6 +171,13 @@ std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>&
     if (open) runs.push_back(*open);
     for (Run& run : runs) {
       if (run.b - run.a < min_length) continue;
+      // Renderers and encoders leave a line along the picture's edge (the cross-check's rule too):
+      // a run within 3 px of the edge along all its length is not a stroke of the figure.
+      auto at_edge = [&](double t) {
+        const P2 q{origin.x + t * dir.x, origin.y + t * dir.y};
+        return q.x < 3 || q.y < 3 || q.x > sheet.width - 3 || q.y > sheet.height - 3;
+      };
+      if (at_edge(run.a) && at_edge(run.b) && at_edge((run.a + run.b) / 2)) continue;
       // A run must hold the detected stroke, not only ink met along its line (a crossing stroke).
       const double overlap = std::min(run.b, t1) - std::max(run.a, t0);
       if (overlap < std::min(min_length, 0.5 * (t1 - t0))) continue;

@@ -18,6 +18,8 @@ struct ReadOptions {
   /// textbook pictures (median 151 px) draw strokes one pixel wide and letters ten pixels high.
   /// Positions are reported in the picture's own pixels whatever the working size.
   int upscale_below_px = 400;
+  // (Pictures of hairlines, a pixel wide, up to half reduce_above_px on their longer side are read
+  // at twice their size too.)
   /// Pictures whose longer side is above this are read reduced to it (area averaging): strokes
   /// and letters stay several pixels wide, and the work stays proportional to what is drawn.
   int reduce_above_px = 1600;

@@ -132,10 +132,18 @@ class Reader {
     if (longer < options_.upscale_below_px) scale = std::min(4.0, static_cast<double>(options_.upscale_below_px) / longer);
     if (options_.reduce_above_px > 0 && longer > options_.reduce_above_px)
       scale = static_cast<double>(options_.reduce_above_px) / longer;
-    scale_ = scale;
     StepClock clock;
-    const Image work = scale == 1 ? image_ : resized(image_, scale);
+    Image work = scale == 1 ? image_ : resized(image_, scale);
     sheet_.paper = measure_paper(work);
+    // Hairlines (a pixel wide, often aliased) are read at twice the size: the line detector needs
+    // two edges a pixel or more apart, and the fits gain the sub-pixel steps.
+    if (scale == 1 && longer * 2 <= std::max(options_.reduce_above_px, 2 * options_.upscale_below_px) &&
+        ink_half_thickness(sheet_.paper.ink) <= 1.0) {
+      scale = 2;
+      work = resized(image_, scale);
+      sheet_.paper = measure_paper(work);
+    }
+    scale_ = scale;
     const double contrast = stroke_contrast(sheet_.paper);
     Paper for_letters = sheet_.paper;
     const bool halos = has_halos(sheet_.paper, contrast);
@@ -174,7 +182,7 @@ class Reader {
       read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
       cv::Mat strokes = cv::Mat::zeros(sheet_.paper.ink.rows, sheet_.paper.ink.cols, CV_8U);
       const double long_stroke = std::max(30.0, 0.04 * std::max(sheet_.width, sheet_.height));
-      const int thickness = static_cast<int>(std::ceil(2 * sheet_.ridge)) + 1;
+      const int thickness = static_cast<int>(std::lround(2 * sheet_.half)) + 1;  // the stroke, not its fringe
       for (const Piece& p : pieces_)
         if (p.length() >= long_stroke)
           cv::line(strokes, cv::Point(cvRound(p.a().x), cvRound(p.a().y)), cv::Point(cvRound(p.b().x), cvRound(p.b().y)),
@@ -187,6 +195,7 @@ class Reader {
     pieces_ = read::read_pieces(sheet_, segments);
     clock.step("pieces");
     read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
+    drop_letter_sized_pieces();
     read::read_arcs(sheet_, proposals, pieces_, rounds_);
     clock.step("arcs");
     dots_ = read::read_dots(sheet_, pieces_, rounds_);
@@ -260,6 +269,36 @@ class Reader {
               "the letter " + id + " is about as near the point " + names_[a.runner_up] + " as its own",
               Json{{"swap", Json::array({id, names_[a.runner_up]})}}, original(a.runner_up_cost * glyph.height));
     }
+  }
+
+  // A straight bit no longer than a letter and joined to no other stroke at both ends is a bit of a
+  // letter (or a mark), not a stroke of the figure: a short segment of a figure runs between two
+  // strokes.
+  void drop_letter_sized_pieces() {
+    if (sheet_.glyphs.empty()) return;
+    std::vector<double> heights;
+    for (const Glyph& g : sheet_.glyphs) heights.push_back(g.height);
+    std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2), heights.end());
+    const double letter = heights[heights.size() / 2];
+    const double tolerance = std::max(1.5, sheet_.half + 1.0) + 1;
+    std::vector<Piece> kept;
+    for (std::size_t i = 0; i < pieces_.size(); ++i) {
+      const Piece& p = pieces_[i];
+      if (p.length() >= 1.5 * letter) {
+        kept.push_back(p);
+        continue;
+      }
+      auto joined = [&](P2 end) {
+        for (std::size_t j = 0; j < pieces_.size(); ++j)
+          if (j != i && pieces_[j].length() >= 1.5 * letter && read::piece_distance(pieces_[j], end) <= tolerance)
+            return true;
+        return std::any_of(rounds_.begin(), rounds_.end(), [&](const Round& r) {
+          return std::abs(std::hypot(end.x - r.centre.x, end.y - r.centre.y) - r.radius) <= tolerance;
+        });
+      };
+      if (joined(p.a()) && joined(p.b())) kept.push_back(p);
+    }
+    pieces_ = std::move(kept);
   }
 
   // A "letter" whose ink lies along a stroke read (a line's end or a bit of a circle read as l or I)

@@ -2,6 +2,7 @@
 // link_doubts.
 #pragma once
 
+#include <geotruth/diagram_findings.hpp>
 #include <geotruth/findings.hpp>
 #include <vector>
 

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <geotruth/diagram_findings.hpp>
 #include <geotruth/findings.hpp>
 #include <geotruth/work_limit.hpp>
 

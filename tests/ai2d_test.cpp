@@ -3,6 +3,7 @@
 // Each fixture reproduces one case of the shared samples' worked answers or one finding and its
 // near miss; the expected gaps and answers are worked by hand from the fixture's coordinates.
 #include <geotruth/audit.hpp>
+#include <geotruth/diagram_findings.hpp>
 #include <geotruth/findings.hpp>
 #include <geotruth/import.hpp>
 #include <geotruth/incidence.hpp>

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <geotruth/diagram_findings.hpp>
 #include <geotruth/findings.hpp>
 #include <geotruth/input.hpp>
 #include <geotruth/questions.hpp>

@@ -2,6 +2,7 @@
 // scene), every item is clean by the findings, and a seed always gives the same bytes.
 #include <gtest/gtest.h>
 
+#include <geotruth/diagram_findings.hpp>
 #include <geotruth/findings.hpp>
 #include <geotruth/generate.hpp>
 #include <geotruth/input.hpp>

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <geotruth/audit.hpp>
 #include <geotruth/counts.hpp>
+#include <geotruth/diagram_findings.hpp>
 #include <geotruth/input.hpp>
 #include <memory>
 #include <optional>

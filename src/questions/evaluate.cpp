@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <geotruth/counts.hpp>
+#include <geotruth/diagram_findings.hpp>
 #include <geotruth/findings.hpp>
 #include <geotruth/questions.hpp>
 #include <map>

@@ -1,5 +1,7 @@
 #include "records/records.hpp"
 
+#include <geotruth/diagram_findings.hpp>
+
 #include "questions/picture_doubts.hpp"
 #include "questions/shapes.hpp"
 

@@ -1,0 +1,287 @@
+// Per category (docs/vision.md, "Then per category"): the scene's lines clustered into supporting
+// lines, circles and ellipses fitted to their ink, every side of closed shapes, letters and
+// arrowheads. Raw detector counts are never compared: each element is matched or named.
+#include "vision/crosscheck/checker.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "vision/detectors.hpp"
+#include "vision/pixels.hpp"
+
+namespace geotruth::vision::check {
+namespace {
+
+constexpr double kMinDetectablePx = 12;  // the shortest straight piece any line detector sees
+
+}  // namespace
+
+bool Checker::hidden_straight(std::size_t s) const {
+  for (std::size_t i = 0; i < fig_.curves.size(); ++i)
+    if (evidence_[i].hidden && std::count(fig_.curves[i].straights.begin(), fig_.curves[i].straights.end(), s))
+      return true;
+  return false;
+}
+
+// Share of the straight piece ab with its ink within the tolerance.
+double Checker::piece_coverage(P2 a, P2 b) const {
+  return trace_stroke(paper_, {a, b}, false, out_.picture.tolerance_px, crowd_).coverage;
+}
+
+// On a stroke of the scene: a detection there belongs to the drawing (an arc's chord, the
+// corner where two strokes join), not to something the scene does not draw.
+bool Checker::on_scene_stroke(P2 p, double tol) const {
+  for (const Curve& c : fig_.curves)
+    if (distance_to_path(p, c.path, c.closed) <= tol) return true;
+  return false;
+}
+
+bool Checker::in_text(P2 p) const {
+  for (const auto& g : out_.detections.glyphs)
+    if (in_box(p, g, 2)) return true;
+  for (const Text& t : fig_.texts)
+    if (dist(p, t.center) <= fig_.font_px * (0.6 + 0.35 * t.text.size())) return true;
+  return false;
+}
+
+// --- lines: the scene's straight strokes, clustered into supporting lines -----------------
+void Checker::match_lines() {
+  std::vector<Detections::Segment> pieces;
+  std::vector<std::string> names;
+  std::vector<bool> dashed;
+  for (std::size_t s = 0; s < fig_.straights.size(); ++s) {
+    if (hidden_straight(s)) continue;
+    const Straight& st = fig_.straights[s];
+    pieces.push_back({st.a, st.b});
+    names.push_back(st.element);
+    dashed.push_back(std::any_of(fig_.curves.begin(), fig_.curves.end(), [&](const Curve& c) {
+      return c.dashed && std::count(c.straights.begin(), c.straights.end(), s);
+    }));
+  }
+  Count& count = out_.counts["lines"];
+  for (const auto& line : cluster_segments(pieces)) {
+    if (dist(line.a, line.b) < kMinDetectablePx) continue;  // too short for any line detector
+    ++count.symbolic;
+    std::set<std::string> elements;
+    double covered = 0, length = 0, needed = 0;
+    for (std::size_t k : line.segments) {
+      elements.insert(names[k]);
+      const double len = dist(pieces[k].a, pieces[k].b);
+      if (len < kMinDetectablePx) continue;
+      length += len;
+      covered += len * piece_coverage(pieces[k].a, pieces[k].b);
+      needed += len * (dashed[k] ? 0.35 : options_.min_coverage);
+    }
+    if (length == 0 || covered >= needed) {
+      ++count.matched;
+      out_.detections.lines.push_back(line);
+    } else {
+      add(FindingKind::not_detected, {elements.begin(), elements.end()},
+          "line drawn along " + fixed(100 * covered / length, 0) + " % of its length within " +
+              fixed(out_.picture.tolerance_px) + " px",
+          std::nullopt, {midpoint(line.a, line.b)});
+    }
+  }
+}
+
+// --- circles, ellipses and circular layers: their ink fits the scene's curve --------------
+void Checker::match_rounds() {
+  for (std::size_t i = 0; i < fig_.curves.size(); ++i) {
+    const Curve& c = fig_.curves[i];
+    if (c.model == Curve::Model::polyline || !c.full) continue;
+    Count& count = out_.counts[c.category];
+    if (evidence_[i].hidden) continue;
+    ++count.symbolic;
+    // The curve through the ink found along it, away from crossing strokes: a circle fitted as a
+    // circle (stable on an arc), an ellipse as an ellipse; judged only where the ink goes most of
+    // the way round.
+    std::vector<cv::Point2f> ink;
+    for (const auto& s : evidence_[i].trace.samples)
+      if (s.found && !s.crowded)
+        ink.emplace_back(static_cast<float>(s.at.x + s.offset * s.normal.x),
+                         static_cast<float>(s.at.y + s.offset * s.normal.y));
+    std::string mismatch;
+    if (ink.size() >= 12) {
+      const Detections::Ellipse d = c.model == Curve::Model::circle ? fit_circle(ink) : fit_ellipse(ink);
+      out_.detections.ellipses.push_back(d);
+      if (2 * ink.size() >= evidence_[i].trace.samples.size()) mismatch = round_mismatch(c, d);
+    }
+    if (mismatch.empty()) {
+      ++count.matched;
+    } else {
+      add(FindingKind::not_detected, {c.element}, mismatch, std::nullopt, {c.center});
+    }
+  }
+}
+
+// The least-squares circle through the points (Kåsa's algebraic fit), refitted once without
+// the points farther than the tolerance from the first.
+Detections::Ellipse Checker::fit_circle(std::vector<cv::Point2f> points) const {
+  Detections::Ellipse d;
+  d.circle = true;
+  for (int round = 0; round < 2; ++round) {
+    // x² + y² = 2ax + 2by + c, solved for (a, b, c) in the least-squares sense.
+    cv::Mat A(static_cast<int>(points.size()), 3, CV_64F), rhs(static_cast<int>(points.size()), 1, CV_64F), sol;
+    for (int k = 0; k < A.rows; ++k) {
+      const double x = points[k].x, y = points[k].y;
+      A.at<double>(k, 0) = 2 * x, A.at<double>(k, 1) = 2 * y, A.at<double>(k, 2) = 1;
+      rhs.at<double>(k, 0) = x * x + y * y;
+    }
+    if (!cv::solve(A, rhs, sol, cv::DECOMP_SVD)) break;
+    const double a = sol.at<double>(0), b = sol.at<double>(1), r2 = sol.at<double>(2) + a * a + b * b;
+    d.center = {a, b}, d.a = d.b = r2 > 0 ? std::sqrt(r2) : 0;
+    std::erase_if(points, [&](const cv::Point2f& p) {
+      return std::abs(std::hypot(p.x - a, p.y - b) - d.a) > out_.picture.tolerance_px;
+    });
+    if (points.size() < 12) break;
+  }
+  return d;
+}
+
+Detections::Ellipse Checker::fit_ellipse(const std::vector<cv::Point2f>& points) {
+  const cv::RotatedRect fit = cv::fitEllipseDirect(points);
+  Detections::Ellipse d;
+  d.center = {fit.center.x, fit.center.y};
+  d.a = std::max(fit.size.width, fit.size.height) / 2, d.b = std::min(fit.size.width, fit.size.height) / 2;
+  d.angle_deg = std::fmod(fit.size.width >= fit.size.height ? fit.angle : fit.angle + 90, 180);
+  return d;
+}
+
+// Why a fitted ellipse is not the scene's curve ("" when it is): centre and semi-axes within
+// the tolerance (plus 3 % of the size: a fit to a short arc is loose), the major axis within 5°
+// when the curve is visibly elongated.
+std::string Checker::round_mismatch(const Curve& c, const Detections::Ellipse& e) const {
+  const double a = std::max(c.a, c.b), b = std::min(c.a, c.b), tol = out_.picture.tolerance_px + 0.03 * a;
+  if (dist(c.center, e.center) > tol)
+    return "its ink is centred " + fixed(dist(c.center, e.center)) + " px from the scene's centre";
+  if (std::abs(e.a - a) > tol || std::abs(e.b - b) > tol)
+    return "its ink has semi-axes " + fixed(e.a) + " and " + fixed(e.b) + " px, the scene " + fixed(a) + " and " +
+           fixed(b) + " px";
+  if (c.model == Curve::Model::ellipse && a / b >= 1.15) {
+    const double major = c.a >= c.b ? c.angle_deg : c.angle_deg + 90;
+    const double diff = std::fmod(std::abs(major - e.angle_deg), 180);
+    if (std::min(diff, 180 - diff) > 5)
+      return "its ink's major axis is at " + fixed(e.angle_deg) + "°, the scene's at " +
+             fixed(std::fmod(major + 360, 180)) + "°";
+  }
+  return "";
+}
+
+// --- polygons, stars, sectors, boxes: every side drawn; curves without sides by their ink ----
+void Checker::match_closed_shapes() {
+  std::map<std::string, std::vector<std::size_t>> by_element;  // an element may have several strokes (arcs)
+  for (std::size_t i = 0; i < fig_.curves.size(); ++i) {
+    const Curve& c = fig_.curves[i];
+    if (c.model != Curve::Model::polyline || c.category == "lines") continue;
+    by_element[c.category + "\n" + c.element].push_back(i);
+  }
+  for (const auto& [key, strokes] : by_element) {
+    const std::string category = key.substr(0, key.find('\n')), element = key.substr(key.find('\n') + 1);
+    Count& count = out_.counts[category];
+    if (std::any_of(strokes.begin(), strokes.end(), [&](std::size_t i) { return evidence_[i].hidden; })) continue;
+    ++count.symbolic;
+    std::vector<P2> missing;
+    for (std::size_t i : strokes)
+      for (std::size_t s : fig_.curves[i].straights) {
+        const Straight& st = fig_.straights[s];
+        if (dist(st.a, st.b) >= kMinDetectablePx && piece_coverage(st.a, st.b) < needed_coverage(fig_.curves[i]))
+          missing.push_back(midpoint(st.a, st.b));
+      }
+    // Arcs, spirals and links have no sides: their ink along the stroke (judge_strokes) stands
+    // for the match.
+    if (missing.empty())
+      ++count.matched;
+    else
+      add(FindingKind::not_detected, {element},
+          std::to_string(missing.size()) + " side(s) not drawn within " + fixed(out_.picture.tolerance_px) +
+              " px of their place",
+          std::nullopt, missing);
+  }
+}
+
+// --- letters: a glyph near each labelled point ------------------------------------------
+void Checker::match_letters() {
+  if (std::none_of(fig_.texts.begin(), fig_.texts.end(), [](const Text& t) { return t.letter; })) return;
+  std::vector<bool> compact;
+  out_.detections.glyphs = find_glyphs(letter_ink(), compact);
+  std::vector<bool> used(out_.detections.glyphs.size(), false);
+  Count& count = out_.counts["letters"];
+  // Users' pictures letter at their own size: the median glyph height stands for it.
+  std::vector<int> heights;
+  for (const auto& g : out_.detections.glyphs) heights.push_back(g.height);
+  std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
+  const double letter_size = std::max(fig_.font_px, heights.empty() ? 0.0 : 0.8 * heights[heights.size() / 2]);
+  const double reach = 2.5 * letter_size;
+  // The nearest unused glyph of `glyphs` within reach of the letter's point.
+  auto nearest = [&](const Text& t, const std::vector<Detections::Box>& glyphs, const std::vector<bool>& taken) {
+    std::size_t best = glyphs.size();
+    double best_d = reach;
+    for (std::size_t g = 0; g < glyphs.size(); ++g) {
+      const double d = dist(t.anchor, {glyphs[g].x + glyphs[g].width / 2.0, glyphs[g].y + glyphs[g].height / 2.0});
+      if (!taken[g] && d < best_d) best_d = d, best = g;
+    }
+    return best;
+  };
+  std::vector<const Text*> unmatched;
+  for (const Text& t : fig_.texts) {
+    if (!t.letter || !inside(t.anchor)) continue;
+    ++count.symbolic;
+    if (const std::size_t g = nearest(t, out_.detections.glyphs, used); g < used.size())
+      used[g] = true, ++count.matched;
+    else
+      unmatched.push_back(&t);
+  }
+  if (unmatched.empty()) return;
+  // A thin glyph (an I, a J) in a noisy picture can fall under the letters' own threshold (half
+  // the darkest stroke's contrast, on the denoised picture): it is looked for again in the ink of
+  // the picture as decoded, where a glyph a letter already took or one on a stroke of the scene
+  // does not count.
+  std::vector<bool> faint_compact;
+  const auto faint = find_glyphs(unsmoothed_ink(paper_), faint_compact);
+  std::vector<bool> taken(faint.size(), false);
+  for (std::size_t g = 0; g < faint.size(); ++g) {
+    const P2 centre{faint[g].x + faint[g].width / 2.0, faint[g].y + faint[g].height / 2.0};
+    taken[g] = on_scene_stroke(centre, out_.picture.tolerance_px) ||
+               std::any_of(out_.detections.glyphs.begin(), out_.detections.glyphs.end(),
+                           [&](const Detections::Box& b) { return in_box(centre, b, 0); });
+  }
+  for (const Text* t : unmatched) {
+    if (const std::size_t g = nearest(*t, faint, taken); g < faint.size()) {
+      taken[g] = true, ++count.matched;
+      out_.detections.glyphs.push_back(faint[g]);
+    } else {
+      add(FindingKind::not_detected, {t->element},
+          "no letter-sized mark within " + fixed(reach, 0) + " px of point " + t->text, std::nullopt, {t->anchor});
+    }
+  }
+}
+
+// Letters and heads are solid marks: ink at half the contrast of the picture's darkest strokes,
+// so that anti-aliased halos do not join a letter to the stroke beside it.
+cv::Mat Checker::letter_ink() const {
+  double darkest = 0;
+  for (const CurveEvidence& e : evidence_) darkest = std::max(darkest, e.trace.contrast);
+  if (darkest <= 0) return paper_.ink;
+  return paper_.darkness > std::max(paper_.ink_level, 0.5 * darkest);
+}
+
+void Checker::match_arrowheads() {
+  if (fig_.heads.empty()) return;
+  out_.detections.arrowheads = find_arrowheads(letter_ink());
+  Count& count = out_.counts["arrowheads"];
+  for (const Head& h : fig_.heads) {
+    ++count.symbolic;
+    const P2 c{(h.tip.x + h.left.x + h.right.x) / 3, (h.tip.y + h.left.y + h.right.y) / 3};
+    const double reach = std::max(4.0, dist(h.tip, h.left) * 0.6);
+    if (std::any_of(out_.detections.arrowheads.begin(), out_.detections.arrowheads.end(),
+                    [&](P2 d) { return dist(c, d) <= reach; }))
+      ++count.matched;
+    else
+      add(FindingKind::not_detected, {h.element}, "no arrowhead detected at the link's end", std::nullopt, {c});
+  }
+}
+
+}  // namespace geotruth::vision::check

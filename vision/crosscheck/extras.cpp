@@ -1,0 +1,149 @@
+// What the picture draws and the scene does not (docs/vision.md, "What the scene does not draw"):
+// the ink no stroke, letter, dot or head of the scene explains, where the blind detectors run.
+#include "vision/crosscheck/checker.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+
+#include "vision/detectors.hpp"
+#include "vision/pixels.hpp"
+
+namespace geotruth::vision::check {
+namespace {
+
+constexpr int kEdgePx = 2;  // the picture's own edge: its outermost pixels
+
+}  // namespace
+
+// --- what the picture draws and the scene does not --------------------------------------
+// Every stroke of the scene (where the picture draws it), its letters and heads explain the ink
+// around them; the blind detectors run on the rest.
+void Checker::find_extras() {
+  const double tolerance = out_.picture.tolerance_px;
+  cv::Mat explained = cv::Mat::zeros(paper_.ink.size(), CV_8U);
+  const int thickness = std::max(1, static_cast<int>(std::ceil(2 * tolerance + stroke_ + 2)));
+  for (std::size_t i = 0; i < fig_.curves.size(); ++i) {
+    const Curve& c = fig_.curves[i];
+    cv::polylines(explained, pixel_path(c.path), c.closed, 255, thickness);
+    if (evidence_[i].shift)
+      cv::polylines(explained, pixel_path(shifted(c.path, *evidence_[i].shift)), c.closed, 255, thickness);
+  }
+  for (const Dot& d : fig_.dots)
+    cv::circle(explained, pixel_path({d.at})[0], static_cast<int>(std::ceil(3 * stroke_ + tolerance)), 255, -1);
+  for (const Text& t : fig_.texts) {
+    const double half = fig_.font_px * (0.6 + 0.35 * t.text.size());
+    cv::rectangle(explained, pixel_path({{t.center.x - half, t.center.y - half}})[0],
+                  pixel_path({{t.center.x + half, t.center.y + half}})[0], 255, -1);
+  }
+  for (const Head& h : fig_.heads) {
+    std::vector<cv::Point> triangle = pixel_path({h.tip, h.left, h.right});
+    cv::fillConvexPoly(explained, triangle, 255);
+    cv::polylines(explained, triangle, true, 255, thickness);
+  }
+  // Renderers and encoders leave a faint line along the picture's edge (matplotlib's figure border,
+  // JPEG blocks): the outermost pixels explain themselves.
+  cv::rectangle(explained, {0, 0}, {explained.cols - 1, explained.rows - 1}, 255, 2 * kEdgePx);
+  cv::Mat unexplained = stroke_ink() & (explained == 0);
+  // Specks of noise, letters and marks the scene does not list (angle arcs, ticks) are small:
+  // only components at least as long as the shortest extra line are worth detecting on.
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(unexplained, labels, stats, centroids, 8, CV_32S);
+  cv::Mat keep = cv::Mat::zeros(unexplained.size(), CV_8U);
+  bool any = false;
+  for (int k = 1; k < n; ++k) {
+    const int w = stats.at<int>(k, cv::CC_STAT_WIDTH), h = stats.at<int>(k, cv::CC_STAT_HEIGHT);
+    if (std::hypot(w, h) < 0.5 * min_extra_line_) continue;
+    keep.setTo(255, labels == k);
+    any = true;
+  }
+  if (!any) {
+    if (fig_.texts.empty()) report_unexplained_strokes(labels, stats, n, {});
+    return;
+  }
+  cv::Mat gray;
+  paper_.darkness.convertTo(gray, CV_8U, -1, 255);
+  gray.setTo(255, keep == 0);
+  // The detectors keep their state in the instances detect_in makes: one per call, so one per
+  // thread (OpenCV 4.6's EdgeDrawing has no static data: ximgproc/src/edge_drawing*.{cpp,hpp}).
+  const Detections found = detect_in(gray, keep);
+  std::vector<P2> reported;  // where extra lines and circles were named
+  for (const auto& line : found.lines) {
+    // A line is ink along most of its extent; scattered pieces that happen to line up are not.
+    if (dist(line.a, line.b) < min_extra_line_ || line.length < 0.5 * dist(line.a, line.b)) continue;
+    const P2 mid = midpoint(line.a, line.b);
+    if (in_text(line.a) && in_text(line.b)) continue;
+    ++out_.counts["lines"].extra;
+    out_.detections.lines.push_back(line);
+    reported.push_back(mid);
+    add(FindingKind::extra_detection, {},
+        "a line the scene does not draw, " + fixed(dist(line.a, line.b), 0) + " px long", std::nullopt, {mid});
+  }
+  for (const auto& e : found.ellipses) {
+    if (e.a < min_extra_radius_ || in_text(e.center)) continue;
+    const std::string category = e.circle || e.a / e.b < 1.1 ? "circles" : "ellipses";
+    ++out_.counts[category].extra;
+    out_.detections.ellipses.push_back(e);
+    reported.push_back(e.center);
+    add(FindingKind::extra_detection, {},
+        "a " + std::string(category == "circles" ? "circle" : "ellipse") + " the scene does not draw (semi-axes " +
+            fixed(e.a) + ", " + fixed(e.b) + " px)",
+        std::nullopt, {e.center});
+  }
+  if (fig_.texts.empty()) report_unexplained_strokes(labels, stats, n, reported);
+}
+
+// Ink that is a stroke: darker than the paper around it within a few stroke widths (a black-hat
+// transform), so that shading inside shapes (Perlin noise, gradients) is not taken for strokes.
+cv::Mat Checker::stroke_ink() const {
+  const int size = 2 * static_cast<int>(std::ceil(stroke_)) + 1;
+  cv::Mat lightness, closed, strokes;
+  paper_.darkness.convertTo(lightness, CV_32F, -1);  // strokes dark
+  cv::morphologyEx(lightness, closed, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {size, size}));
+  strokes = closed - lightness;
+  return paper_.ink & (strokes > paper_.ink_level);
+}
+
+// A shape the detectors do not name (a small circle, one cut by the canvas, an arc): its ink
+// alone, when the picture draws nothing but the scene's shapes. Figures with lettered points
+// carry marks their scenes do not list (angle arcs, ticks, measures): there only lines and
+// circles count (the caller's choice).
+void Checker::report_unexplained_strokes(const cv::Mat& labels, const cv::Mat& stats, int n,
+                                         const std::vector<P2>& reported) {
+  const double tolerance = out_.picture.tolerance_px;
+  for (int k = 1; k < n; ++k) {
+    const int x = stats.at<int>(k, cv::CC_STAT_LEFT), y = stats.at<int>(k, cv::CC_STAT_TOP),
+              w = stats.at<int>(k, cv::CC_STAT_WIDTH), h = stats.at<int>(k, cv::CC_STAT_HEIGHT);
+    if (std::hypot(w, h) < min_extra_stroke_) continue;
+    if (!stroke_shaped(labels(cv::Rect(x, y, w, h)) == k)) continue;
+    const Detections::Box box{x, y, w, h};
+    if (std::any_of(reported.begin(), reported.end(), [&](P2 p) { return in_box(p, box, tolerance); })) continue;
+    const P2 centre{x + w / 2.0, y + h / 2.0};
+    ++out_.counts["strokes"].extra;
+    add(FindingKind::extra_detection, {},
+        "a stroke the scene does not draw, " + std::to_string(w) + " × " + std::to_string(h) + " px", std::nullopt,
+        {centre});
+  }
+}
+
+// Whether a blob of ink is a stroke a shape would leave: thin everywhere (its widest point, the
+// largest circle inside it, about a stroke's width where two strokes cross) and solid (a stroke
+// encloses the shape's inside, not pinholes). Shading and blots fill an area; noisy shading is
+// thin in places but full of holes.
+bool Checker::stroke_shaped(const cv::Mat& mask) const {
+  cv::Mat framed, inside;
+  cv::copyMakeBorder(mask, framed, 1, 1, 1, 1, cv::BORDER_CONSTANT, 0);
+  cv::distanceTransform(framed, inside, cv::DIST_L2, 3);
+  double widest = 0;
+  cv::minMaxLoc(inside, nullptr, &widest);
+  if (widest > 0.75 * stroke_ + 1.5) return false;
+  std::vector<std::vector<cv::Point>> contours;
+  std::vector<cv::Vec4i> hierarchy;
+  cv::findContours(framed, contours, hierarchy, cv::RETR_CCOMP, cv::CHAIN_APPROX_SIMPLE);
+  int pinholes = 0;
+  for (std::size_t i = 0; i < contours.size(); ++i)
+    pinholes += hierarchy[i][3] >= 0 && cv::contourArea(contours[i]) < 4 * stroke_ * stroke_;
+  return pinholes <= 2;
+}
+
+}  // namespace geotruth::vision::check

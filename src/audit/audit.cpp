@@ -84,12 +84,17 @@ std::vector<Reason> form_problems(const Question& q, const FrameBands& bands) {
         if (close)
           out.push_back({"close_options",
                          "options " + option_letter(i) + " and " + option_letter(j) + " differ by " + px_text(px) +
-                             " on the rendered image, below the " + px_text(bands.bands().eps_vis_px) +
-                             " visual threshold",
+                             " on the rendered image, below the " + px_text(bands.eps_vis_px()) + " visual threshold",
                          px});
       }
   }
   return out;
+}
+
+// The facts a wrong verdict's truth rests on, as its reasons ("because").
+void add_decisive(const Truth& truth, QuestionVerdict& v) {
+  for (const auto& f : truth.facts)
+    if (f.decisive) v.reasons.push_back({"because", f.detail, f.slack_px});
 }
 
 }  // namespace
@@ -147,6 +152,7 @@ QuestionVerdict judge(const Question& q, const Truth& truth, const FrameBands& b
     as_option.options = {q.answer};
     if (matching_options(as_option, truth).empty()) {
       v.reasons.push_back({"wrong_answer", "annotated " + quoted(q.answer) + " but the truth is " + value_text});
+      add_decisive(truth, v);
       return finish(Verdict::wrong);
     }
     return finish(Verdict::ok);
@@ -168,6 +174,7 @@ QuestionVerdict judge(const Question& q, const Truth& truth, const FrameBands& b
         annotated_index < q.options.size() ? " (" + q.options[annotated_index] + ")" : std::string();
     v.reasons.push_back({"wrong_answer", "annotated " + q.answer + annotated_value + " but the truth is " + v.truth +
                                              " (" + q.options[right[0]] + ")"});
+    add_decisive(truth, v);
     return finish(Verdict::wrong);
   }
   return finish(Verdict::ok);

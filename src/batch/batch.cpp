@@ -199,6 +199,12 @@ RecordStream::RecordStream(std::vector<std::string> inputs, const ImportSource& 
       categories_ = std::move(std::get<Ai2dCategories>(categories));
     }
   }
+  if (format_ == SourceFormat::visonlyqa) {
+    std::vector<std::string> files;
+    for (const auto& path : inputs_)
+      for (auto& file : visonlyqa_inputs(path)) files.push_back(std::move(file));
+    inputs_ = std::move(files);
+  }
   std::error_code ec;
   for (const auto& path : inputs_)
     if (path != "-") bytes_total_ += static_cast<std::size_t>(std::filesystem::file_size(path, ec)) * !ec;
@@ -235,8 +241,9 @@ bool RecordStream::open_next_input() {
       fail("cannot open input: " + reader_->open_error());
       reader_.reset();
     }
-  } else if (format_ == SourceFormat::gepbench) {
-    // Rules and questions live in several files: read them all, import once.
+  } else if (format_ == SourceFormat::gepbench || format_ == SourceFormat::visonlyqa) {
+    // Rules and questions (VisOnlyQA: descriptions and the items sharing them) live in several
+    // files: read them all, import once.
     std::vector<std::pair<std::string, std::string>> files;
     for (std::size_t k = input_ - 1; k < inputs_.size(); ++k) {
       std::string error;
@@ -247,7 +254,7 @@ bool RecordStream::open_next_input() {
       }
       files.emplace_back(inputs_[k], *text);
     }
-    imported_ = import_gepbench(files);
+    imported_ = format_ == SourceFormat::gepbench ? import_gepbench(files) : import_visonlyqa(files);
     imported_file_ = path;
     input_ = inputs_.size();
   } else if (format_ == SourceFormat::ai2d) {

@@ -136,7 +136,7 @@ struct CountCommand {
   InputOptions in;
   BatchOptions batch;
   std::string output;
-  bool any_vertex = false, quadrilaterals = false, table = false;
+  bool any_vertex = false, quadrilaterals = false, table = false, list = false;
 };
 int count(CountCommand command, const FigureOptions& figure);
 
@@ -169,6 +169,7 @@ struct ScoreCommand {
   InputOptions in;
   std::vector<std::string> responses;
   std::string json, html;
+  std::string prompt = "no_reasoning";  ///< VisOnlyQA: whose prompt's responses (prompt=<prompt>/)
 };
 int score(ScoreCommand command, const BandOptions& bands);
 

@@ -16,11 +16,12 @@ int count(CountCommand command, const FigureOptions& figure) {
                      {{"mode", figure.mode},
                       {"bands", bands_json(bands)},
                       {"any_vertex", command.any_vertex},
-                      {"quadrilaterals", command.quadrilaterals}},
+                      {"quadrilaterals", command.quadrilaterals},
+                      {"list", command.list}},
                      {}},
                     command.in, command.batch);
   if (out.complete()) return out.totals({}).errors ? kRecordErrors : kOk;
-  const CountOptions options{command.any_vertex, command.quadrilaterals};
+  const CountOptions options{command.any_vertex, command.quadrilaterals, command.list};
   std::map<std::string, std::size_t> by_difficulty;
   std::size_t scenes = 0, conflicts = 0, doubtful = 0;
   if (command.table)

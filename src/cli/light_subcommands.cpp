@@ -50,6 +50,9 @@ std::map<std::string_view, Configure> light_subcommands() {
          app.add_flag("--any-vertex", command->any_vertex,
                       "triangles (and quadrilaterals) may have unlabelled crossings as vertices");
          app.add_flag("--quadrilaterals", command->quadrilaterals, "also count convex quadrilaterals");
+         app.add_flag("--list", command->list,
+                      "also list the counted figures by their letters: \"figures\": {segments, triangles, "
+                      "quadrilaterals}");
          app.add_flag("--table", command->table, "print a table of the counts on stderr");
          command->batch.add_to(app);
          return [=] { return geotruth::cli::count(*command, *figure); };
@@ -66,7 +69,7 @@ std::map<std::string_view, Configure> light_subcommands() {
          return [=] {
            if (in->from == "native") {
              std::cerr << "geotruth import: --from must name a source format (geometry3k, pgdp, linelist, gepbench, "
-                          "ai2d, picture)\n";
+                          "ai2d, visonlyqa, picture)\n";
              return int{kUsage};
            }
            return geotruth::cli::import_scenes(*in, *batch, *output);

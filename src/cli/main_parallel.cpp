@@ -84,9 +84,13 @@ int main(int argc, char** argv) {
          bands->add_to(app);
          app.add_option("--responses", command->responses,
                         "model outputs, one JSONL file per model ({question_id: \"<scene>/<question>\", response}, "
-                        "or the dataset's own ids), or a directory of them (one file per aspect)")
+                        "or the dataset's own ids), or a directory of them (one file per aspect); --from visonlyqa: "
+                        "VisOnlyQA's results/model_responses folder (or any folder or file in it)")
              ->required()
              ->check(CLI::ExistingPath);
+         app.add_option("--prompt", command->prompt,
+                        "visonlyqa: the prompt whose responses to score (the prompt=<name> folders)")
+             ->capture_default_str();
          app.add_option("--json", command->json, "write the scores as JSON to this file");
          app.add_option("--html", command->html, "write the scores as an HTML page to this file");
          return [=] { return geotruth::cli::score(*command, *bands); };

@@ -29,6 +29,7 @@ std::optional<SourceFormat> source_format_named(std::string_view name) {
   if (name == "linelist") return SourceFormat::linelist;
   if (name == "gepbench") return SourceFormat::gepbench;
   if (name == "ai2d") return SourceFormat::ai2d;
+  if (name == "visonlyqa") return SourceFormat::visonlyqa;
   if (name == "picture") return SourceFormat::picture;
   return std::nullopt;
 }
@@ -82,6 +83,8 @@ std::vector<ImportedScene> import_source(SourceFormat format, std::string_view t
         return one;
       }
       return import_ai2d_lines(text, file_name);
+    case SourceFormat::visonlyqa:
+      return validated(import::import_visonlyqa({{file_name, std::string(text)}}));
     case SourceFormat::native:
     case SourceFormat::picture:
       break;
@@ -99,6 +102,10 @@ std::unique_ptr<SourceStream> stream_source(SourceFormat format, const std::stri
 
 std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::string, std::string>>& files) {
   return validated(import::import_gepbench(files));
+}
+
+std::vector<ImportedScene> import_visonlyqa(const std::vector<std::pair<std::string, std::string>>& files) {
+  return validated(import::import_visonlyqa(files));
 }
 
 }  // namespace geotruth

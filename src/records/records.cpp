@@ -81,6 +81,8 @@ ordered_json analyze_record(const Scene& scene, const Bands& run_bands, Incidenc
   result["bands"] = bands_json(bands);
   result["scene"] = scene_json(scene);
   result["incidence"] = incidence_json(scene, incidence);
+  // The segments, triangles and (convex) quadrilaterals formed by letters, by name.
+  result["figures"] = figures_json(*count_figure(scene, incidence, {false, true, true}).listed);
   std::vector<Finding> all = incidence.findings;
   if (!scene.entities.empty())
     for (auto& f : diagram_findings(scene, bands)) all.push_back(std::move(f));
@@ -120,16 +122,6 @@ ordered_json import_record(const Scene& scene, const std::string& dataset, const
   if (!notes.empty()) extra["import_notes"] = import_notes_json(notes);
   return result;
 }
-
-namespace {
-
-std::string vertex_name(const Scene& scene, const Incidence& inc, std::size_t v) {
-  if (const auto& p = inc.vertices[v].point) return scene.points[*p].id;
-  std::string name = "x";  // unlabelled crossings x1, x2, ...
-  name += std::to_string(v - scene.points.size() + 1);
-  return name;
-}
-}  // namespace
 
 void add_findings(ordered_json& record, const std::vector<Finding>& findings,
                   const std::vector<ImportNote>& import_notes) {
@@ -191,6 +183,15 @@ ordered_json counts_json(const TangramCounts& c) {
   if (c.quadrilaterals) out["quadrilaterals"] = *c.quadrilaterals;
   out["total"] = c.total;
   out["difficulty"] = c.difficulty;
+  if (c.listed) out["figures"] = figures_json(*c.listed);
+  return out;
+}
+
+ordered_json figures_json(const FigureList& list) {
+  ordered_json out;
+  out["segments"] = list.segments;
+  out["triangles"] = list.triangles;
+  out["quadrilaterals"] = list.quadrilaterals;
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <geotruth/audit.hpp>
 #include <iostream>
+#include <optional>
 
 #include "audit/run.hpp"
 #include "batch/merge.hpp"
@@ -12,12 +13,36 @@
 
 namespace geotruth::cli {
 
+namespace {
+
+// The picture a dataset's item names itself, relative to the pictures' folder: extra.image_path, or
+// an importer's extra.<dataset>.image_path (VisOnlyQA's "images/SyntheticGeometry/….png").
+std::optional<std::filesystem::path> named_picture(const Scene& scene, const std::filesystem::path& dir) {
+  if (scene.extra.find("image_path") == std::string::npos) return std::nullopt;
+  const ordered_json extra = ordered_json::parse(scene.extra, nullptr, false);
+  if (!extra.is_object()) return std::nullopt;
+  auto try_path = [&](const ordered_json& holder) -> std::optional<std::filesystem::path> {
+    if (!holder.is_object() || !holder.contains("image_path") || !holder["image_path"].is_string()) return std::nullopt;
+    const std::filesystem::path path = dir / holder["image_path"].get<std::string>();
+    if (std::filesystem::is_regular_file(path)) return path;
+    return std::nullopt;
+  };
+  if (auto path = try_path(extra)) return path;
+  for (const auto& [key, value] : extra.items())
+    if (auto path = try_path(value)) return path;
+  return std::nullopt;
+}
+
+}  // namespace
+
 PictureReader picture_truths(const std::string& image) {
   std::shared_ptr<const PictureFolder> folder;
   if (std::filesystem::is_directory(image)) folder = std::make_shared<const PictureFolder>(image);
   return [image, folder](const Scene& scene, const std::string& source_key) -> SceneOrError {
     std::string path = image;
-    if (folder) {
+    if (auto named = folder ? named_picture(scene, image) : std::nullopt) {
+      path = named->string();
+    } else if (folder) {
       const std::vector<std::string> names{scene.id, source_key};
       const auto found = folder->find(names);
       if (!found)

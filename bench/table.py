@@ -19,7 +19,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROWS = ("startup", "geometry3k", "chords", "linelist", "render", "audit", "generate")
+ROWS = ("startup", "geometry3k", "chords", "linelist", "render", "read", "audit", "generate")
 ROOT = os.path.dirname(HERE)
 
 
@@ -232,6 +232,22 @@ def main():
             two = median_of(check(2), runs)[:2]
             table.row("`crosscheck --threads 2` vs `--threads 1`, 100 GePBench scenes",
                       *two_threads(one, two, machine_pair(lambda k: check(1), runs)))
+
+        # 5b. reading pictures (import --from picture): 200 Tangram pictures of 640 x 640, pictures per
+        #     CPU-second on one thread (target: 10, issue 35) and the wall-clock gain of 2 threads.
+        if want("read"):
+            subprocess.run([gt, "generate", "--family", "tangram", "--level", "medium", "-n", "200", "--seed", "7", "-o",
+                            path("tangram.jsonl"), "--render", path("tangram")], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=True)
+            read = lambda threads: [gt, "import", "--from", "picture", path("tangram"), "-o", path("read.jsonl"),
+                                    "--threads", str(threads)]
+            wall1, cpu1, _ = median_of(read(1), runs)
+            wall2, _, _ = median_of(read(2), runs)
+            table.row("`import --from picture`, 200 Tangram pictures 640 × 640", "%.1f pictures/CPU-s" % (200 / cpu1),
+                      "10 pictures/CPU-s (issue 35)", "%.2f×" % (200 / cpu1 / 10), "≥ 1×", 200 / cpu1 >= 10)
+            table.row("`import --from picture --threads 2` vs `--threads 1`",
+                      "%.2f s wall (1 thread: %.2f s)" % (wall2, wall1), "its own 1-thread run",
+                      "%.2f×" % (wall1 / wall2), "≥ 1.7×", wall1 / wall2 >= 1.7)
 
         # 6. audit of 100,000 questions (25,000 scenes): 2 threads vs 1; memory at 4× the data.
         if want("audit"):

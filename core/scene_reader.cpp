@@ -206,10 +206,12 @@ class SceneReader {
   }
 
   void read_frame(const Value& v) {
-    expect_object(v, "/frame", "the frame", {"width", "height", "y"});
+    expect_object(v, "/frame", "the frame", {"width", "height", "y", "px_per_unit", "precision"});
     if (const Value* w = v.find("width")) scene_.frame.width = read_number(*w, "/frame/width");
     if (const Value* h = v.find("height")) scene_.frame.height = read_number(*h, "/frame/height");
     scene_.frame.y = read_choice(v, "/frame", "y", YAxis::down, {{"down", YAxis::down}, {"up", YAxis::up}});
+    if (const Value* s = v.find("px_per_unit")) scene_.frame.px_per_unit = read_number(*s, "/frame/px_per_unit");
+    if (const Value* p = v.find("precision")) scene_.frame.precision = read_number(*p, "/frame/precision");
   }
 
   void read_point(const Value& v, const std::string& ptr) {
@@ -550,9 +552,10 @@ class SceneReader {
 
   void read_question(const Value& v, const std::string& ptr) {
     expect_object(v, ptr, "a question",
-                  {"id",          "ask",     "of",        "options",        "answer",   "between",      "anchor",
-                   "relative_to", "measure", "criterion", "value",          "touching", "connected_to", "relation",
-                   "row",         "column",  "absent",    "connected_pair", "text",     "template"});
+                  {"id",           "ask",         "of",       "options",   "answer", "between",
+                   "anchor",       "relative_to", "measure",  "criterion", "value",  "touching",
+                   "connected_to", "relation",    "row",      "column",    "absent", "connected_pair",
+                   "text",         "template",    "vertices", "versus"});
     Question q;
     q.id = read_string(required(v, ptr, "id", "the question's id"), at(ptr, "id"));
     q.ask = read_string(required(v, ptr, "ask", "what is asked: count, exists, location, ..."), at(ptr, "ask"));
@@ -570,6 +573,13 @@ class SceneReader {
       for (std::size_t i = 0; i < between->items.size(); ++i)
         q.between.push_back(read_string(between->items[i], at(bp, i)));
     }
+    for (const char* key : {"vertices", "versus"})
+      if (const Value* names = v.find(key)) {
+        const std::string np = at(ptr, key);
+        expect_kind(*names, Kind::array, np, "point ids in order");
+        auto& list = std::string_view(key) == "vertices" ? q.vertices : q.versus;
+        for (std::size_t i = 0; i < names->items.size(); ++i) list.push_back(read_string(names->items[i], at(np, i)));
+      }
     q.anchor = optional_string(v, ptr, "anchor");
     q.relative_to = optional_string(v, ptr, "relative_to");
     q.measure = optional_string(v, ptr, "measure");

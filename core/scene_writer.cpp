@@ -137,6 +137,8 @@ ordered_json question_json(const Question& q) {
   if (!q.options.empty()) out["options"] = q.options;
   put_if(out, "answer", q.answer);
   if (!q.between.empty()) out["between"] = q.between;
+  if (!q.vertices.empty()) out["vertices"] = q.vertices;
+  if (!q.versus.empty()) out["versus"] = q.versus;
   put_if(out, "anchor", q.anchor);
   put_if(out, "relative_to", q.relative_to);
   put_if(out, "measure", q.measure);
@@ -167,6 +169,8 @@ ordered_json scene_json(const Scene& scene) {
   out["frame"] = {{"width", exact_number(scene.frame.width)},
                   {"height", exact_number(scene.frame.height)},
                   {"y", scene.frame.y == YAxis::down ? "down" : "up"}};
+  if (scene.frame.px_per_unit) out["frame"]["px_per_unit"] = exact_number(*scene.frame.px_per_unit);
+  if (scene.frame.precision) out["frame"]["precision"] = exact_number(*scene.frame.precision);
   auto list = [&](const char* key, const auto& items, auto&& to_json) {
     if (items.empty()) return;
     ordered_json arr = ordered_json::array();

@@ -83,6 +83,14 @@ class Validator {
     check_range(s_.frame.height, "/frame/height");
     if (s_.frame.width <= 0) fail("/frame/width", "width must be positive, got " + to_text(s_.frame.width));
     if (s_.frame.height <= 0) fail("/frame/height", "height must be positive, got " + to_text(s_.frame.height));
+    if (const auto& scale = s_.frame.px_per_unit) {
+      check_range(*scale, "/frame/px_per_unit");
+      if (*scale <= 0) fail("/frame/px_per_unit", "pixels per unit must be positive, got " + to_text(*scale));
+    }
+    if (const auto& step = s_.frame.precision) {
+      check_range(*step, "/frame/precision");
+      if (*step < 0) fail("/frame/precision", "the rounding step must not be negative, got " + to_text(*step));
+    }
     for (std::size_t i = 0; i < s_.points.size(); ++i) point(i);
     for (std::size_t i = 0; i < s_.lines.size(); ++i) line(i);
     for (std::size_t i = 0; i < s_.circles.size(); ++i) circle(i);

@@ -13,6 +13,13 @@
 
 namespace geotruth {
 
+std::string vertex_name(const Scene& scene, const Incidence& inc, std::size_t v) {
+  if (const auto& p = inc.vertices[v].point) return scene.points[*p].id;
+  std::string name = "x";  // unlabelled crossings x1, x2, … (appended: GCC 12 misreads "x" + to_string)
+  name += std::to_string(v - scene.points.size() + 1);
+  return name;
+}
+
 const char* difficulty_of(std::size_t total) {
   return total <= 15 ? "Easy" : total <= 30 ? "Medium" : "Hard";
 }
@@ -97,17 +104,26 @@ class Counter {
     TangramCounts c;
     for (const auto& p : scene_.points) c.letters += p.labelled;
     for (const auto& circle : scene_.circles) c.circles += circle.quadrants == "1111";  // drawn full circles
+    if (options_.list) listed_.emplace();
     for (std::size_t l = 0; l < L_; ++l) {
       std::size_t letters = 0;
       for (auto [it, end] = boost::adjacent_vertices(V_ + l, graph_); it != end; ++it)
         letters += inc_.vertices[*it].letter;
       c.segments += letters < 2 ? 0 : letters * (letters - 1) / 2;
+      if (listed_) {
+        const auto& along = inc_.lines[l].vertices;  // in order along the line
+        for (std::size_t i = 0; i < along.size(); ++i)
+          for (std::size_t j = i + 1; j < along.size(); ++j)
+            if (inc_.vertices[along[i]].letter && inc_.vertices[along[j]].letter)
+              listed_->segments.push_back({vertex_name(scene_, inc_, along[i]), vertex_name(scene_, inc_, along[j])});
+      }
     }
     c.triangles = triangles();
     if (options_.quadrilaterals) c.quadrilaterals = quadrilaterals();
     c.total = c.letters + c.circles + c.segments + c.triangles;
     c.difficulty = difficulty_of(c.total);
     c.findings = std::move(findings_);
+    c.listed = std::move(listed_);
     return c;
   }
 
@@ -157,7 +173,10 @@ class Counter {
         for (std::size_t l3 = both.find_next(l2); l3 < L_; l3 = both.find_next(l3)) {
           if (!shared_pairs) {  // one corner per pair: distinct corners are never on one line
             const std::size_t b = meet_.get(l1, l3), c = meet_.get(l2, l3);
-            count += b != apex && !collinear_by_position(apex, b, c);
+            if (b != apex && !collinear_by_position(apex, b, c)) {
+              ++count;
+              list_triangle(apex, b, c);
+            }
             continue;
           }
           meet_.all(l1, l2, as), meet_.all(l1, l3, bs), meet_.all(l2, l3, cs);
@@ -170,7 +189,10 @@ class Counter {
                     on_one_line(a, b, c))
                   continue;
                 seen_.insert(corners);
-                count += !collinear_by_position(a, b, c);
+                if (!collinear_by_position(a, b, c)) {
+                  ++count;
+                  list_triangle(a, b, c);
+                }
               }
         }
       }
@@ -185,9 +207,15 @@ class Counter {
     return false;
   }
 
+  void list_triangle(std::size_t a, std::size_t b, std::size_t c) {
+    if (listed_)
+      listed_->triangles.push_back(
+          {vertex_name(scene_, inc_, a), vertex_name(scene_, inc_, b), vertex_name(scene_, inc_, c)});
+  }
+
   // A quadrilateral is a 4-cycle of lines l1-l2-l3-l4 (l1 the smallest, l2 < l4 so each cycle
   // is seen once) whose four corners are distinct counted vertices.
-  std::size_t quadrilaterals() const {
+  std::size_t quadrilaterals() {
     std::size_t count = 0;
     boost::dynamic_bitset<> both(L_);  // one buffer for every pair
     for (std::size_t l1 = 0; l1 < L_; ++l1)
@@ -201,7 +229,12 @@ class Counter {
             if (l3 == l2 || l3 == l4) continue;
             const std::size_t v23 = meet_.get(l2, l3), v34 = meet_.get(l3, l4);
             if (v23 == v12 || v23 == v34 || v34 == v41) continue;
-            count += is_convex({v41, v12, v23, v34}, {l1, l2, l3, l4});
+            if (is_convex({v41, v12, v23, v34}, {l1, l2, l3, l4})) {
+              ++count;
+              if (listed_)
+                listed_->quadrilaterals.push_back({vertex_name(scene_, inc_, v41), vertex_name(scene_, inc_, v12),
+                                                   vertex_name(scene_, inc_, v23), vertex_name(scene_, inc_, v34)});
+            }
           }
         }
     return count;
@@ -258,6 +291,7 @@ class Counter {
   IncidenceGraph graph_;
   MeetTable meet_;
   std::vector<boost::dynamic_bitset<>> meets_;
+  std::optional<FigureList> listed_;           // with CountOptions::list
   std::set<std::array<std::size_t, 3>> seen_;  // triangles counted, by sorted corners (lines sharing two points)
   mutable std::vector<std::unordered_map<std::size_t, std::size_t>> position_;  // per line: vertex → rank (rank())
 };

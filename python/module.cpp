@@ -150,7 +150,8 @@ class Source {
       : limits_(limits), paths_(std::move(paths)), format_(format), categories_(categories) {
     const auto f = source_format_named(format);
     if (!f)
-      throw py::value_error("unknown format \"" + format + "\" (native, geometry3k, pgdp, linelist, gepbench, ai2d)");
+      throw py::value_error("unknown format \"" + format +
+                            "\" (native, geometry3k, pgdp, linelist, gepbench, ai2d, visonlyqa)");
     stream_.emplace(paths_, ImportSource(*f, categories), limits);
   }
   Source(py::iterator texts, const Limits& limits) : limits_(limits), texts_(std::move(texts)) {}
@@ -496,17 +497,17 @@ image's longer side (0: the frame's units are pixels; frames under 64 units are 
 
   m.def(
       "count",
-      [](const std::string& text, const std::string& mode, bool any_vertex, bool quadrilaterals,
+      [](const std::string& text, const std::string& mode, bool any_vertex, bool quadrilaterals, bool list,
          const std::optional<Bands>& bands, const py::dict& limits) {
         const auto incidence_mode = incidence_mode_named(mode);
         if (!incidence_mode) throw py::value_error("mode must be \"declared\", \"geometric\" or \"merged\"");
         return record_of(text, limits, [&](const Scene& scene) {
           return count_record(scene, bands_for(scene, bands), *incidence_mode,
-                              CountOptions{any_vertex, quadrilaterals});
+                              CountOptions{any_vertex, quadrilaterals, list});
         });
       },
-      py::arg("text"), py::arg("mode"), py::arg("any_vertex"), py::arg("quadrilaterals"), py::arg("bands"),
-      py::arg("limits"));
+      py::arg("text"), py::arg("mode"), py::arg("any_vertex"), py::arg("quadrilaterals"), py::arg("list"),
+      py::arg("bands"), py::arg("limits"));
 
   py::class_<AuditIterator>(m, "_AuditIterator")
       .def("__iter__", [](AuditIterator& self) -> AuditIterator& { return self; })

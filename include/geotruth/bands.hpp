@@ -37,8 +37,9 @@ struct BandEvidence {
 struct Bands {
   double eps_num_px = 0.5;
   double eps_vis_px = 3.0;
-  /// Pixels of the frame's longer side in the rendered image; 0: the frame's units are pixels,
-  /// except frames under 64 units (GePBench's unit square), which are drawn at 640 px.
+  /// Pixels of the frame's longer side in the rendered image; 0: the frame's own scale
+  /// (Frame::px_per_unit) when it has one, else the frame's units are pixels, except frames under
+  /// 64 units (GePBench's unit square), which are drawn at 640 px.
   double render_size_px = 0;
   /// "default", "dataset:<name>" (an importer's documented default), "auto" (estimated from the
   /// dataset's own residuals) or "option" (--eps-num / --eps-vis).
@@ -86,10 +87,18 @@ class FrameBands {
 
   const Bands& bands() const { return *bands_; }
   double px_per_unit() const { return px_per_unit_; }
+  /// ε_num and ε_vis in this frame's pixels: the run's, or wider where the frame's coordinates
+  /// are rounded (Frame::precision: ε_num at least 3/2 of the step, what rounding moves a point's
+  /// distance to a line by; ε_vis that much above ε_num as the run's band is wide).
+  double eps_num_px() const { return eps_num_px_; }
+  double eps_vis_px() const { return eps_vis_px_; }
   /// ε_num and ε_vis in frame units, exact.
   const Rational& eps_num() const { return eps_num_; }
   const Rational& eps_vis() const { return eps_vis_; }
   const Rational& eps_num_squared() const { return eps_num2_; }
+  /// How far one point may be off its place as the data gives it (frame units): ε_num, or where
+  /// the coordinates are rounded at least 3/4 of the step (≥ step/√2). Estimates propagate it.
+  const Rational& point_noise() const { return point_noise_; }
   const Rational& eps_vis_squared() const { return eps_vis2_; }
 
   /// A length in frame units as rendered pixels (for reporting).
@@ -121,8 +130,9 @@ class FrameBands {
  private:
   const Bands* bands_;
   double px_per_unit_ = 1;
-  Rational eps_num_, eps_vis_, eps_num2_, eps_vis2_, units_per_px_;
+  Rational eps_num_, eps_vis_, eps_num2_, eps_vis2_, units_per_px_, point_noise_;
   double eps_num_units_ = 0, eps_vis_units_ = 0;  // the band edges in frame units, for filters
+  double eps_num_px_ = 0, eps_vis_px_ = 0;
 };
 
 }  // namespace geotruth

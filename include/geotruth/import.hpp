@@ -19,6 +19,8 @@ enum class SourceFormat {
   linelist,    ///< text figures: one row per drawn line listing its points in order
   gepbench,    ///< GePBench rules.json plus its VQA JSONL files, read together
   ai2d,        ///< AI2D annotations (<id>.png.json), a directory of them, or a JSONL of them
+  visonlyqa,   ///< VisOnlyQA item files (JSONL), or a split's folder (synthetic_with_text/, synthetic/, real/)
+  picture,     ///< PNG or JPEG pictures, or folders of them, each read into a scene (docs/reader.md)
 };
 
 /// A source format with what its importer needs beyond the inputs themselves.
@@ -85,6 +87,15 @@ std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::stri
 /// (generate --family gepbench) writes its questions through it, so the two agree by construction.
 Question gepbench_question(const std::string& aspect, const std::string& question_id, const std::string& text,
                            const std::vector<std::string>& choices, const std::string& answer);
+
+/// VisOnlyQA: every item of the given item files, in file order, one scene each named by the
+/// item's id (docs/visonlyqa.md). Plain synthetic items take the figure of the text item with the
+/// same image_path (among the inputs, else from the text file beside theirs).
+std::vector<ImportedScene> import_visonlyqa(const std::vector<std::pair<std::string, std::string>>& files);
+
+/// The item files a VisOnlyQA input stands for: a split's folder gives its synthetic_with_text/,
+/// synthetic/ and real/ files (in that order, each sorted); any other path is itself.
+std::vector<std::string> visonlyqa_inputs(const std::string& path);
 
 /// AI2D's category of each image ("2090.png" → "foodChainsWebs"), as categories.json lists them.
 using Ai2dCategories = std::map<std::string, std::string>;

@@ -26,6 +26,9 @@ struct Fact {
   /// one less when a label's side flips): that value. Such a fact makes a question ambiguous only
   /// when it selects another option than the truth (or, without options, another value).
   std::optional<std::string> alternative;
+  /// The answer rests on this fact (a named figure's missing side, the measure an estimate picks
+  /// its option by): a `wrong` verdict lists it as its reason.
+  bool decisive = false;
 };
 
 /// The truth of one question. `values` lists every acceptable answer value (a count as decimal
@@ -86,7 +89,8 @@ bool answers_differ(const Question& question, const Truth& a, const Truth& b);
 bool answer_is_ambiguous(const Question& question, const Truth& truth);
 
 /// The question's kind for summaries: "count/triangles", "which/left_of", "which/connected_pair",
-/// "size/width", "reference/larger", "location", "relation", "exists" ("exists/absent").
+/// "size/width", "reference/larger", "location", "relation", "exists" ("exists/absent"); named
+/// figures: "exists/triangle" ("exists/triangle/absent"), "diameter", "estimate/angle", ….
 std::string question_kind(const Question& question);
 
 /// The option letter for an index: 0 → "A".

@@ -24,6 +24,13 @@ enum class Stroke { solid, dashed };
 struct Frame {
   Rational width{640}, height{640};
   YAxis y = YAxis::down;
+  /// Pixels of the dataset's picture per frame unit, when the picture is drawn at a scale of its
+  /// own (VisOnlyQA's matplotlib figures); empty: Bands::pixels_per_unit's rule.
+  std::optional<Rational> px_per_unit;
+  /// The step the source rounded its coordinates to (VisOnlyQA prints them to 0.01): every
+  /// position may be off by half of it in each axis, and the band is at least what that moves a
+  /// point-to-line distance by (FrameBands). Empty: exact positions.
+  std::optional<Rational> precision;
   friend bool operator==(const Frame&, const Frame&) = default;
 };
 
@@ -207,6 +214,10 @@ struct Question {
   std::vector<std::string> options;
   std::string answer;  ///< option letter "A".."D", or the value itself when there are no options
   std::vector<std::string> between;
+  /// Named figures (VisOnlyQA): the points a question names, in order — a triangle's or
+  /// quadrilateral's corners in their cyclic order, a segment's two ends, an angle's three points
+  /// with the vertex in the middle. `versus`: the second figure of a ratio (length or area).
+  std::vector<std::string> vertices, versus;
   std::string anchor, relative_to, measure, criterion, value, touching, connected_to, relation, row, column;
   bool absent = false, connected_pair = false;
   std::string text;           ///< the question as the dataset wrote it (empty for native items)

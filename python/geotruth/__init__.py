@@ -137,8 +137,9 @@ Bands.estimate = staticmethod(_estimate)  # type: ignore[attr-defined]
 def analyze(scene: Scene, *, mode: str = "merged", bands: Bands | None = None, **limits: Any) -> dict:
     """Parse, validate and analyze one scene: the record ``geotruth analyze`` prints for it.
 
-    Returns ``{"id", "bands", "scene" (normalized), "incidence", "conflicts", "doubtful",
-    "notes", "relations"?, "truths"?}``. ``mode``: where incidences come from — "declared",
+    Returns ``{"id", "bands", "scene" (normalized), "incidence", "figures" (the segments, triangles
+    and convex quadrilaterals formed by letters, by name), "conflicts", "doubtful", "notes",
+    "relations"?, "truths"?}``. ``mode``: where incidences come from — "declared",
     "geometric" or "merged". ``bands``: the decision band (default: the scene's dataset's
     documented band). ``limits``: max_elements, max_depth, max_pairs, max_seconds, ….
     Raises ``geotruth.Error`` for a scene that cannot be read.
@@ -152,17 +153,20 @@ def count(
     mode: str = "merged",
     any_vertex: bool = False,
     quadrilaterals: bool = False,
+    list: bool = False,
     bands: Bands | None = None,
     **limits: Any,
 ) -> dict:
     """Tangram counts of one scene: the record ``geotruth count`` prints for it.
 
     Returns ``{"id", "letters", "circles", "segments", "triangles", "quadrilaterals"?, "total",
-    "difficulty", "mode", "bands", "conflicts", "doubtful", "notes"}``. ``any_vertex``:
+    "difficulty", "mode", "bands", "conflicts", "doubtful", "notes", "figures"?}``. ``any_vertex``:
     triangles may have unlabelled crossings as vertices; ``quadrilaterals``: also count convex
-    quadrilaterals. Raises ``geotruth.Error`` for a scene that cannot be read.
+    quadrilaterals; ``list``: also list the counted figures by their letters (``"figures":
+    {"segments", "triangles", "quadrilaterals"}``, each a list of point-id lists, as
+    ``count --list`` does). Raises ``geotruth.Error`` for a scene that cannot be read.
     """
-    return _geotruth.count(_text(scene), mode, any_vertex, quadrilaterals, bands, limits)
+    return _geotruth.count(_text(scene), mode, any_vertex, quadrilaterals, list, bands, limits)
 
 
 def audit(
@@ -180,7 +184,7 @@ def audit(
 
     ``records``: a file path (str or os.PathLike; or a list of pathlib.Path, or of str for the
     other formats) read as ``format`` ("native" JSONL, "geometry3k", "pgdp", "linelist",
-    "gepbench", "ai2d"), or any iterable of scenes (dicts or JSON texts), consumed as the audit
+    "gepbench", "ai2d", "visonlyqa"), or any iterable of scenes (dicts or JSON texts), consumed as the audit
     goes. Each verdict is ``{"record", "scene", "question", "kind", "text"?, "template"?,
     "options"?, "verdict", "truth", "annotated", "reasons"}``. Records are audited on ``threads`` threads (0: all cores) ahead of the caller.
 
@@ -207,7 +211,8 @@ def import_records(
 
     ``format``: "geometry3k", "pgdp", "linelist", "gepbench" (``path`` then lists rules.json and
     the VQA JSONL files), "ai2d" (annotation files or a directory of them; ``categories``: AI2D's
-    categories.json, as ``--categories``) or "native". Each scene carries ``extra.dataset`` (its
+    categories.json, as ``--categories``), "visonlyqa" (item files, or a split's folder such as
+    ``dataset/val``: one scene per item, named by its id) or "native". Each scene carries ``extra.dataset`` (its
     band) and the importer's notes. ``errors``: "raise" (``geotruth.Error`` with file, line and
     pointer) or "yield" (the error record).
     """

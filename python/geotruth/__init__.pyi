@@ -12,7 +12,7 @@ Scene = Union[Mapping[str, Any], str, bytes]
 Path = Union[str, os.PathLike[str]]
 Records = Union[Path, list[os.PathLike[str]], Iterable[Scene]]
 Mode = Literal["declared", "geometric", "merged"]
-Format = Literal["native", "geometry3k", "pgdp", "linelist", "gepbench", "ai2d"]
+Format = Literal["native", "geometry3k", "pgdp", "linelist", "gepbench", "ai2d", "visonlyqa"]
 
 class Error(ValueError):
     message: str
@@ -48,6 +48,7 @@ def count(
     mode: Mode = "merged",
     any_vertex: bool = False,
     quadrilaterals: bool = False,
+    list: bool = False,
     bands: Bands | None = None,
     **limits: Any,
 ) -> dict[str, Any]: ...

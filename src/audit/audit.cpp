@@ -10,6 +10,7 @@
 #include "batch/fnv1a.hpp"
 
 #include "core/exact_json.hpp"
+#include "questions/picture_doubts.hpp"
 #include "questions/shapes.hpp"
 
 namespace geotruth {
@@ -83,12 +84,17 @@ std::vector<Reason> form_problems(const Question& q, const FrameBands& bands) {
         if (close)
           out.push_back({"close_options",
                          "options " + option_letter(i) + " and " + option_letter(j) + " differ by " + px_text(px) +
-                             " on the rendered image, below the " + px_text(bands.bands().eps_vis_px) +
-                             " visual threshold",
+                             " on the rendered image, below the " + px_text(bands.eps_vis_px()) + " visual threshold",
                          px});
       }
   }
   return out;
+}
+
+// The facts a wrong verdict's truth rests on, as its reasons ("because").
+void add_decisive(const Truth& truth, QuestionVerdict& v) {
+  for (const auto& f : truth.facts)
+    if (f.decisive) v.reasons.push_back({"because", f.detail, f.slack_px});
 }
 
 }  // namespace
@@ -146,6 +152,7 @@ QuestionVerdict judge(const Question& q, const Truth& truth, const FrameBands& b
     as_option.options = {q.answer};
     if (matching_options(as_option, truth).empty()) {
       v.reasons.push_back({"wrong_answer", "annotated " + quoted(q.answer) + " but the truth is " + value_text});
+      add_decisive(truth, v);
       return finish(Verdict::wrong);
     }
     return finish(Verdict::ok);
@@ -167,6 +174,7 @@ QuestionVerdict judge(const Question& q, const Truth& truth, const FrameBands& b
         annotated_index < q.options.size() ? " (" + q.options[annotated_index] + ")" : std::string();
     v.reasons.push_back({"wrong_answer", "annotated " + q.answer + annotated_value + " but the truth is " + v.truth +
                                              " (" + q.options[right[0]] + ")"});
+    add_decisive(truth, v);
     return finish(Verdict::wrong);
   }
   return finish(Verdict::ok);
@@ -286,6 +294,11 @@ void judge_by_picture(const Question& q, const Truth& truth, const PictureEviden
 
 }  // namespace
 
+bool has_description(const Scene& scene) {
+  return !scene.points.empty() || !scene.lines.empty() || !scene.circles.empty() || !scene.shapes.empty() ||
+         !scene.entities.empty() || !scene.links.empty() || !scene.arrows.empty() || !scene.layers.empty();
+}
+
 SceneAudit audit_scene(const Scene& scene, const Bands& bands, const AuditContext& context) {
   SceneAudit out;
   std::optional<SceneEvaluator> own;
@@ -322,6 +335,7 @@ SceneAudit audit_scene(const Scene& scene, const Bands& bands, const AuditContex
   if (!scene.shapes.empty())
     for (auto& f : questions::shape_findings(scene, bands)) out.findings.push_back(std::move(f));
   canvas_findings(scene, frame_bands, out.findings);
+  for (auto& f : picture_doubt_findings(scene)) out.findings.push_back(std::move(f));
   if (picture)
     for (const Finding& f : picture->findings)
       if (f.kind != FindingKind::count_mismatch) out.findings.push_back(f);

@@ -26,6 +26,7 @@
 #include "batch/run_output.hpp"
 #include "batch/work_pool.hpp"
 #include "core/build_json.hpp"
+#include "questions/picture_doubts.hpp"
 
 namespace geotruth {
 namespace fs = std::filesystem;
@@ -58,13 +59,26 @@ AuditedRecord error_audit(const StreamItem& item, const InputError& error) {
 
 }  // namespace
 
-AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Limits& limits,
-                           const PictureCheck* pictures) {
-  const SceneOrError parsed = scene_of(item, limits);
+SceneOrError scene_for_truth(const Scene& scene, const std::string& source_key, const PictureReader* read_pictures,
+                             bool truth_from_picture) {
+  if (!read_pictures || !*read_pictures || (!truth_from_picture && has_description(scene))) return scene;
+  return (*read_pictures)(scene, source_key);
+}
+
+AuditedRecord audit_record(const StreamItem& item, const Bands& run_bands, const Limits& limits,
+                           const PictureCheck* pictures, const PictureReader* read_pictures, bool truth_from_picture) {
+  const SceneOrError described = scene_of(item, limits);
+  if (const auto* error = std::get_if<InputError>(&described)) return error_audit(item, *error);
+  const SceneOrError parsed =
+      scene_for_truth(std::get<Scene>(described), item.raw.key, read_pictures, truth_from_picture);
   if (const auto* error = std::get_if<InputError>(&parsed)) return error_audit(item, *error);
   const Scene& scene = std::get<Scene>(parsed);
+  const bool from_picture = read_from_picture(scene);
+  // A scene read from its picture is not cross-checked against that picture again; it sets its own band.
   std::optional<PictureEvidence> picture;
-  if (pictures && *pictures) picture = (*pictures)(scene, item.raw.key);
+  if (pictures && *pictures && !from_picture) picture = (*pictures)(scene, item.raw.key);
+  const std::optional<Bands> own = picture_bands(scene, run_bands);
+  const Bands& bands = own ? *own : run_bands;
   SceneAudit audit;
   try {
     const WorkBudget budget(limits.work);
@@ -82,6 +96,7 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Lim
     if (!v.options.empty()) line["options"] = v.options;
     line["verdict"] = verdict_name(v.verdict);
     line["truth"] = v.truth;
+    line["truth_source"] = from_picture ? "picture" : "description";
     line["annotated"] = v.annotated;
     line["reasons"] = reasons_json(v.reasons);
     out.verdicts.push_back(std::move(line));
@@ -272,7 +287,8 @@ class AuditTally {
 
 // Audits one record into its lines, and counts it in `tally`.
 Lines audit_item(const StreamItem& item, const AuditOptions& options, AuditTally& tally) {
-  AuditedRecord audited = audit_record(item, options.bands, options.limits, &options.pictures);
+  AuditedRecord audited = audit_record(item, options.bands, options.limits, &options.pictures, &options.read_pictures,
+                                       options.truth_from_picture);
   Lines out;
   for (const auto& v : audited.verdicts) out.verdicts += to_line(v) + "\n";
   out.scene = to_line(audited.scene) + "\n";
@@ -319,6 +335,7 @@ ordered_json run_options(const AuditOptions& o) {
   options["eps_vis_px"] = o.bands.eps_vis_px;
   options["render_size_px"] = o.bands.render_size_px;
   if (o.pictures) options["pictures"] = o.image_dir;  // judged against the dataset's pictures
+  if (o.truth_from_picture) options["truth_from"] = "picture";
   return options;
 }
 

@@ -46,9 +46,17 @@ struct InputOptions {
   Limits limits;
   std::string from = "native";
   std::string categories;  ///< AI2D's categories.json
+  int threads = 0;         ///< --from picture: threads reading pictures (0: all cores)
   void add_to(CLI::App& app, const std::string& what = "scene files: JSONL, a .json scene, or - for stdin");
+  /// --threads, for the subcommands that read pictures but have no threads of their own.
+  void add_threads_to(CLI::App& app);
   ImportSource format() const { return {*source_format_named(from), categories}; }
 };
+
+/// run_batch over `in`, except that pictures (--from picture) are read on `in.threads` threads (in
+/// geotruth-parallel, which reads them; the handler still runs in input order on one thread).
+BatchStats run_records(const InputOptions& in, const SceneHandler& handler, std::ostream& out,
+                       std::ostream& diagnostics, const BatchPlan& plan);
 
 /// The decision band options of every subcommand that decides.
 struct BandOptions : BandRequest {
@@ -135,7 +143,7 @@ struct CountCommand {
   InputOptions in;
   BatchOptions batch;
   std::string output;
-  bool any_vertex = false, quadrilaterals = false, table = false;
+  bool any_vertex = false, quadrilaterals = false, table = false, list = false;
 };
 int count(CountCommand command, const FigureOptions& figure);
 
@@ -144,7 +152,7 @@ int import_scenes(const InputOptions& in, const BatchOptions& batch, const std::
 struct AuditCommand {
   InputOptions in;
   BatchOptions batch;
-  std::string output, image_dir;
+  std::string output, image_dir, truth_from = "description";
   std::uint64_t max_image_pixels = 64ull << 20;
   bool no_progress = false;
   int threads = 0;
@@ -159,7 +167,7 @@ int merge(const MergeCommand& command);
 
 struct FilterCommand {
   InputOptions in;
-  std::string keep, reject, policy = "strict", image_dir;
+  std::string keep, reject, policy = "strict", image_dir, truth_from = "description";
   std::string format = "native", name;  ///< the kept items' layout: native, or a harness's (export)
   std::uint64_t max_image_pixels = 64ull << 20;
 };
@@ -180,8 +188,17 @@ struct ScoreCommand {
   std::vector<std::string> responses;
   std::string json, html;
   std::uint64_t max_unpacked_bytes = 1ull << 30;  ///< an .xlsx's parts, inflated (score/xlsx.hpp)
+  std::string prompt = "no_reasoning";            ///< VisOnlyQA: whose prompt's responses (prompt=<prompt>/)
 };
 int score(ScoreCommand command, const BandOptions& bands);
+
+/// The scene each item's truths are computed from when it is read from the dataset's pictures in
+/// `image` (a folder, or one file): the picture read (import --from picture) with the item's id and
+/// questions (audit and filter --truth-from picture; items without a description under --image).
+PictureReader picture_truths(const std::string& image);
+
+/// --truth-from: "description" (default) or "picture" (needs --image).
+void add_truth_from(CLI::App& app, std::string& truth_from);
 
 /// Drawing options shared by render, crosscheck and generate.
 struct PictureOptions {
@@ -265,5 +282,11 @@ using CrosscheckFunction = int(CrosscheckCommand command, const BandOptions& ban
 using DrawAndCheckFunction = void(const Scene& scene, const PictureRequest& request, PictureVerdict& out);
 /// Loads it (generate calls it from every thread: it keeps no state).
 DrawAndCheckFunction* draw_and_check();
+
+/// geotruth-vision.so (src/cli/read_picture.cpp) exports `geotruth_picture_reader`: a function that
+/// reads one picture file into its scene (import --from picture, docs/reader.md).
+using PictureReaderFunction = void(std::uint64_t max_image_pixels, PictureFileReader& out);
+/// A picture reader that loads the vision module on its first call (from any thread).
+PictureFileReader lazy_picture_reader(std::uint64_t max_image_pixels = 64ull << 20);
 
 }  // namespace geotruth::cli

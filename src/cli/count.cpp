@@ -16,18 +16,19 @@ int count(CountCommand command, const FigureOptions& figure) {
                      {{"mode", figure.mode},
                       {"bands", bands_json(bands)},
                       {"any_vertex", command.any_vertex},
-                      {"quadrilaterals", command.quadrilaterals}},
+                      {"quadrilaterals", command.quadrilaterals},
+                      {"list", command.list}},
                      {}},
                     command.in, command.batch);
   if (out.complete()) return out.totals({}).errors ? kRecordErrors : kOk;
-  const CountOptions options{command.any_vertex, command.quadrilaterals};
+  const CountOptions options{command.any_vertex, command.quadrilaterals, command.list};
   std::map<std::string, std::size_t> by_difficulty;
   std::size_t scenes = 0, conflicts = 0, doubtful = 0;
   if (command.table)
     std::fprintf(stderr, "%-48s %7s %7s %8s %9s %5s  %-10s %s\n", "scene", "letters", "circles", "segments",
                  "triangles", "total", "difficulty", "conflicts");
-  const BatchStats stats = run_batch(
-      command.in.inputs, command.in.format(), command.in.limits,
+  const BatchStats stats = run_records(
+      command.in,
       [&](const Scene& scene, const RawRecord& record) {
         const ordered_json result =
             with_place(scene, record, count_record(scene, bands, figure.incidence_mode(), options, record.notes));

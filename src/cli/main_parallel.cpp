@@ -22,7 +22,7 @@ constexpr const char* kMaxPixelsHelp = "pictures with more pixels are refused be
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::map<std::string_view, Configure> subcommands = {
+  std::map<std::string_view, Configure> subcommands = {
       {"audit",
        [](CLI::App& app) {
          auto command = std::make_shared<AuditCommand>();
@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
          bands->add_to(app);
          app.add_option("-o,--output", command->output, "output directory")->required();
          app.add_option("--image", command->image_dir, kImageHelp)->check(CLI::ExistingDirectory);
+         add_truth_from(app, command->truth_from);
          app.add_option("--max-image-pixels", command->max_image_pixels, kMaxPixelsHelp)->capture_default_str();
          command->batch.add_to(app);
          app.add_option("--threads", command->threads, "worker threads (default: all cores)");
@@ -80,6 +81,7 @@ int main(int argc, char** argv) {
              ->capture_default_str();
          app.add_option("--name", command->name, "with a harness --format: the dataset's name (default: --keep's)");
          app.add_option("--image", command->image_dir, kImageHelp)->check(CLI::ExistingDirectory);
+         add_truth_from(app, command->truth_from);
          app.add_option("--max-image-pixels", command->max_image_pixels, kMaxPixelsHelp)->capture_default_str();
          return [=] { return geotruth::cli::filter(*command, *bands); };
        }},
@@ -121,11 +123,15 @@ int main(int argc, char** argv) {
          app.add_option("--responses", command->responses,
                         "model outputs, one file per model: JSONL ({question_id: \"<scene>/<question>\", response}, "
                         "the dataset's own ids, or lmms-eval's --log_samples rows), VLMEvalKit's predictions (.xlsx, "
-                        ".csv, .tsv), or a directory of JSONL files (one per aspect)")
+                        ".csv, .tsv), or a directory of JSONL files (one per aspect); --from visonlyqa: VisOnlyQA's "
+                        "results/model_responses folder (or any folder or file in it)")
              ->required()
              ->check(CLI::ExistingPath);
          app.add_option("--max-unpacked-bytes", command->max_unpacked_bytes,
                         "an .xlsx is a zip archive: refuse one whose parts inflate past this many bytes")
+             ->capture_default_str();
+         app.add_option("--prompt", command->prompt,
+                        "visonlyqa: the prompt whose responses to score (the prompt=<name> folders)")
              ->capture_default_str();
          app.add_option("--json", command->json, "write the scores as JSON to this file");
          app.add_option("--html", command->html, "write the scores as an HTML page to this file");
@@ -225,5 +231,9 @@ int main(int argc, char** argv) {
          return [=] { return geotruth::cli::crosscheck(*command, *bands); };
        }},
   };
+  // analyze, count and import run here when they read pictures (geotruth runs them otherwise).
+  subcommands.merge(light_subcommands());
+  // Pictures are read by the vision module, loaded on the first picture.
+  geotruth::set_picture_reader(lazy_picture_reader());
   return run_command_line(argc, argv, Executable::parallel, subcommands);
 }

@@ -11,18 +11,22 @@ namespace geotruth::cli {
 int score(ScoreCommand command, const BandOptions& band_options) {
   const RunBands run = resolve_bands(band_options, command.in, std::cerr);
   std::vector<score::Model> models;
-  std::size_t unreadable_rows = 0;
-  for (const auto& path : command.responses) {
-    models.push_back(score::read_model(path, command.in.limits, {.max_unpacked_bytes = command.max_unpacked_bytes}));
-    for (const auto& row : models.back().rows) {
-      unreadable_rows += !row.error.empty();
-      if (!row.error.empty() && row.line == 0) std::cerr << "geotruth score: " << printable(row.error) << '\n';
-    }
-  }
   score::Scorer scorer;
   RecordStream stream(command.in.inputs, command.in.format(), command.in.limits);
   const ordered_json read = score::add_records(
       scorer, [&](StreamItem& item) { return stream.next(item); }, run.bands, command.in.limits);
+  // VisOnlyQA's rows carry no ids: they are matched to the items by order, so the items come first.
+  if (command.in.from == "visonlyqa")
+    models = score::read_visonlyqa_models(command.responses, scorer, command.prompt, command.in.limits);
+  else
+    for (const auto& path : command.responses)
+      models.push_back(score::read_model(path, command.in.limits, {.max_unpacked_bytes = command.max_unpacked_bytes}));
+  std::size_t unreadable_rows = 0;
+  for (const auto& model : models)
+    for (const auto& row : model.rows) {
+      unreadable_rows += !row.error.empty();
+      if (!row.error.empty() && row.line == 0) std::cerr << "geotruth score: " << printable(row.error) << '\n';
+    }
   for (const auto& e : read["unreadable"])
     std::cerr << printable(e["file"].get<std::string>()) << ':' << e["line"] << ": "
               << printable(e["error"]["pointer"].get<std::string>()) << ": "

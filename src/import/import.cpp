@@ -29,6 +29,8 @@ std::optional<SourceFormat> source_format_named(std::string_view name) {
   if (name == "linelist") return SourceFormat::linelist;
   if (name == "gepbench") return SourceFormat::gepbench;
   if (name == "ai2d") return SourceFormat::ai2d;
+  if (name == "visonlyqa") return SourceFormat::visonlyqa;
+  if (name == "picture") return SourceFormat::picture;
   return std::nullopt;
 }
 
@@ -81,10 +83,17 @@ std::vector<ImportedScene> import_source(SourceFormat format, std::string_view t
         return one;
       }
       return import_ai2d_lines(text, file_name);
+    case SourceFormat::visonlyqa:
+      return validated(import::import_visonlyqa({{file_name, std::string(text)}}));
     case SourceFormat::native:
+    case SourceFormat::picture:
       break;
   }
-  return {{file_name, InputError{"", "native scenes are read by read_scene, not imported"}, {}, {}}};
+  return {{file_name,
+           InputError{"", format == SourceFormat::picture ? "pictures are read one file at a time (read_picture_file)"
+                                                          : "native scenes are read by read_scene, not imported"},
+           {},
+           {}}};
 }
 
 std::unique_ptr<SourceStream> stream_source(SourceFormat format, const std::string& path) {
@@ -93,6 +102,10 @@ std::unique_ptr<SourceStream> stream_source(SourceFormat format, const std::stri
 
 std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::string, std::string>>& files) {
   return validated(import::import_gepbench(files));
+}
+
+std::vector<ImportedScene> import_visonlyqa(const std::vector<std::pair<std::string, std::string>>& files) {
+  return validated(import::import_visonlyqa(files));
 }
 
 }  // namespace geotruth

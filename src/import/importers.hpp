@@ -23,5 +23,6 @@ std::unique_ptr<SourceStream> stream_geometry3k(const std::string& path);
 std::vector<ImportedScene> import_pgdp(std::string_view text, const std::string& file_name);
 std::vector<ImportedScene> import_linelist(std::string_view text, const std::string& file_name);
 std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::string, std::string>>& files);
+std::vector<ImportedScene> import_visonlyqa(const std::vector<std::pair<std::string, std::string>>& files);
 
 }  // namespace geotruth::import

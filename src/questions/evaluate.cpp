@@ -9,9 +9,12 @@
 #include <geotruth/findings.hpp>
 #include <geotruth/questions.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "geometry/predicates.hpp"
 #include "graph/diagram.hpp"
+#include "questions/named_figures.hpp"
+#include "questions/picture_doubts.hpp"
 #include "questions/shapes.hpp"
 
 namespace geotruth {
@@ -47,7 +50,10 @@ std::string question_kind(const Question& q) {
   if (q.ask == "which") return "which/" + (q.connected_pair ? std::string("connected_pair") : q.relation);
   if (q.ask == "size") return "size/" + q.measure;
   if (q.ask == "reference") return "reference/" + q.criterion;
+  if (q.ask == "exists" && !q.vertices.empty()) return "exists/" + q.of + (q.absent ? "/absent" : "");
   if (q.ask == "exists") return q.absent ? "exists/absent" : "exists";
+  if (q.ask == "estimate") return "estimate/" + q.of;
+  if ((q.ask == "diameter" || q.ask == "radius") && q.absent) return q.ask + "/absent";
   return q.ask;
 }
 
@@ -151,6 +157,9 @@ class Evaluators {
   }
 
   Truth evaluate(const Question& q) {
+    // Figures named by their points (VisOnlyQA): triangles, quadrilaterals, diameters, estimates.
+    if (questions::is_named_figure_question(q))
+      return questions::evaluate_named_figure(scene_, q, owner_.incidence(), frame_bands_);
     // Questions about GePBench-style shapes (a scene with `shapes` and no entities).
     if (!scene_.shapes.empty() && scene_.entities.empty())
       if (auto truth = shape_evaluator().evaluate(q)) return *truth;
@@ -180,6 +189,11 @@ class Evaluators {
     }
     if (q.ask == "which") return which(q);
     if (q.ask == "exists" && !scene_.entities.empty()) return exists(q);
+    // An importer's question that maps to no kind, with the importer's reason when it gave one.
+    if (q.ask == "unmapped" && !q.extra.empty())
+      if (const auto extra = nlohmann::json::parse(q.extra, nullptr, false);
+          extra.is_object() && extra.contains("unsupported") && extra["unsupported"].is_string())
+        return unsupported(extra["unsupported"].get<std::string>());
     return unsupported("questions asking \"" + q.ask + "\"" + (q.of.empty() ? "" : " of \"" + q.of + "\"") +
                        " are not evaluated yet");
   }
@@ -552,6 +566,15 @@ bool answers_differ(const Question& q, const Truth& a, const Truth& b) {
 
 void SceneEvaluator::built_in_alternatives() {
   cache_->alternatives.emplace();
+  // A scene read from a picture: each reading the picture allows as well (a letter read otherwise,
+  // attached elsewhere, a stroke that may not be drawn).
+  for (auto& doubt : picture_doubts(scene_)) {
+    if (!doubt.instead) continue;
+    auto scene = std::make_unique<Scene>(std::move(*doubt.instead));
+    doubt.finding.detail += "; the answer differs on that reading";
+    auto evaluator = std::make_unique<SceneEvaluator>(*scene, bands_, false);
+    cache_->alternatives->push_back({std::move(doubt.finding), std::move(scene), std::move(evaluator)});
+  }
   for (auto& doubt : link_doubts(scene_, bands_)) {
     auto scene = std::make_unique<Scene>(scene_);
     scene->links[doubt.link] = std::move(doubt.redrawn);

@@ -2,6 +2,7 @@
 
 #include <geotruth/diagram_findings.hpp>
 
+#include "questions/picture_doubts.hpp"
 #include "questions/shapes.hpp"
 
 namespace geotruth {
@@ -50,7 +51,7 @@ ordered_json truths_json(const Scene& scene, const Bands& bands) {
   ordered_json truths = ordered_json::array();
   for (const auto& q : scene.questions) {
     const Truth t = evaluator.evaluate(q);
-    ordered_json item{{"id", q.id}, {"supported", t.supported}};
+    ordered_json item{{"id", q.id}, {"supported", t.supported}, {"truth_source", truth_source(scene)}};
     if (t.supported) {
       item["values"] = t.values;
       ordered_json letters = ordered_json::array();
@@ -70,27 +71,34 @@ ordered_json truths_json(const Scene& scene, const Bands& bands) {
 
 }  // namespace
 
-ordered_json analyze_record(const Scene& scene, const Bands& bands, IncidenceMode mode,
+ordered_json analyze_record(const Scene& scene, const Bands& run_bands, IncidenceMode mode,
                             const std::vector<ImportNote>& notes) {
+  const std::optional<Bands> own = picture_bands(scene, run_bands);
+  const Bands& bands = own ? *own : run_bands;
   const Incidence incidence = build_incidence(scene, mode, bands);
   ordered_json result;
   result["id"] = scene.id;
   result["bands"] = bands_json(bands);
   result["scene"] = scene_json(scene);
   result["incidence"] = incidence_json(scene, incidence);
+  // The segments, triangles and (convex) quadrilaterals formed by letters, by name.
+  result["figures"] = figures_json(*count_figure(scene, incidence, {false, true, true}).listed);
   std::vector<Finding> all = incidence.findings;
   if (!scene.entities.empty())
     for (auto& f : diagram_findings(scene, bands)) all.push_back(std::move(f));
   if (!scene.shapes.empty())
     for (auto& f : questions::shape_findings(scene, bands)) all.push_back(std::move(f));
+  for (auto& f : picture_doubt_findings(scene)) all.push_back(std::move(f));
   add_findings(result, all, notes);
   if (!scene.shapes.empty()) result["relations"] = relations_json(scene, bands);
   if (ordered_json truths = truths_json(scene, bands); !truths.empty()) result["truths"] = std::move(truths);
   return result;
 }
 
-ordered_json count_record(const Scene& scene, const Bands& bands, IncidenceMode mode, const CountOptions& options,
+ordered_json count_record(const Scene& scene, const Bands& run_bands, IncidenceMode mode, const CountOptions& options,
                           const std::vector<ImportNote>& notes) {
+  const std::optional<Bands> own = picture_bands(scene, run_bands);
+  const Bands& bands = own ? *own : run_bands;
   const Incidence incidence = build_incidence(scene, mode, bands);
   const TangramCounts counts = count_figure(scene, incidence, options);
   ordered_json result;
@@ -100,6 +108,7 @@ ordered_json count_record(const Scene& scene, const Bands& bands, IncidenceMode 
   result["bands"] = bands_json(bands);
   std::vector<Finding> findings = incidence.findings;
   findings.insert(findings.end(), counts.findings.begin(), counts.findings.end());
+  for (auto& f : picture_doubt_findings(scene)) findings.push_back(std::move(f));
   add_findings(result, findings, notes);
   if (ordered_json truths = truths_json(scene, bands); !truths.empty()) result["truths"] = std::move(truths);
   return result;
@@ -113,16 +122,6 @@ ordered_json import_record(const Scene& scene, const std::string& dataset, const
   if (!notes.empty()) extra["import_notes"] = import_notes_json(notes);
   return result;
 }
-
-namespace {
-
-std::string vertex_name(const Scene& scene, const Incidence& inc, std::size_t v) {
-  if (const auto& p = inc.vertices[v].point) return scene.points[*p].id;
-  std::string name = "x";  // unlabelled crossings x1, x2, ...
-  name += std::to_string(v - scene.points.size() + 1);
-  return name;
-}
-}  // namespace
 
 void add_findings(ordered_json& record, const std::vector<Finding>& findings,
                   const std::vector<ImportNote>& import_notes) {
@@ -184,6 +183,15 @@ ordered_json counts_json(const TangramCounts& c) {
   if (c.quadrilaterals) out["quadrilaterals"] = *c.quadrilaterals;
   out["total"] = c.total;
   out["difficulty"] = c.difficulty;
+  if (c.listed) out["figures"] = figures_json(*c.listed);
+  return out;
+}
+
+ordered_json figures_json(const FigureList& list) {
+  ordered_json out;
+  out["segments"] = list.segments;
+  out["triangles"] = list.triangles;
+  out["quadrilaterals"] = list.quadrilaterals;
   return out;
 }
 

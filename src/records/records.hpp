@@ -46,7 +46,10 @@ void add_findings(ordered_json& record, const std::vector<Finding>& findings, co
 /// their points, unlabelled crossings.
 ordered_json incidence_json(const Scene& scene, const Incidence& incidence);
 
+/// The counts; with their figures listed (CountOptions::list), "figures": {"segments",
+/// "triangles", "quadrilaterals"}, each a list of point-id lists (figures_json).
 ordered_json counts_json(const TangramCounts& counts);
+ordered_json figures_json(const FigureList& list);
 
 /// One fact an answer rests on: {kind, elements, detail, slack_px?, ambiguous}.
 ordered_json fact_json(const Fact& fact);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <geotruth/questions.hpp>
 #include <geotruth/rational.hpp>
 #include <vector>
@@ -18,6 +19,8 @@ const char* method_name(Method method) {
       return "text";
     case Method::number:
       return "number";
+    case Method::given:
+      return "given";
     case Method::none:
       break;
   }
@@ -278,6 +281,24 @@ Extracted extract_answer(std::string_view response, const Question& question, co
     return answer(Method::text, whole);
   }
   return {};
+}
+
+Extracted given_answer(std::string_view answer, const Question& question) {
+  Extracted e;
+  e.method = Method::given;
+  const auto begin = answer.find_first_not_of(" \t\r\n"), end = answer.find_last_not_of(" \t\r\n");
+  e.value = begin == std::string_view::npos ? std::string() : std::string(answer.substr(begin, end - begin + 1));
+  auto lower = [](std::string t) {
+    for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return t;
+  };
+  for (std::size_t k = 0; k < question.options.size() && !e.option; ++k)
+    if (lower(question.options[k]) == lower(e.value)) e.option = k;
+  if (!e.option && e.value.size() == 1 && std::isalpha(static_cast<unsigned char>(e.value[0]))) {
+    const std::size_t k = static_cast<std::size_t>(std::tolower(static_cast<unsigned char>(e.value[0])) - 'a');
+    if (k < question.options.size()) e.option = k;
+  }
+  return e;
 }
 
 }  // namespace geotruth::score

@@ -10,8 +10,9 @@
 namespace geotruth::score {
 
 /// How an answer was found: after an answer marker ("the answer is …"), as the last standalone
-/// option letter, as an option's text, as a number, or not at all.
-enum class Method { marker, letter, text, number, none };
+/// option letter, as an option's text, as a number, given with the response (the dataset's own
+/// reading of it, published beside it: VisOnlyQA's y_pred), or not at all.
+enum class Method { marker, letter, text, number, given, none };
 const char* method_name(Method method);
 
 struct Extracted {
@@ -35,5 +36,10 @@ struct Extracted {
 /// A question without options takes the number (or, when its answer is not a number, the text
 /// after the marker or else the whole trimmed response) as its value.
 Extracted extract_answer(std::string_view response, const Question& question, const std::set<char>& point_letters = {});
+
+/// An answer given as text beside the response (the dataset's own reading): the option whose text
+/// it is (any case, trimmed), else the option of that letter ("c": the third); its `value` is the
+/// text as given, which a question without one right option compares as text.
+Extracted given_answer(std::string_view answer, const Question& question);
 
 }  // namespace geotruth::score

@@ -47,6 +47,9 @@ bool is_letter(const std::string& answer) {
 // Is the extracted answer the `right` one (an option letter, or the value itself)?
 bool answers(const Question& q, const Extracted& e, const std::string& right) {
   if (right.empty() || e.method == Method::none) return false;
+  // An answer given as text beside the response (VisOnlyQA's y_pred) is right when it is the
+  // annotated answer's text (a multiple-answer "a,c" names no one option).
+  if (e.method == Method::given && same_value(e.value, right)) return true;
   if (q.options.empty()) return same_value(e.value, right);
   if (!e.option) return false;
   if (is_letter(right)) return static_cast<std::size_t>(right[0] - 'A') == *e.option;
@@ -77,7 +80,7 @@ std::optional<double> accuracy(const ordered_json& model, const std::string& sco
   if (scope != "all") {
     const auto space = scope.find(' ');
     const std::string by = "by_" + scope.substr(0, space), name = scope.substr(space + 1);
-    if (!model[by].contains(name)) return std::nullopt;
+    if (!model.contains(by) || !model[by].contains(name)) return std::nullopt;
     group = &model[by][name];
   }
   const ordered_json& a = (*group)[view]["accuracy"];
@@ -93,6 +96,11 @@ ordered_json rank_changes(const ordered_json& models) {
   for (const auto& m : models)
     for (const auto& [aspect, _] : m["by_aspect"].items()) aspects.insert(aspect);
   for (const auto& a : aspects) scopes.push_back("aspect " + a);
+  std::set<std::string> tasks;
+  for (const auto& m : models)
+    if (m.contains("by_task"))
+      for (const auto& [task, _] : m["by_task"].items()) tasks.insert(task);
+  for (const auto& t : tasks) scopes.push_back("task " + t);
   for (const auto& scope : scopes)
     for (const char* view : {"clean", "corrected"})
       for (std::size_t i = 0; i < models.size(); ++i)
@@ -175,8 +183,12 @@ void Scorer::add(const Scene& scene, const SceneAudit& audit, const std::string&
     Item item{scene.id,         q.id, "",        v.kind,  v.kind.substr(0, v.kind.find('/')),
               audit.difficulty, q,    v.verdict, v.truth, point_letters};
     if (!q.extra.empty())
-      if (const auto extra = ordered_json::parse(q.extra, nullptr, false); extra.is_object())
+      if (const auto extra = ordered_json::parse(q.extra, nullptr, false); extra.is_object()) {
         item.text = text_of(extra.value("text", ordered_json()));
+        item.task = text_of(extra.value("task", ordered_json()));  // VisOnlyQA: the item file's task
+        item.set = text_of(extra.value("set", ordered_json()));
+        item.annotated = text_of(extra.value("answer", ordered_json()));
+      }
     const std::size_t index = items_.size();
     items_.push_back(std::move(item));
     if (auto [it, fresh] = by_question_.emplace(q.id, index); !fresh) it->second.reset();
@@ -212,6 +224,14 @@ ordered_json add_records(Scorer& scorer, const std::function<bool(StreamItem&)>&
       unreadable.push_back(error_record(item.raw, *error));
   }
   return {{"records", records}, {"errors", errors}, {"unreadable", unreadable}};
+}
+
+std::vector<Scorer::TaskItem> Scorer::task_items(const std::string& set, const std::string& task) const {
+  std::vector<TaskItem> out;
+  for (const Item& item : items_)
+    if (item.set == set && item.task == task)
+      out.push_back({item.scene + "/" + item.question, item.asked.text, item.annotated});
+  return out;
 }
 
 std::optional<std::size_t> Scorer::find(const ordered_json& row, std::string& key) const {
@@ -259,7 +279,7 @@ ordered_json Scorer::score(const std::vector<Model>& models) const {
   out["verdicts"] = verdicts;
   ordered_json scored = ordered_json::array();
   for (const Model& model : models) {
-    std::vector<const std::string*> response(items_.size(), nullptr);
+    std::vector<const std::string*> response(items_.size(), nullptr), given(items_.size(), nullptr);
     std::size_t matched = 0, duplicates = 0, unmatched = 0, unreadable = 0;
     ordered_json unmatched_keys = ordered_json::array(), unreadable_rows = ordered_json::array();
     for (const auto& row : model.rows) {
@@ -279,11 +299,13 @@ ordered_json Scorer::score(const std::vector<Model>& models) const {
       }
       ++matched;
       response[*index] = row.value["response"].get_ptr<const std::string*>();
+      if (const auto it = row.value.find("answer"); it != row.value.end() && it->is_string())
+        given[*index] = it->get_ptr<const std::string*>();
     }
     Views overall;
-    std::map<std::string, Views> by_aspect, by_kind, by_difficulty;
+    std::map<std::string, Views> by_aspect, by_kind, by_difficulty, by_task;
     std::map<std::string, std::size_t> by_method;
-    std::size_t missing = 0, unanswered = 0;
+    std::size_t missing = 0, unanswered = 0, reread = 0;
     ordered_json missing_keys = ordered_json::array();
     for (std::size_t k = 0; k < items_.size(); ++k) {
       const Item& item = items_[k];
@@ -292,6 +314,11 @@ ordered_json Scorer::score(const std::vector<Model>& models) const {
         if (++missing <= kListed) missing_keys.push_back(item.scene + "/" + item.question);
       } else {
         e = extract_answer(*response[k], item.asked, item.point_letters);
+        if (given[k]) {  // the dataset's own reading decides; ours is compared with it
+          const Extracted own = e;
+          e = given_answer(*given[k], item.asked);
+          reread += own.option != e.option || (!e.option && own.value != e.value);
+        }
         ++by_method[method_name(e.method)];
         unanswered += e.method == Method::none;
       }
@@ -305,6 +332,7 @@ ordered_json Scorer::score(const std::vector<Model>& models) const {
       add(overall);
       add(by_aspect[item.aspect]);
       add(by_kind[item.kind]);
+      if (!item.task.empty()) add(by_task[item.task]);
       if (!item.difficulty.empty()) add(by_difficulty[item.difficulty]);
     }
     auto groups = [](const std::map<std::string, Views>& views) {
@@ -316,10 +344,12 @@ ordered_json Scorer::score(const std::vector<Model>& models) const {
     m["responses"] = {{"rows", model.rows.size()}, {"matched", matched},       {"duplicates", duplicates},
                       {"unmatched", unmatched},    {"unreadable", unreadable}, {"missing", missing},
                       {"unanswered", unanswered},  {"by_method", by_method}};
+    if (by_method.count("given")) m["responses"]["reread_differently"] = reread;
     m.update(overall.json());
     m["by_aspect"] = groups(by_aspect);
     m["by_kind"] = groups(by_kind);
     m["by_difficulty"] = groups(by_difficulty);
+    if (!by_task.empty()) m["by_task"] = groups(by_task);
     m["missing"] = missing_keys;
     m["unmatched"] = unmatched_keys;
     m["unreadable"] = unreadable_rows;
@@ -352,9 +382,10 @@ std::string percent(double accuracy) {
 // Every row of a model's table: (label, {all, clean, corrected}).
 std::vector<std::pair<std::string, const ordered_json*>> rows_of(const ordered_json& model) {
   std::vector<std::pair<std::string, const ordered_json*>> rows{{"all", &model}};
-  for (const char* by : {"aspect", "kind", "difficulty"})
-    for (const auto& [name, views] : model[std::string("by_") + by].items())
-      rows.emplace_back(std::string(by) + " " + name, &views);
+  for (const char* by : {"aspect", "kind", "difficulty", "task"})
+    if (model.contains(std::string("by_") + by))
+      for (const auto& [name, views] : model[std::string("by_") + by].items())
+        rows.emplace_back(std::string(by) + " " + name, &views);
   return rows;
 }
 
@@ -383,6 +414,8 @@ std::string responses_line(const ordered_json& model) {
                      "(counted wrong): " + n("missing") + "; responses without an answer: " + n("unanswered");
   for (const char* what : {"unmatched", "duplicates", "unreadable"})
     if (r[what].get<std::size_t>()) line += "; " + std::string(what) + " rows: " + n(what);
+  if (r.contains("reread_differently"))
+    line += "; answers given with the responses, geotruth's reading differs on " + n("reread_differently");
   return line;
 }
 

@@ -52,6 +52,14 @@ class Scorer {
 
   std::size_t questions() const { return items_.size(); }
 
+  /// The questions of one item file of a dataset whose questions name their file (VisOnlyQA's
+  /// extra "set" and "task"), in the order they were added: their "<scene>/<question>" key, their
+  /// text and the annotated answer as the dataset wrote it.
+  struct TaskItem {
+    std::string key, text, annotated;
+  };
+  std::vector<TaskItem> task_items(const std::string& set, const std::string& task) const;
+
  private:
   struct Item {
     std::string scene, question, text, kind, aspect, difficulty;
@@ -59,6 +67,7 @@ class Scorer {
     Verdict verdict = Verdict::ok;
     std::string truth;  ///< the audit's truth: an option letter, or the value without options
     std::set<char> point_letters;
+    std::string task, set, annotated;  ///< VisOnlyQA: the item file and the answer as written
   };
   std::optional<std::size_t> find(const ordered_json& row, std::string& key) const;
   std::vector<Item> items_;
@@ -66,6 +75,16 @@ class Scorer {
   std::map<std::string, std::vector<std::size_t>> by_scene_;       ///< scene id or key → its items
   std::map<std::string, std::optional<std::size_t>> by_question_;  ///< question id → item (none: not unique)
 };
+
+/// VisOnlyQA's published model responses under `paths` (its results/model_responses folder, or any
+/// folder or file in it: eval_<set>/<task>/prompt=<prompt>/<model>.jsonl), one row per item of
+/// the task's file in the file's order, matched to `scorer`'s questions by that order. A row's
+/// prompt must contain its question's text (else the row is unreadable: the order is off); its
+/// response may be a list of one string; the dataset's own reading (y_pred) is kept as the row's
+/// "answer" (docs/visonlyqa.md). Models are named by their file (fine-tuned ones, one file per
+/// training task, as "<model> (fine-tuned)" or "(fine-tuned with text)"); only `prompt` files are read.
+std::vector<Model> read_visonlyqa_models(const std::vector<std::string>& paths, const Scorer& scorer,
+                                         const std::string& prompt = "no_reasoning", const Limits& limits = {});
 
 /// Reads, audits and adds to `scorer` every record `next` gives (until it returns false): returns
 /// {"records", "errors", "unreadable": [error records ({line, file, error}), the first 20]}.

@@ -1,9 +1,10 @@
 // The picture side's throughput at 640 × 640: render (in memory), render + detect + cross-check,
-// and PNG / JPEG encoding. Targets (issue 7): ≥ 1,000 renders/s per core, ≤ 20 ms per
+// reading a picture into a scene, and PNG / JPEG encoding. Targets (issue 7): ≥ 1,000 renders/s per core, ≤ 20 ms per
 // render + detect + cross-check.
 #include <benchmark/benchmark.h>
 
 #include <geotruth/input.hpp>
+#include <geotruth/reader.hpp>
 #include <geotruth/vision.hpp>
 
 namespace {
@@ -36,6 +37,15 @@ void BM_RenderDetectCrosscheck(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_RenderDetectCrosscheck)->Unit(benchmark::kMillisecond);
+
+// Reading the scene back from its picture alone (import --from picture): target ≥ 10 pictures of
+// 640 × 640 per CPU-second (issue 35), i.e. ≤ 100 ms a picture.
+void BM_ReadPicture(benchmark::State& state) {
+  const vision::Image image = vision::render(typical_scene());
+  for (auto _ : state) benchmark::DoNotOptimize(vision::read_picture(image, "typical").scene.lines.size());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ReadPicture)->Unit(benchmark::kMillisecond);
 
 void BM_EncodePng(benchmark::State& state) {
   const vision::Image image = vision::render(typical_scene());

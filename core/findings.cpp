@@ -54,6 +54,9 @@ constexpr KindInfo kKinds[] = {
     {FindingKind::pixel_disagreement, "pixel_disagreement", Severity::conflict},
     {FindingKind::low_contrast, "low_contrast", Severity::doubtful},
     {FindingKind::picture_unavailable, "picture_unavailable", Severity::conflict},
+    {FindingKind::letter_uncertain, "letter_uncertain", Severity::doubtful},
+    {FindingKind::letter_unattached, "letter_unattached", Severity::doubtful},
+    {FindingKind::stroke_uncertain, "stroke_uncertain", Severity::doubtful},
 };
 
 const KindInfo& info(FindingKind kind) {

@@ -116,6 +116,22 @@ cv::Mat unsmoothed_ink(const Paper& paper) {
          std::max(paper.ink_level, kInkNoiseFactor * paper.noise);
 }
 
+double ink_half_thickness(const cv::Mat& ink) {
+  cv::Mat dt;
+  cv::distanceTransform(ink, dt, cv::DIST_L2, 3);
+  std::vector<float> ridge;
+  for (int y = 1; y + 1 < dt.rows; ++y)
+    for (int x = 1; x + 1 < dt.cols; ++x) {
+      const float v = dt.at<float>(y, x);
+      if (v > 0 && v >= dt.at<float>(y, x - 1) && v >= dt.at<float>(y, x + 1) && v >= dt.at<float>(y - 1, x) &&
+          v >= dt.at<float>(y + 1, x))
+        ridge.push_back(v);
+    }
+  if (ridge.empty()) return 0;
+  std::nth_element(ridge.begin(), ridge.begin() + ridge.size() / 2, ridge.end());
+  return ridge[ridge.size() / 2];
+}
+
 double darkness_at(const Paper& paper, PixelPoint p) {
   const cv::Mat& d = paper.darkness;
   const double x = p.x - 0.5, y = p.y - 0.5;  // pixel (i, j) covers [i, i + 1): its centre is i + 0.5

@@ -6,6 +6,8 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
+
 #include <geotruth/vision.hpp>
 
 namespace geotruth::vision {
@@ -31,6 +33,16 @@ Paper measure_paper(const Image& image);
 /// unsmoothed noise. For thin marks (the stem of an I or a J) that the median filter against
 /// salt-and-pepper specks wears away.
 cv::Mat unsmoothed_ink(const Paper& paper);
+
+/// The typical half-thickness of the ink (px): the median of the distance transform's ridge (its
+/// local maxima), so that long thin strokes, not letters or dots, set it. 1 when there is no ink.
+double ink_half_thickness(const cv::Mat& ink);
+
+/// Twice that, within 1..8 px: the typical stroke width of a picture whose stroke width is unknown.
+inline double stroke_width_of(const cv::Mat& ink) {
+  const double half = ink_half_thickness(ink);
+  return half < 0.5 ? 2.0 : std::min(8.0, std::max(1.0, 2 * half));
+}
 
 /// Darkness at a sub-pixel position (bilinear; positions outside the image read as paper).
 double darkness_at(const Paper& paper, PixelPoint p);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <geotruth/findings.hpp>
+#include <geotruth/input.hpp>
 #include <geotruth/questions.hpp>
 #include <optional>
 #include <string>
@@ -70,6 +71,16 @@ struct PictureEvidence {
 /// (`source_key`) and cross-checked (the command line loads the vision module for it: audit
 /// --image, filter --image). It must be callable from several threads at once.
 using PictureCheck = std::function<PictureEvidence(const Scene& scene, const std::string& source_key)>;
+
+/// A scene's truth from its picture alone (docs/reader.md): the scene read from the dataset's
+/// picture of `scene` (found by its id or `source_key`), with the scene's id and questions, or an
+/// InputError naming the picture that is missing or cannot be read. Callable from several threads.
+using PictureReader = std::function<SceneOrError(const Scene& scene, const std::string& source_key)>;
+
+/// Whether a scene describes anything to compute a truth from (points, lines, circles, shapes,
+/// entities, links, arrows, layers): an item with only a picture and questions (VisOnlyQA's real
+/// files) does not, and is answered from its picture when one is given.
+bool has_description(const Scene& scene);
 
 /// What audit_scene may be given besides the scene and its bands.
 struct AuditContext {

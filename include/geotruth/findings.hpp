@@ -62,6 +62,10 @@ enum class FindingKind {
   pixel_disagreement,
   low_contrast,         ///< a stroke too faint against the picture's paper and noise to rely on
   picture_unavailable,  ///< the dataset's picture of the scene is missing or cannot be read
+  // A scene read from a picture (docs/reader.md): what the reader could not read safely.
+  letter_uncertain,   ///< a glyph read as one letter that may be another
+  letter_unattached,  ///< a letter that cannot be attached to one point unambiguously
+  stroke_uncertain,   ///< a stroke that may or may not be drawn, reach a point, or pass through one
 };
 const char* finding_kind_name(FindingKind kind);
 std::optional<FindingKind> finding_kind_named(std::string_view name);

@@ -20,6 +20,7 @@ enum class SourceFormat {
   gepbench,    ///< GePBench rules.json plus its VQA JSONL files, read together
   ai2d,        ///< AI2D annotations (<id>.png.json), a directory of them, or a JSONL of them
   visonlyqa,   ///< VisOnlyQA item files (JSONL), or a split's folder (synthetic_with_text/, synthetic/, real/)
+  picture,     ///< PNG or JPEG pictures, or folders of them, each read into a scene (docs/reader.md)
 };
 
 /// A source format with what its importer needs beyond the inputs themselves.

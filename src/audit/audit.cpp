@@ -10,6 +10,7 @@
 #include "batch/fnv1a.hpp"
 
 #include "core/exact_json.hpp"
+#include "questions/picture_doubts.hpp"
 #include "questions/shapes.hpp"
 
 namespace geotruth {
@@ -297,6 +298,11 @@ void judge_by_picture(const Question& q, const Truth& truth, const PictureEviden
 
 }  // namespace
 
+bool has_description(const Scene& scene) {
+  return !scene.points.empty() || !scene.lines.empty() || !scene.circles.empty() || !scene.shapes.empty() ||
+         !scene.entities.empty() || !scene.links.empty() || !scene.arrows.empty() || !scene.layers.empty();
+}
+
 SceneAudit audit_scene(const Scene& scene, const Bands& bands, const AuditContext& context) {
   SceneAudit out;
   std::optional<SceneEvaluator> own;
@@ -333,6 +339,7 @@ SceneAudit audit_scene(const Scene& scene, const Bands& bands, const AuditContex
   if (!scene.shapes.empty())
     for (auto& f : questions::shape_findings(scene, bands)) out.findings.push_back(std::move(f));
   canvas_findings(scene, frame_bands, out.findings);
+  for (auto& f : picture_doubt_findings(scene)) out.findings.push_back(std::move(f));
   if (picture)
     for (const Finding& f : picture->findings)
       if (f.kind != FindingKind::count_mismatch) out.findings.push_back(f);

@@ -24,6 +24,10 @@ struct AuditOptions {
   std::string out_dir;
   std::string image_dir;  ///< the dataset's pictures, drawn under the error report's marks
   PictureCheck pictures;  ///< when set, every scene is judged against its picture too
+  /// When set, scenes without a description are answered from their picture read; with
+  /// `truth_from_picture` every scene is (its description ignored, its questions kept).
+  PictureReader read_pictures;
+  bool truth_from_picture = false;
   bool resume = false;
   Shard shard;                         ///< the records this run audits (all by default)
   int threads = 0;                     ///< 0: all cores
@@ -47,7 +51,13 @@ struct AuditedRecord {
   bool error = false;
 };
 AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Limits& limits,
-                           const PictureCheck* pictures = nullptr);
+                           const PictureCheck* pictures = nullptr, const PictureReader* read_pictures = nullptr,
+                           bool truth_from_picture = false);
+
+/// The scene whose truths are computed: `scene` itself, or (with a reader, when `truth_from_picture`
+/// or the scene has no description) the scene read from its picture with its id and questions.
+SceneOrError scene_for_truth(const Scene& scene, const std::string& source_key, const PictureReader* read_pictures,
+                             bool truth_from_picture);
 
 /// Audits every record into out_dir: verdicts.jsonl, scenes.jsonl and flagged.jsonl (written in
 /// input order through temporary files and checkpoints), then summary.json and report.html.

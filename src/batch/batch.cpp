@@ -7,6 +7,8 @@
 #include <optional>
 #include <ostream>
 #include <stdexcept>
+#include <algorithm>
+#include <cctype>
 
 #include "batch/batch_writer.hpp"
 
@@ -123,8 +125,64 @@ std::string too_long(const RawRecord& record, const Limits& limits) {
 
 }  // namespace
 
+namespace {
+PictureFileReader& registered_picture_reader() {
+  static PictureFileReader reader;
+  return reader;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool is_picture_file(const std::filesystem::path& path) {
+  const std::string extension = lower(path.extension().string());
+  return extension == ".png" || extension == ".jpg" || extension == ".jpeg";
+}
+}  // namespace
+
+void set_picture_reader(PictureFileReader reader) {
+  registered_picture_reader() = std::move(reader);
+}
+
+ImportedScene read_picture_file(const std::string& path) {
+  const PictureFileReader& reader = registered_picture_reader();
+  if (!reader)
+    return {picture_id(path),
+            InputError{"", "this process cannot read pictures: geotruth-parallel reads them with its vision module "
+                           "(run geotruth, which runs it for --from picture)"},
+            {},
+            {}};
+  return reader(path);
+}
+
+std::vector<std::string> picture_inputs(const std::string& path) {
+  std::error_code error;
+  if (path == "-" || !std::filesystem::is_directory(path, error)) return {path};
+  std::vector<std::string> files;
+  for (auto it = std::filesystem::recursive_directory_iterator(path, error);
+       !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error))
+    if (it->is_regular_file(error) && is_picture_file(it->path())) files.push_back(it->path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string picture_id(const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.stem() == "img_diagram" && p.has_parent_path() && !p.parent_path().filename().empty())
+    return p.parent_path().filename().string();
+  return p.stem().string();
+}
+
 RecordStream::RecordStream(std::vector<std::string> inputs, const ImportSource& source, const Limits& limits)
     : inputs_(std::move(inputs)), format_(source.format), limits_(limits) {
+  if (format_ == SourceFormat::picture) {
+    std::vector<std::string> files;
+    for (const auto& path : inputs_)
+      for (auto& file : picture_inputs(path)) files.push_back(std::move(file));
+    inputs_ = std::move(files);
+  }
   if (format_ == SourceFormat::ai2d) {
     std::vector<std::string> files;
     for (const auto& path : inputs_)
@@ -170,9 +228,14 @@ bool RecordStream::open_next_input() {
     StreamItem item;
     item.raw = RawRecord{path, 0, {}, 0, {}, {}};
     item.imported = InputError{"", message};
-    pending_error_ = std::move(item);
+    pending_ = std::move(item);
   };
-  if (format_ == SourceFormat::native) {
+  if (format_ == SourceFormat::picture) {
+    StreamItem item;  // read when its scene is asked for, on the thread that asks
+    item.raw = RawRecord{path, 1, {}, 0, {}, {}};
+    item.picture = path;
+    pending_ = std::move(item);
+  } else if (format_ == SourceFormat::native) {
     reader_ = std::make_unique<RecordReader>(path, limits_.max_line_bytes);
     if (!reader_->ok()) {
       fail("cannot open input: " + reader_->open_error());
@@ -242,9 +305,9 @@ ImportedScene* RecordStream::next_imported() {
 
 bool RecordStream::next(StreamItem& item) {
   for (;;) {
-    if (pending_error_) {
-      item = std::move(*pending_error_);
-      pending_error_.reset();
+    if (pending_) {
+      item = std::move(*pending_);
+      pending_.reset();
       item.ordinal = ++ordinal_;
       return true;
     }
@@ -297,11 +360,13 @@ std::string printable(std::string_view text) {
 }
 
 SceneOrError scene_of(const StreamItem& item, const Limits& limits) {
+  if (!item.picture.empty()) return read_picture_file(item.picture).scene;
   if (item.imported) return *item.imported;
   return read_scene(item.raw.text, limits);
 }
 
 SceneOrError take_scene(StreamItem& item, const Limits& limits) {
+  if (!item.picture.empty()) return read_picture_file(item.picture).scene;
   if (item.imported) return std::move(*item.imported);
   return read_scene(item.raw.text, limits);
 }

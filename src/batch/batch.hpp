@@ -60,7 +60,22 @@ struct StreamItem {
   std::size_t ordinal = 0;
   RawRecord raw;
   std::optional<SceneOrError> imported;
+  std::string picture;  ///< a picture file, read into its scene by scene_of (on the thread that needs it)
 };
+
+/// Reads one picture file into a scene (import --from picture, docs/reader.md); a picture that
+/// cannot be read is an ImportedScene carrying the error. geotruth-parallel sets it (the reader
+/// lives in its vision module); unset, a picture record is an error record saying so.
+using PictureFileReader = std::function<ImportedScene(const std::string& path)>;
+void set_picture_reader(PictureFileReader reader);
+/// Reads `path` with the reader set (or gives the error of a process without one).
+ImportedScene read_picture_file(const std::string& path);
+
+/// The picture files an input stands for: a folder's .png, .jpg and .jpeg files (in its sub-folders
+/// too, in path order), any other path itself.
+std::vector<std::string> picture_inputs(const std::string& path);
+/// A picture's scene id: its file's stem, or for Geometry3K's <id>/img_diagram.png its folder's name.
+std::string picture_id(const std::string& path);
 
 /// Every record of the inputs in order: native JSONL line by line (streaming), Geometry3K's
 /// annotation file a problem at a time (stream_source), other formats a whole file at a time
@@ -94,7 +109,7 @@ class RecordStream {
   std::vector<ImportedScene> imported_;  ///< a whole file's scenes
   std::string imported_file_;
   std::size_t imported_next_ = 0;
-  std::optional<StreamItem> pending_error_;
+  std::optional<StreamItem> pending_;  ///< an error record of an input, or a picture to read
 };
 
 /// The scene of a stream item: the imported one, or the native record's text read and validated.

@@ -11,8 +11,8 @@ int analyze(InputOptions in, const FigureOptions& figure, const BatchOptions& ba
   RecordsOutput out({"analyze", output, "", {{"mode", figure.mode}, {"bands", bands_json(bands)}}, {}}, in, batch);
   if (out.complete()) return out.totals({}).errors ? kRecordErrors : kOk;
   std::size_t scenes = 0, points = 0, lines = 0, circles = 0, shapes = 0, entities = 0, questions = 0, findings = 0;
-  const BatchStats stats = run_batch(
-      in.inputs, in.format(), in.limits,
+  const BatchStats stats = run_records(
+      in,
       [&](const Scene& scene, const RawRecord& record) {
         ++scenes;
         points += scene.points.size();

@@ -8,7 +8,15 @@
 namespace geotruth::cli {
 
 std::filesystem::path beside_executable(const char* name) {
-  return std::filesystem::read_symlink("/proc/self/exe").parent_path() / name;
+  const std::filesystem::path dir = std::filesystem::read_symlink("/proc/self/exe").parent_path();
+  std::error_code ec;
+  for (const auto& candidate : {dir / name, dir / "../lib/geotruth" / name, dir / "../../bin" / name})
+    if (std::filesystem::exists(candidate, ec)) return candidate.lexically_normal();
+  return dir / name;
+}
+
+void InputOptions::add_threads_to(CLI::App& app) {
+  app.add_option("--threads", threads, "--from picture: threads reading the pictures (default: all cores)");
 }
 
 void InputOptions::add_to(CLI::App& app, const std::string& what) {
@@ -16,8 +24,9 @@ void InputOptions::add_to(CLI::App& app, const std::string& what) {
   app.add_option("--from", from,
                  "input format: native, geometry3k, pgdp, linelist, gepbench (rules.json + VQA jsonl), ai2d "
                  "(annotation files, a directory of them, or a JSONL of them), visonlyqa (item files, or a "
-                 "split's folder such as dataset/val)")
-      ->check(CLI::IsMember({"native", "geometry3k", "pgdp", "linelist", "gepbench", "ai2d", "visonlyqa"}))
+                 "split's folder such as dataset/val), picture (PNG or JPEG files, or folders of them: each picture "
+                 "read into a scene, docs/reader.md)")
+      ->check(CLI::IsMember({"native", "geometry3k", "pgdp", "linelist", "gepbench", "ai2d", "visonlyqa", "picture"}))
       ->capture_default_str();
   app.add_option("--categories", categories,
                  "ai2d: AI2D's categories.json; tags each scene food web, life cycle, circuit or other")
@@ -26,7 +35,7 @@ void InputOptions::add_to(CLI::App& app, const std::string& what) {
   // (AI2D's importer reads directories of annotation files).
   app.parse_complete_callback([this] {
     std::error_code ec;
-    if (from != "ai2d" && from != "visonlyqa")
+    if (from != "ai2d" && from != "visonlyqa" && from != "picture")
       for (const auto& path : inputs)
         if (std::filesystem::is_directory(path, ec))
           throw CLI::ValidationError("inputs", path + " is a directory: give the files in it");

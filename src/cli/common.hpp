@@ -23,10 +23,17 @@
 #include "batch/shard.hpp"
 #include "records/records.hpp"
 
+namespace geotruth {
+class HarnessWriter;  // export/harness_export.hpp
+}  // namespace geotruth
+
 namespace geotruth::cli {
 
-/// The file `name` in the directory of the running executable (where the build puts geotruth,
-/// geotruth-parallel and the modules).
+/// The companion file `name` of the running executable: in its directory (the build tree puts
+/// geotruth, geotruth-parallel and the modules side by side), else in <dir>/../lib/geotruth/ (an
+/// installed geotruth in <prefix>/bin: the .deb and the wheel put geotruth-parallel and the modules
+/// in <prefix>/lib/geotruth), else in <dir>/../../bin/ (geotruth itself, from there). The first
+/// that exists; <dir>/name when none does (for the error message).
 std::filesystem::path beside_executable(const char* name);
 
 /// Exit codes: every subcommand returns one of these.
@@ -39,9 +46,17 @@ struct InputOptions {
   Limits limits;
   std::string from = "native";
   std::string categories;  ///< AI2D's categories.json
+  int threads = 0;         ///< --from picture: threads reading pictures (0: all cores)
   void add_to(CLI::App& app, const std::string& what = "scene files: JSONL, a .json scene, or - for stdin");
+  /// --threads, for the subcommands that read pictures but have no threads of their own.
+  void add_threads_to(CLI::App& app);
   ImportSource format() const { return {*source_format_named(from), categories}; }
 };
+
+/// run_batch over `in`, except that pictures (--from picture) are read on `in.threads` threads (in
+/// geotruth-parallel, which reads them; the handler still runs in input order on one thread).
+BatchStats run_records(const InputOptions& in, const SceneHandler& handler, std::ostream& out,
+                       std::ostream& diagnostics, const BatchPlan& plan);
 
 /// The decision band options of every subcommand that decides.
 struct BandOptions : BandRequest {
@@ -137,7 +152,7 @@ int import_scenes(const InputOptions& in, const BatchOptions& batch, const std::
 struct AuditCommand {
   InputOptions in;
   BatchOptions batch;
-  std::string output, image_dir;
+  std::string output, image_dir, truth_from = "description";
   std::uint64_t max_image_pixels = 64ull << 20;
   bool no_progress = false;
   int threads = 0;
@@ -152,18 +167,38 @@ int merge(const MergeCommand& command);
 
 struct FilterCommand {
   InputOptions in;
-  std::string keep, reject, policy = "strict", image_dir;
+  std::string keep, reject, policy = "strict", image_dir, truth_from = "description";
+  std::string format = "native", name;  ///< the kept items' layout: native, or a harness's (export)
   std::uint64_t max_image_pixels = 64ull << 20;
 };
 int filter(FilterCommand command, const BandOptions& bands);
+
+struct ExportCommand {
+  InputOptions in;
+  std::string format, output, image_dir, name, records;
+  std::uint64_t max_image_pixels = 64ull << 20;
+  int threads = 0;  ///< 0: all cores
+};
+int export_dataset(ExportCommand command, const BandOptions& bands);
+/// Commits a harness layout (export/harness_export.hpp) and says on stderr what it wrote.
+void finish_harness(HarnessWriter& writer, const std::string& subcommand);
 
 struct ScoreCommand {
   InputOptions in;
   std::vector<std::string> responses;
   std::string json, html;
-  std::string prompt = "no_reasoning";  ///< VisOnlyQA: whose prompt's responses (prompt=<prompt>/)
+  std::uint64_t max_unpacked_bytes = 1ull << 30;  ///< an .xlsx's parts, inflated (score/xlsx.hpp)
+  std::string prompt = "no_reasoning";            ///< VisOnlyQA: whose prompt's responses (prompt=<prompt>/)
 };
 int score(ScoreCommand command, const BandOptions& bands);
+
+/// The scene each item's truths are computed from when it is read from the dataset's pictures in
+/// `image` (a folder, or one file): the picture read (import --from picture) with the item's id and
+/// questions (audit and filter --truth-from picture; items without a description under --image).
+PictureReader picture_truths(const std::string& image);
+
+/// --truth-from: "description" (default) or "picture" (needs --image).
+void add_truth_from(CLI::App& app, std::string& truth_from);
 
 /// Drawing options shared by render, crosscheck and generate.
 struct PictureOptions {
@@ -181,7 +216,7 @@ struct PictureOptions {
 
 struct GenerateCommand {
   BatchOptions batch;
-  std::string family = "diagram", level, output, format = "native", render_dir, image_format = "png";
+  std::string family = "diagram", level, output, format = "native", render_dir, image_format = "png", name;
   std::uint64_t count = 10, seed = 1;
   std::size_t max_attempts = 5000;
   bool grid = false;
@@ -247,5 +282,11 @@ using CrosscheckFunction = int(CrosscheckCommand command, const BandOptions& ban
 using DrawAndCheckFunction = void(const Scene& scene, const PictureRequest& request, PictureVerdict& out);
 /// Loads it (generate calls it from every thread: it keeps no state).
 DrawAndCheckFunction* draw_and_check();
+
+/// geotruth-vision.so (src/cli/read_picture.cpp) exports `geotruth_picture_reader`: a function that
+/// reads one picture file into its scene (import --from picture, docs/reader.md).
+using PictureReaderFunction = void(std::uint64_t max_image_pixels, PictureFileReader& out);
+/// A picture reader that loads the vision module on its first call (from any thread).
+PictureFileReader lazy_picture_reader(std::uint64_t max_image_pixels = 64ull << 20);
 
 }  // namespace geotruth::cli

@@ -27,8 +27,8 @@ int count(CountCommand command, const FigureOptions& figure) {
   if (command.table)
     std::fprintf(stderr, "%-48s %7s %7s %8s %9s %5s  %-10s %s\n", "scene", "letters", "circles", "segments",
                  "triangles", "total", "difficulty", "conflicts");
-  const BatchStats stats = run_batch(
-      command.in.inputs, command.in.format(), command.in.limits,
+  const BatchStats stats = run_records(
+      command.in,
       [&](const Scene& scene, const RawRecord& record) {
         const ordered_json result =
             with_place(scene, record, count_record(scene, bands, figure.incidence_mode(), options, record.notes));

@@ -9,8 +9,8 @@ int import_scenes(const InputOptions& in, const BatchOptions& batch, const std::
   RecordsOutput out({"import", output, "", ordered_json::object(), {}}, in, batch);
   if (out.complete()) return out.totals({}).errors ? kRecordErrors : kOk;
   std::size_t notes = 0;
-  const BatchStats stats = run_batch(
-      in.inputs, in.format(), in.limits,
+  const BatchStats stats = run_records(
+      in,
       [&](const Scene& scene, const RawRecord& record) {
         notes += record.notes.size();
         return import_record(scene, in.from, record.notes);

@@ -31,9 +31,12 @@ inline constexpr SubcommandInfo kSubcommands[] = {
      Executable::parallel},
     {"audit", "recompute every answer of a dataset; write verdicts, scene findings, a summary and an HTML report",
      Executable::parallel},
-    {"merge", "join the shards of an audit, render, crosscheck, count, analyze, import or generate run into one run's output",
+    {"merge",
+     "join the shards of an audit, render, crosscheck, count, analyze, import or generate run into one run's output",
      Executable::parallel},
     {"filter", "split a dataset into clean and rejected items by their verdicts", Executable::parallel},
+    {"export", "write a dataset with its verdicts as a Hugging Face imagefolder, a VLMEvalKit TSV or an lmms-eval task",
+     Executable::parallel},
     {"score",
      "score model outputs on all items, on the items audited ok, and against the truth where the annotated answer is "
      "wrong",
@@ -46,9 +49,14 @@ inline constexpr SubcommandInfo kSubcommands[] = {
 /// Adds a subcommand's options to its CLI::App and returns what runs it (after parsing).
 using Configure = std::function<std::function<int()>(CLI::App&)>;
 
+/// analyze, count and import: run by geotruth, and by geotruth-parallel when they read pictures
+/// (--from picture: the picture reader is in the vision module it loads).
+std::map<std::string_view, Configure> light_subcommands();
+
 /// The command line of the executable `self`, whose subcommands are `configure` (by name): every
 /// subcommand is listed for --help, the one named is configured, parsed and run here, or the
-/// other executable is run in this process's place when it runs that one.
+/// other executable is run in this process's place when it runs that one and this one cannot (a
+/// subcommand that reads pictures always runs in geotruth-parallel).
 int run_command_line(int argc, char** argv, Executable self, const std::map<std::string_view, Configure>& configure);
 
 }  // namespace geotruth::cli

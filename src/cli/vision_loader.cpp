@@ -4,6 +4,8 @@
 #include <dlfcn.h>
 
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 
 #include "cli/common.hpp"
@@ -36,6 +38,26 @@ PictureCheck picture_check(const std::string& image, const Bands& bands, std::ui
 
 DrawAndCheckFunction* draw_and_check() {
   return load<DrawAndCheckFunction>(GEOTRUTH_VISION_MODULE, "geotruth_draw_and_check");
+}
+
+PictureFileReader lazy_picture_reader(std::uint64_t max_image_pixels) {
+  struct Loaded {
+    std::once_flag once;
+    PictureFileReader reader;
+    std::string error;
+  };
+  auto loaded = std::make_shared<Loaded>();
+  return [loaded, max_image_pixels](const std::string& path) -> ImportedScene {
+    std::call_once(loaded->once, [&] {
+      try {
+        load<PictureReaderFunction>(GEOTRUTH_VISION_MODULE, "geotruth_picture_reader")(max_image_pixels, loaded->reader);
+      } catch (const std::exception& e) {
+        loaded->error = e.what();
+      }
+    });
+    if (!loaded->reader) return {picture_id(path), InputError{"", "cannot read pictures: " + loaded->error}, {}, {}};
+    return loaded->reader(path);
+  };
 }
 
 int crosscheck(CrosscheckCommand command, const BandOptions& bands) {

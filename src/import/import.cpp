@@ -30,6 +30,7 @@ std::optional<SourceFormat> source_format_named(std::string_view name) {
   if (name == "gepbench") return SourceFormat::gepbench;
   if (name == "ai2d") return SourceFormat::ai2d;
   if (name == "visonlyqa") return SourceFormat::visonlyqa;
+  if (name == "picture") return SourceFormat::picture;
   return std::nullopt;
 }
 
@@ -85,9 +86,14 @@ std::vector<ImportedScene> import_source(SourceFormat format, std::string_view t
     case SourceFormat::visonlyqa:
       return validated(import::import_visonlyqa({{file_name, std::string(text)}}));
     case SourceFormat::native:
+    case SourceFormat::picture:
       break;
   }
-  return {{file_name, InputError{"", "native scenes are read by read_scene, not imported"}, {}, {}}};
+  return {{file_name,
+           InputError{"", format == SourceFormat::picture ? "pictures are read one file at a time (read_picture_file)"
+                                                          : "native scenes are read by read_scene, not imported"},
+           {},
+           {}}};
 }
 
 std::unique_ptr<SourceStream> stream_source(SourceFormat format, const std::string& path) {

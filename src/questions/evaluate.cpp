@@ -14,6 +14,7 @@
 #include "geometry/predicates.hpp"
 #include "graph/diagram.hpp"
 #include "questions/named_figures.hpp"
+#include "questions/picture_doubts.hpp"
 #include "questions/shapes.hpp"
 
 namespace geotruth {
@@ -565,6 +566,15 @@ bool answers_differ(const Question& q, const Truth& a, const Truth& b) {
 
 void SceneEvaluator::built_in_alternatives() {
   cache_->alternatives.emplace();
+  // A scene read from a picture: each reading the picture allows as well (a letter read otherwise,
+  // attached elsewhere, a stroke that may not be drawn).
+  for (auto& doubt : picture_doubts(scene_)) {
+    if (!doubt.instead) continue;
+    auto scene = std::make_unique<Scene>(std::move(*doubt.instead));
+    doubt.finding.detail += "; the answer differs on that reading";
+    auto evaluator = std::make_unique<SceneEvaluator>(*scene, bands_, false);
+    cache_->alternatives->push_back({std::move(doubt.finding), std::move(scene), std::move(evaluator)});
+  }
   for (auto& doubt : link_doubts(scene_, bands_)) {
     auto scene = std::make_unique<Scene>(scene_);
     scene->links[doubt.link] = std::move(doubt.redrawn);

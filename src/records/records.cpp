@@ -2,6 +2,7 @@
 
 #include <geotruth/diagram_findings.hpp>
 
+#include "questions/picture_doubts.hpp"
 #include "questions/shapes.hpp"
 
 namespace geotruth {
@@ -50,7 +51,7 @@ ordered_json truths_json(const Scene& scene, const Bands& bands) {
   ordered_json truths = ordered_json::array();
   for (const auto& q : scene.questions) {
     const Truth t = evaluator.evaluate(q);
-    ordered_json item{{"id", q.id}, {"supported", t.supported}};
+    ordered_json item{{"id", q.id}, {"supported", t.supported}, {"truth_source", truth_source(scene)}};
     if (t.supported) {
       item["values"] = t.values;
       ordered_json letters = ordered_json::array();
@@ -70,8 +71,10 @@ ordered_json truths_json(const Scene& scene, const Bands& bands) {
 
 }  // namespace
 
-ordered_json analyze_record(const Scene& scene, const Bands& bands, IncidenceMode mode,
+ordered_json analyze_record(const Scene& scene, const Bands& run_bands, IncidenceMode mode,
                             const std::vector<ImportNote>& notes) {
+  const std::optional<Bands> own = picture_bands(scene, run_bands);
+  const Bands& bands = own ? *own : run_bands;
   const Incidence incidence = build_incidence(scene, mode, bands);
   ordered_json result;
   result["id"] = scene.id;
@@ -85,14 +88,17 @@ ordered_json analyze_record(const Scene& scene, const Bands& bands, IncidenceMod
     for (auto& f : diagram_findings(scene, bands)) all.push_back(std::move(f));
   if (!scene.shapes.empty())
     for (auto& f : questions::shape_findings(scene, bands)) all.push_back(std::move(f));
+  for (auto& f : picture_doubt_findings(scene)) all.push_back(std::move(f));
   add_findings(result, all, notes);
   if (!scene.shapes.empty()) result["relations"] = relations_json(scene, bands);
   if (ordered_json truths = truths_json(scene, bands); !truths.empty()) result["truths"] = std::move(truths);
   return result;
 }
 
-ordered_json count_record(const Scene& scene, const Bands& bands, IncidenceMode mode, const CountOptions& options,
+ordered_json count_record(const Scene& scene, const Bands& run_bands, IncidenceMode mode, const CountOptions& options,
                           const std::vector<ImportNote>& notes) {
+  const std::optional<Bands> own = picture_bands(scene, run_bands);
+  const Bands& bands = own ? *own : run_bands;
   const Incidence incidence = build_incidence(scene, mode, bands);
   const TangramCounts counts = count_figure(scene, incidence, options);
   ordered_json result;
@@ -102,6 +108,7 @@ ordered_json count_record(const Scene& scene, const Bands& bands, IncidenceMode 
   result["bands"] = bands_json(bands);
   std::vector<Finding> findings = incidence.findings;
   findings.insert(findings.end(), counts.findings.begin(), counts.findings.end());
+  for (auto& f : picture_doubt_findings(scene)) findings.push_back(std::move(f));
   add_findings(result, findings, notes);
   if (ordered_json truths = truths_json(scene, bands); !truths.empty()) result["truths"] = std::move(truths);
   return result;

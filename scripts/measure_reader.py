@@ -1,0 +1,476 @@
+#!/usr/bin/python3
+"""Measure geotruth's picture reader (`import --from picture`, docs/reader.md) on development data.
+
+Usage:
+  scripts/measure_reader.py visonlyqa --repo VISONLYQA_REPO [--split val] [--build build] [--json OUT]
+  scripts/measure_reader.py tangram [--n 200] [--seed 3] [--build build]
+  scripts/measure_reader.py geometry3k [--samples ../shared/samples/geometry3k] [--build build]
+  scripts/measure_reader.py countshapes --figures DIR [--build build]
+  scripts/measure_reader.py speed [--build build]
+
+visonlyqa: the pictures of VisOnlyQA's synthetic geometry items (its val split; the test split is
+refused: it is kept for checking), read from the picture alone. The `synthetic_with_text` items'
+text lists the true points (letters with positions in figure units), lines (as letter sequences) and
+circles (centre, radius); the similarity from figure units to pixels is fitted to the letters read
+(least squares over rotation, scale and translation, after flipping y, with outliers refitted
+away). Printed: precision and recall of letters with their positions, of lines as sets of letters,
+of circles; and, with the `visonlyqa` importer, every question answered from the picture alone
+(`audit --truth-from picture`): coverage and accuracy per task.
+
+tangram: geotruth's own Tangram items (generate --family tangram --level medium) rendered clean,
+with --style sketch and with noise, read back and compared with their scenes (letters within 2 %
+of the picture, lines as letter sets, circles), and their four counts (letters, circles, segments,
+triangles) compared with the scenes' own.
+
+geometry3k: the sample's pictures against their annotations (letters and positions, registered by
+the median offset of the letters read; lines as letter sets; circles by centre letter).
+
+countshapes: CountShapes' figures (FlorinTulba/Recoded CountShapes/TestFigures, the number in each
+name is the answer): triangles + convex quadrilaterals with any vertex from the picture alone.
+
+speed: pictures per CPU-second of `import --from picture --threads 1`-equivalent reading on 640 x 640
+Tangram pictures, and the wall-clock gain of 2 threads.
+"""
+import argparse
+import collections
+import glob
+import json
+import math
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def run(cmd, **kwargs):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def read_jsonl(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def number(v):
+    if isinstance(v, str):
+        if "/" in v:
+            p, q = v.split("/")
+            return float(p) / float(q)
+        return float(v)
+    return float(v)
+
+
+def import_pictures(build, paths, out):
+    """Reads pictures with geotruth import --from picture; returns {scene id: scene}."""
+    cmd = [os.path.join(build, "geotruth"), "import", "--from", "picture", "-o", out] + paths
+    proc = run(cmd)
+    if proc.returncode not in (0, 1):
+        sys.exit("import --from picture failed: " + proc.stderr)
+    scenes = {}
+    errors = []
+    for record in read_jsonl(out):
+        if "error" in record:
+            errors.append(record)
+        else:
+            scenes[record["id"]] = record
+    return scenes, errors
+
+
+def labelled_points(scene):
+    """{letter: (x, y)} of a read scene's labelled points."""
+    out = {}
+    for p in scene.get("points", []):
+        if p.get("label", True) and "?" not in p["id"] and not p["id"].startswith("_"):
+            out[p["id"]] = (number(p["at"][0]), number(p["at"][1]))
+    return out
+
+
+def letter_lines(scene):
+    """The read scene's lines as frozensets of their letters (two letters at least)."""
+    ids = {p["id"] for p in scene.get("points", []) if p.get("label", True) and not p["id"].startswith("_")}
+    out = set()
+    for line in scene.get("lines", []):
+        letters = frozenset(t for t in line["through"] if t in ids)
+        if len(letters) >= 2:
+            out.add(letters)
+    return out
+
+
+def merged_lines(lines):
+    """Letter sets merged while two share two letters (collinear pieces that touch are one line)."""
+    lines = [set(l) for l in lines]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(lines)):
+            for j in range(i + 1, len(lines)):
+                if len(lines[i] & lines[j]) >= 2:
+                    lines[i] |= lines.pop(j)
+                    changed = True
+                    break
+            if changed:
+                break
+    return {frozenset(l) for l in lines}
+
+
+def full_circles(scene):
+    out = []
+    points = {p["id"]: p for p in scene.get("points", [])}
+    for c in scene.get("circles", []):
+        if c.get("quadrants", "1111") != "1111":
+            continue
+        centre = c["center"]
+        if isinstance(centre, str):
+            centre = points[centre]["at"]
+        out.append(((number(centre[0]), number(centre[1])), number(c["radius"])))
+    return out
+
+
+def fit_similarity(pairs):
+    """Least-squares similarity (scale, rotation, translation) taking src to dst, for pairs
+    [((sx, sy), (dx, dy))]: the closed form of Umeyama without reflection."""
+    n = len(pairs)
+    msx = sum(p[0][0] for p in pairs) / n
+    msy = sum(p[0][1] for p in pairs) / n
+    mdx = sum(p[1][0] for p in pairs) / n
+    mdy = sum(p[1][1] for p in pairs) / n
+    a = b = var = 0.0
+    for (sx, sy), (dx, dy) in pairs:
+        sx, sy, dx, dy = sx - msx, sy - msy, dx - mdx, dy - mdy
+        a += sx * dx + sy * dy
+        b += sx * dy - sy * dx
+        var += sx * sx + sy * sy
+    if var == 0:
+        return None
+    c, s = a / var, b / var  # scale * (cos, sin)
+
+    def apply(p):
+        x, y = p[0] - msx, p[1] - msy
+        return (c * x - s * y + mdx, s * x + c * y + mdy)
+
+    return apply, math.hypot(c, s)
+
+
+def robust_similarity(pairs):
+    """The similarity fitted to all pairs, then refitted without those beyond 3 median residuals."""
+    if len(pairs) < 2:
+        return None
+    fit = fit_similarity(pairs)
+    if fit is None:
+        return None
+    for _ in range(2):
+        apply, _scale = fit
+        residuals = [math.dist(apply(s), d) for s, d in pairs]
+        median = sorted(residuals)[len(residuals) // 2]
+        kept = [p for p, r in zip(pairs, residuals) if r <= max(3 * median, 4.0)]
+        if len(kept) < 2 or len(kept) == len(pairs):
+            break
+        refit = fit_similarity(kept)
+        if refit is None:
+            break
+        fit, pairs = refit, kept
+    return fit
+
+
+# ---------------------------------------------------------------- VisOnlyQA
+
+POINT = re.compile(r"Point ([A-Z][A-Za-z0-9']*): Position\(x=(-?[0-9.]+), y=(-?[0-9.]+)\)")
+LINE = re.compile(r"^Line: (.*)$", re.M)
+CIRCLE = re.compile(r"CenterPosition\(x=(-?[0-9.]+), y=(-?[0-9.]+)\), Radius=([0-9.]+)")
+
+
+def visonlyqa_truths(split_dir):
+    """{image path: {points, lines, circles}} from the synthetic_with_text items' texts."""
+    truths = {}
+    for path in sorted(glob.glob(os.path.join(split_dir, "synthetic_with_text", "text_syntheticgeometry__*.jsonl"))):
+        for item in read_jsonl(path):
+            text = item["prompt_no_reasoning"] or ""
+            points = {m[0]: (float(m[1]), float(m[2])) for m in POINT.findall(text)}
+            if not points:
+                continue
+            line_text = LINE.search(text)
+            lines = []
+            if line_text:
+                lines = [frozenset(tok.strip()) for tok in line_text.group(1).split(",") if tok.strip()]
+            circles = [((float(x), float(y)), float(r)) for x, y, r in CIRCLE.findall(text)]
+            truths[item["image_path"]] = {"points": points, "lines": lines, "circles": circles}
+    return truths
+
+
+def prf(tp, predicted, actual):
+    p = tp / predicted if predicted else 1.0
+    r = tp / actual if actual else 1.0
+    return p, r
+
+
+def measure_visonlyqa(args):
+    if args.split != "val":
+        sys.exit("the test split is kept for checking: measure on val only")
+    work = tempfile.mkdtemp(prefix="reader-voqa-")
+    # The split read in place from the mirror's git history (never copied into the project).
+    subprocess.run(["git", "-C", args.repo, "archive", "-o", os.path.join(work, "split.tar"), "HEAD",
+                    "dataset/" + args.split], check=True)
+    subprocess.run(["tar", "-xf", os.path.join(work, "split.tar"), "-C", work], check=True)
+    split_dir = os.path.join(work, "dataset", args.split)
+    truths = visonlyqa_truths(split_dir)
+    images = sorted(truths)
+    if args.limit:
+        images = images[: args.limit]
+    paths = [os.path.join(split_dir, image) for image in images]
+    start = resource.getrusage(resource.RUSAGE_CHILDREN)
+    scenes, errors = import_pictures(args.build, paths, os.path.join(work, "read.jsonl"))
+    end = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (end.ru_utime - start.ru_utime) + (end.ru_stime - start.ru_stime)
+    totals = collections.Counter()
+    misses = []
+    for image, path in zip(images, paths):
+        truth = truths[image]
+        scene_id = os.path.splitext(os.path.basename(path))[0]
+        scene = scenes.get(scene_id)
+        if scene is None:
+            totals["unread"] += 1
+            continue
+        width, height = scene["frame"]["width"], scene["frame"]["height"]
+        tol = max(8.0, 0.01 * max(width, height))
+        read = labelled_points(scene)
+        pairs = [((x, -y), read[k]) for k, (x, y) in truth["points"].items() if k in read]
+        fit = robust_similarity(pairs)
+        if fit is None:
+            totals["unregistered"] += 1
+            totals["letters_actual"] += len(truth["points"])
+            totals["letters_read"] += len(read)
+            continue
+        apply, scale = fit
+        tp = 0
+        for k, (x, y) in truth["points"].items():
+            if k in read and math.dist(apply((x, -y)), read[k]) <= tol:
+                tp += 1
+            else:
+                misses.append((scene_id, "letter", k))
+        totals["letters_tp"] += tp
+        totals["letters_read"] += len(read)
+        totals["letters_actual"] += len(truth["points"])
+        true_lines = merged_lines(truth["lines"])
+        read_lines = merged_lines(letter_lines(scene))
+        totals["lines_tp"] += len(true_lines & read_lines)
+        totals["lines_read"] += len(read_lines)
+        totals["lines_actual"] += len(true_lines)
+        for l in true_lines - read_lines:
+            misses.append((scene_id, "line missed", "".join(sorted(l))))
+        for l in read_lines - true_lines:
+            misses.append((scene_id, "line extra", "".join(sorted(l))))
+        read_circles = full_circles(scene)
+        used = set()
+        for (cx, cy), r in truth["circles"]:
+            centre = apply((cx, -cy))
+            radius = r * scale
+            match = next((i for i, (c, rr) in enumerate(read_circles)
+                          if i not in used and math.dist(c, centre) <= tol and abs(rr - radius) <= tol), None)
+            if match is not None:
+                used.add(match)
+                totals["circles_tp"] += 1
+            else:
+                misses.append((scene_id, "circle missed", ""))
+        totals["circles_read"] += len(read_circles)
+        totals["circles_actual"] += len(truth["circles"])
+        totals["pictures"] += 1
+    out = {"pictures": len(images), "read": len(scenes), "errors": len(errors),
+           "cpu_seconds": round(cpu, 2), "pictures_per_cpu_second": round(len(images) / cpu, 2) if cpu else None}
+    for what in ("letters", "lines", "circles"):
+        p, r = prf(totals[what + "_tp"], totals[what + "_read"], totals[what + "_actual"])
+        out[what] = {"precision": round(p, 4), "recall": round(r, 4), "true": totals[what + "_tp"],
+                     "read": totals[what + "_read"], "actual": totals[what + "_actual"]}
+    out["unregistered"] = totals["unregistered"]
+    print(json.dumps(out, indent=1))
+    if args.misses:
+        for m in misses[: args.misses]:
+            print(*m)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
+    return out
+
+
+# ---------------------------------------------------------------- Tangram
+
+
+def scene_counts(build, scenes_path, extra=()):
+    proc = run([os.path.join(build, "geotruth"), "count", scenes_path] + list(extra))
+    return {r["id"]: r for r in (json.loads(l) for l in proc.stdout.splitlines() if l.strip()) if "id" in r}
+
+
+def measure_tangram(args):
+    work = tempfile.mkdtemp(prefix="reader-tangram-")
+    scenes_path = os.path.join(work, "t.jsonl")
+    render_dir = os.path.join(work, "clean")
+    proc = run([os.path.join(args.build, "geotruth"), "generate", "--family", "tangram", "--level", args.level,
+                "-n", str(args.n), "--seed", str(args.seed), "-o", scenes_path, "--render", render_dir])
+    if proc.returncode not in (0, 1):
+        sys.exit("generate failed: " + proc.stderr)
+    truths = {s["id"]: s for s in read_jsonl(scenes_path) if "id" in s}
+    truth_counts = scene_counts(args.build, scenes_path)
+    styles = {"clean": None, "sketch": ["--style", "sketch"], "noisy": ["--gaussian", "12"]}
+    results = {}
+    for style, options in styles.items():
+        directory = render_dir
+        if options:
+            directory = os.path.join(work, style)
+            run([os.path.join(args.build, "geotruth"), "render", scenes_path, "-o", directory, "--seed", "5"] + options)
+        paths = sorted(glob.glob(os.path.join(directory, "*.png")))
+        read_path = os.path.join(work, style + ".jsonl")
+        scenes, errors = import_pictures(args.build, paths, read_path)
+        read_counts = scene_counts(args.build, read_path)
+        totals = collections.Counter()
+        for scene_id, truth in truths.items():
+            scene = scenes.get(scene_id)
+            if scene is None:
+                totals["unread"] += 1
+                continue
+            size = max(number(truth["frame"]["width"]), number(truth["frame"]["height"]))
+            tol = 0.02 * size
+            true_points = {p["id"]: (number(p["at"][0]), number(p["at"][1])) for p in truth["points"]
+                           if p.get("label", True)}
+            read = labelled_points(scene)
+            tp = sum(1 for k, at in true_points.items() if k in read and math.dist(at, read[k]) <= tol)
+            totals["letters_tp"] += tp
+            totals["letters_read"] += len(read)
+            totals["letters_actual"] += len(true_points)
+            true_lines = merged_lines(letter_lines(truth))
+            read_lines = merged_lines(letter_lines(scene))
+            totals["lines_tp"] += len(true_lines & read_lines)
+            totals["lines_read"] += len(read_lines)
+            totals["lines_actual"] += len(true_lines)
+            rc, tc = read_counts.get(scene_id, {}), truth_counts.get(scene_id, {})
+            for key in ("letters", "circles", "segments", "triangles"):
+                totals["count_" + key] += rc.get(key) == tc.get(key)
+            totals["scenes"] += 1
+        n = max(1, totals["scenes"])
+        result = {"pictures": len(paths), "errors": len(errors)}
+        for what in ("letters", "lines"):
+            p, r = prf(totals[what + "_tp"], totals[what + "_read"], totals[what + "_actual"])
+            result[what] = {"precision": round(p, 4), "recall": round(r, 4)}
+        result["counts_equal"] = {k: round(totals["count_" + k] / n, 4)
+                                  for k in ("letters", "circles", "segments", "triangles")}
+        results[style] = result
+    print(json.dumps(results, indent=1))
+    return results
+
+
+# ---------------------------------------------------------------- Geometry3K
+
+
+def measure_geometry3k(args):
+    dirs = sorted(d for d in glob.glob(os.path.join(args.samples, "*")) if os.path.isdir(d))
+    paths = [os.path.join(d, "img_diagram.png") for d in dirs if os.path.exists(os.path.join(d, "img_diagram.png"))]
+    work = tempfile.mkdtemp(prefix="reader-g3k-")
+    scenes, errors = import_pictures(args.build, paths, os.path.join(work, "read.jsonl"))
+    totals = collections.Counter()
+    for path in paths:
+        problem = os.path.basename(os.path.dirname(path))
+        annotation = json.load(open(os.path.join(os.path.dirname(path), "logic_form.json")))
+        scene = scenes.get(problem)
+        if scene is None:
+            totals["unread"] += 1
+            continue
+        truth = {k: tuple(v) for k, v in annotation["point_positions"].items()}
+        read = labelled_points(scene)
+        common = [k for k in truth if k in read]
+        if common:
+            dx = sorted(read[k][0] - truth[k][0] for k in common)[len(common) // 2]
+            dy = sorted(read[k][1] - truth[k][1] for k in common)[len(common) // 2]
+        else:
+            dx = dy = 0
+        tp = sum(1 for k in common if math.dist((truth[k][0] + dx, truth[k][1] + dy), read[k]) <= 6)
+        totals["letters_tp"] += tp
+        totals["letters_read"] += len(read)
+        totals["letters_actual"] += len(truth)
+        true_lines = merged_lines({frozenset(l) for l in annotation["line_instances"] if len(l) == 2})
+        read_lines = merged_lines(letter_lines(scene))
+        totals["lines_tp"] += len(true_lines & read_lines)
+        totals["lines_read"] += len(read_lines)
+        totals["lines_actual"] += len(true_lines)
+        totals["circles_actual"] += len(annotation.get("circle_instances", []))
+        totals["circles_read"] += len(full_circles(scene))
+    out = {"pictures": len(paths), "errors": len(errors)}
+    for what in ("letters", "lines"):
+        p, r = prf(totals[what + "_tp"], totals[what + "_read"], totals[what + "_actual"])
+        out[what] = {"precision": round(p, 4), "recall": round(r, 4), "true": totals[what + "_tp"],
+                     "read": totals[what + "_read"], "actual": totals[what + "_actual"]}
+    out["circles"] = {"read": totals["circles_read"], "annotated": totals["circles_actual"]}
+    print(json.dumps(out, indent=1))
+    return out
+
+
+# ---------------------------------------------------------------- CountShapes
+
+
+def measure_countshapes(args):
+    paths = sorted(glob.glob(os.path.join(args.figures, "*.png")))
+    rows = []
+    for path in paths:
+        expected = int(re.search(r"count(\d+)", os.path.basename(path), re.I).group(1))
+        proc = run([os.path.join(args.build, "geotruth"), "count", "--from", "picture", "--any-vertex",
+                    "--quadrilaterals", path])
+        record = next((json.loads(l) for l in proc.stdout.splitlines() if l.strip()), {})
+        got = record.get("triangles", 0) + record.get("quadrilaterals", 0) if "error" not in record else None
+        rows.append({"figure": os.path.basename(path), "expected": expected, "triangles": record.get("triangles"),
+                     "quadrilaterals": record.get("quadrilaterals"), "total": got, "right": got == expected})
+    for r in rows:
+        print(json.dumps(r))
+    print(f"{sum(r['right'] for r in rows)} / {len(rows)} figures counted right")
+    return rows
+
+
+# ---------------------------------------------------------------- speed
+
+
+def measure_speed(args):
+    work = tempfile.mkdtemp(prefix="reader-speed-")
+    scenes_path = os.path.join(work, "t.jsonl")
+    directory = os.path.join(work, "pictures")
+    run([os.path.join(args.build, "geotruth"), "generate", "--family", "tangram", "--level", "medium", "-n",
+         str(args.n), "--seed", "7", "-o", scenes_path, "--render", directory, "--size", "640"])
+    paths = sorted(glob.glob(os.path.join(directory, "*.png")))
+    out = {"pictures": len(paths)}
+    for threads in (1, 2):
+        start = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall = time.monotonic()
+        proc = run([os.path.join(args.build, "geotruth"), "import", "--from", "picture", "--threads", str(threads),
+                    "-o", os.path.join(work, f"read{threads}.jsonl")] + paths)
+        wall = time.monotonic() - wall
+        end = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (end.ru_utime - start.ru_utime) + (end.ru_stime - start.ru_stime)
+        out[f"threads_{threads}"] = {"cpu_seconds": round(cpu, 2), "wall_seconds": round(wall, 2),
+                                     "pictures_per_cpu_second": round(len(paths) / cpu, 1) if cpu else None,
+                                     "exit": proc.returncode}
+    if out["threads_2"]["wall_seconds"]:
+        out["two_threads_speedup"] = round(out["threads_1"]["wall_seconds"] / out["threads_2"]["wall_seconds"], 2)
+    print(json.dumps(out, indent=1))
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=["visonlyqa", "tangram", "geometry3k", "countshapes", "speed"])
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--repo", default="/work/.mirror/psunlpgroup+VisOnlyQA/repo")
+    parser.add_argument("--split", default="val")
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--misses", type=int, default=0, help="print this many misses")
+    parser.add_argument("--samples", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "samples",
+                                                         "geometry3k"))
+    parser.add_argument("--figures", default="")
+    parser.add_argument("--n", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--level", default="medium")
+    parser.add_argument("--json", default="")
+    args = parser.parse_args()
+    {"visonlyqa": measure_visonlyqa, "tangram": measure_tangram, "geometry3k": measure_geometry3k,
+     "countshapes": measure_countshapes, "speed": measure_speed}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()

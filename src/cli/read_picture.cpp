@@ -1,0 +1,50 @@
+// import --from picture (and count, analyze, audit --truth-from picture): one picture file read into
+// its scene. Built into geotruth-vision.so with vision/ (OpenCV), which geotruth-parallel loads on
+// the first picture (cli/vision_loader.cpp); geotruth itself never loads it.
+#include <fstream>
+#include <geotruth/reader.hpp>
+#include <iterator>
+
+#include "cli/common.hpp"
+
+namespace geotruth::cli {
+namespace {
+
+ImportedScene read_file(const std::string& path, const vision::DecodeLimits& limits) {
+  ImportedScene out;
+  out.key = picture_id(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    out.scene = InputError{"", "cannot open picture " + path};
+    return out;
+  }
+  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string error;
+  const vision::Image image = vision::decode(bytes, error, limits);
+  if (image.width == 0) {
+    out.scene = InputError{"", path + ": " + error};
+    return out;
+  }
+  vision::PictureRead read;
+  try {
+    read = vision::read_picture(image, out.key);
+  } catch (const std::exception& e) {  // OpenCV's own checks: the picture is an error record, not a crash
+    out.scene = InputError{"", path + ": the picture could not be read: " + e.what()};
+    return out;
+  }
+  if (auto invalid = validate(read.scene)) {  // the reader's own defect: said, never a crash
+    out.scene = InputError{invalid->pointer, "the scene read from " + path + " is not valid: " + invalid->message};
+    return out;
+  }
+  out.scene = std::move(read.scene);
+  return out;
+}
+
+}  // namespace
+}  // namespace geotruth::cli
+
+extern "C" void geotruth_picture_reader(std::uint64_t max_image_pixels, geotruth::PictureFileReader& out) {
+  geotruth::vision::DecodeLimits limits;
+  limits.max_pixels = max_image_pixels;
+  out = [limits](const std::string& path) { return geotruth::cli::read_file(path, limits); };
+}

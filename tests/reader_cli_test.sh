@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Reading pictures through the command line (docs/reader.md): import, count and analyze --from
+# picture (files and folders, one record per picture, an unreadable file an error record and exit 1,
+# the light executable running geotruth-parallel for them), --threads giving the same records, and
+# audit/filter --truth-from picture.
+set -u
+geotruth=$(realpath "$1")
+source "$(dirname "$0")/check.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A triangle ABC with a cevian AD and a circle about O, drawn by geotruth itself.
+cat >"$tmp/scenes.jsonl" <<'JSONL'
+{"id":"triangle","frame":{"width":640,"height":640},"points":[{"id":"A","at":[100,540]},{"id":"B","at":[540,540]},{"id":"C","at":[320,120]},{"id":"D","at":[430,330]}],"lines":[{"through":["A","B"]},{"through":["B","D","C"]},{"through":["C","A"]},{"through":["A","D"]}],"questions":[{"id":"t","ask":"count","of":"triangles","answer":"3"},{"id":"l","ask":"count","of":"letters","answer":"4"}]}
+{"id":"circle","frame":{"width":640,"height":640},"points":[{"id":"O","at":[320,320]},{"id":"P","at":[520,320]}],"circles":[{"center":"O","radius":200}],"lines":[{"through":["O","P"]}]}
+JSONL
+"$geotruth" render "$tmp/scenes.jsonl" -o "$tmp/pics" >/dev/null 2>&1
+check "render: two pictures" 2 "$(ls "$tmp/pics" | wc -l)"
+
+"$geotruth" import --from picture "$tmp/pics" -o "$tmp/read.jsonl" 2>"$tmp/import.err"
+check "import --from picture: a folder, exit 0" 0 $?
+check "import --from picture: one scene per picture" 2 "$(wc -l <"$tmp/read.jsonl")"
+check "import --from picture: ids from the file names" 1 "$(grep -c '"id":"triangle"' "$tmp/read.jsonl")"
+check "import --from picture: the picture's frame" 2 "$(grep -c '"frame":{"width":640,"height":640,"y":"down"}' "$tmp/read.jsonl")"
+check "import --from picture: evidence and band under extra.picture" 2 "$(grep -c '"picture":{"read_by"' "$tmp/read.jsonl")"
+check "import --from picture: the circle read" 1 "$(grep -c '"circles":\[{"id":"circle1"' "$tmp/read.jsonl")"
+check "import --from picture: four letters read beside the triangle's points" 4 \
+  "$(grep '"id":"triangle"' "$tmp/read.jsonl" | grep -o '"letter":{"text"' | wc -l)"
+# The scenes read are native scenes: analyze reads them back without an error.
+"$geotruth" analyze "$tmp/read.jsonl" >/dev/null 2>&1
+check "analyze: the scenes read are valid native scenes" 0 $?
+
+# One file, and an unreadable one: an error record in its place, exit 1.
+printf 'not a picture' >"$tmp/broken.png"
+"$geotruth" import --from picture "$tmp/pics/triangle.png" "$tmp/broken.png" -o "$tmp/two.jsonl" 2>/dev/null
+check "import --from picture: an unreadable picture exits 1" 1 $?
+check "import --from picture: its error record" 1 "$(grep -c '"error":' "$tmp/two.jsonl")"
+check "import --from picture: the other picture read" 1 "$(grep -c '"id":"triangle"' "$tmp/two.jsonl")"
+
+# count --from picture: the counts of the picture; --threads 2 gives the records of one thread.
+"$geotruth" count --from picture "$tmp/pics/triangle.png" --any-vertex --quadrilaterals >"$tmp/count.jsonl" 2>/dev/null
+check "count --from picture: exit 0" 0 $?
+check "count --from picture: four letters" 1 "$(grep -c '"letters":4' "$tmp/count.jsonl")"
+check "count --from picture: three triangles formed by letters" 1 "$(grep -c '"triangles":3' "$tmp/count.jsonl")"
+check "count --from picture: the band is the picture's" 1 "$(grep -c '"source":"picture"' "$tmp/count.jsonl")"
+"$geotruth" count --from picture "$tmp/pics" --threads 1 >"$tmp/one.jsonl" 2>/dev/null
+"$geotruth" count --from picture "$tmp/pics" --threads 2 >"$tmp/two_threads.jsonl" 2>/dev/null
+check "count --from picture --threads 2: the same records" "" "$(cmp "$tmp/one.jsonl" "$tmp/two_threads.jsonl")"
+
+# audit --truth-from picture: the items' questions answered from their pictures; every verdict
+# says its truth's source.
+"$geotruth" audit "$tmp/scenes.jsonl" -o "$tmp/audit" --image "$tmp/pics" --truth-from picture >/dev/null 2>&1
+check "audit --truth-from picture: exit 0" 0 $?
+check "audit --truth-from picture: verdicts from the picture" 2 "$(grep -c '"truth_source":"picture"' "$tmp/audit/verdicts.jsonl")"
+check "audit --truth-from picture: the triangles counted on the picture" 1 \
+  "$(grep '"question":"t"' "$tmp/audit/verdicts.jsonl" | grep -c '"verdict":"ok"')"
+"$geotruth" audit "$tmp/scenes.jsonl" -o "$tmp/audit2" >/dev/null 2>&1
+check "audit: truths from the description say so" 2 "$(grep -c '"truth_source":"description"' "$tmp/audit2/verdicts.jsonl")"
+"$geotruth" audit "$tmp/scenes.jsonl" -o "$tmp/audit3" --truth-from picture >/dev/null 2>&1
+check "audit --truth-from picture without --image: usage error" 2 $?
+# An item with only questions and a picture (VisOnlyQA's real files) is answered from its picture.
+printf '%s\n' '{"id":"triangle","questions":[{"id":"l","ask":"count","of":"letters","answer":"4"}]}' >"$tmp/bare.jsonl"
+"$geotruth" audit "$tmp/bare.jsonl" -o "$tmp/audit4" --image "$tmp/pics" >/dev/null 2>&1
+check "audit --image: an item without a description read from its picture" 1 \
+  "$(grep -c '"truth_source":"picture"' "$tmp/audit4/verdicts.jsonl")"
+finish reader_cli

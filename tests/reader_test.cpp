@@ -1,0 +1,258 @@
+// Reading a diagram from its picture alone (docs/reader.md): pictures geotruth renders from known
+// scenes must read back as those scenes (every point within the picture's band of its place, every
+// drawn line through the same points, every circle), a figure and its mirror image must give the
+// same counts, and a picture that cannot be read is an error or a scene with its doubts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <geotruth/counts.hpp>
+#include <geotruth/incidence.hpp>
+#include <geotruth/input.hpp>
+#include <geotruth/questions.hpp>
+#include <geotruth/reader.hpp>
+#include <geotruth/vision.hpp>
+#include <map>
+#include <set>
+
+#include "questions/picture_doubts.hpp"
+#include "scene_of.hpp"
+
+namespace geotruth::vision {
+namespace {
+
+double x_of(const Point& p) {
+  return to_double(p.at->x);
+}
+double y_of(const Point& p) {
+  return to_double(p.at->y);
+}
+
+// Each point of `truth` (placed in pixels) to the read point nearest it, within `reach` px.
+std::map<std::string, std::string> match_points(const Scene& truth, const Scene& read, double reach) {
+  std::map<std::string, std::string> out;
+  for (const Point& t : truth.points) {
+    double best = reach;
+    for (const Point& r : read.points) {
+      const double d = std::hypot(x_of(t) - x_of(r), y_of(t) - y_of(r));
+      if (d <= best) best = d, out[t.id] = r.id;
+    }
+  }
+  return out;
+}
+
+// A scene's lines as sets of point ids.
+std::set<std::set<std::string>> line_sets(const Scene& scene) {
+  std::set<std::set<std::string>> out;
+  for (const Line& l : scene.lines) {
+    std::set<std::string> ids;
+    for (std::size_t i : l.through) ids.insert(scene.points[i].id);
+    out.insert(ids);
+  }
+  return out;
+}
+
+std::string describe(const Scene& scene) {
+  std::string out;
+  for (const Point& p : scene.points)
+    out += p.id + "(" + std::to_string(static_cast<int>(x_of(p))) + "," + std::to_string(static_cast<int>(y_of(p))) +
+           ") ";
+  out += "\nlines:";
+  for (const auto& ids : line_sets(scene)) {
+    out += " {";
+    for (const auto& id : ids) out += id + " ";
+    out += "}";
+  }
+  return out + "\ncircles: " + std::to_string(scene.circles.size());
+}
+
+RenderOptions plain(int size = 640) {
+  RenderOptions options;
+  options.size = size;
+  options.draw_labels = false;  // geometry alone: points are known by their places
+  return options;
+}
+
+// The read scene's lines, with each point renamed to the truth point it matches ("?" unmatched).
+std::set<std::set<std::string>> read_lines_as_truth(const Scene& truth, const Scene& read, double reach) {
+  const auto matched = match_points(truth, read, reach);
+  std::map<std::string, std::string> back;
+  for (const auto& [t, r] : matched) back[r] = t;
+  std::set<std::set<std::string>> out;
+  for (const Line& l : read.lines) {
+    std::set<std::string> ids;
+    for (std::size_t i : l.through) {
+      const auto it = back.find(read.points[i].id);
+      ids.insert(it == back.end() ? "?" : it->second);
+    }
+    out.insert(ids);
+  }
+  return out;
+}
+
+TEST(Reader, ReadsTheLinesOfARenderedFigureThroughTheSamePoints) {
+  // A triangle with a cevian and a point on a side, crossing lines, and a lone segment.
+  const Scene truth = scene_of(R"({"id":"figure","frame":{"width":640,"height":640},
+    "points":[{"id":"A","at":[100,520]},{"id":"B","at":[540,520]},{"id":"C","at":[300,120]},
+              {"id":"D","at":[420,520]},{"id":"E","at":[200,320]},
+              {"id":"F","at":[80,80]},{"id":"G","at":[250,60]}],
+    "lines":[{"through":["A","D","B"]},{"through":["B","C"]},{"through":["A","E","C"]},{"through":["C","D"]},
+             {"through":["E","B"]},{"through":["F","G"]}]})");
+  const PictureRead read = read_picture(render(truth, plain()), "figure");
+  const double band = read.evidence.eps_vis_px;
+  EXPECT_GE(band, 3);
+  EXPECT_EQ(read.scene.lines.size(), truth.lines.size()) << describe(read.scene);
+  // Every truth point is read within the band of its place.
+  const auto matched = match_points(truth, read.scene, band);
+  for (const Point& p : truth.points) EXPECT_TRUE(matched.count(p.id)) << p.id << "\n" << describe(read.scene);
+  // The lines pass through the same points; the crossing of CD and EB is an unlabelled point ("?").
+  auto lines = read_lines_as_truth(truth, read.scene, band);
+  for (auto l : line_sets(truth)) {
+    const bool found = std::any_of(lines.begin(), lines.end(), [&](const std::set<std::string>& r) {
+      std::set<std::string> named = r;
+      named.erase("?");
+      return named == l;
+    });
+    EXPECT_TRUE(found) << "line through " << *l.begin() << "…\n" << describe(read.scene);
+  }
+  EXPECT_EQ(read.scene.frame.width, 640);
+  EXPECT_TRUE(read_from_picture(read.scene));
+  EXPECT_STREQ(truth_source(read.scene), "picture");
+  EXPECT_FALSE(validate(read.scene).has_value());
+}
+
+TEST(Reader, ReadsCirclesWithTheirCentresAndRadii) {
+  const Scene truth = scene_of(R"({"id":"circles","frame":{"width":640,"height":640},
+    "points":[{"id":"O","at":[250,300]},{"id":"P","at":[450,300]},{"id":"Q","at":[450,120]},{"id":"R","at":[560,560]}],
+    "circles":[{"id":"k","center":"O","radius":150},{"id":"m","center":[500,500],"radius":50}],
+    "lines":[{"through":["O","P"]},{"through":["Q","R"]}]})");
+  const PictureRead read = read_picture(render(truth, plain()), "circles");
+  ASSERT_EQ(read.scene.circles.size(), 2u) << describe(read.scene);
+  const double band = read.evidence.eps_vis_px;
+  for (const Circle& c : truth.circles) {
+    const double cx = to_double(c.center->x), cy = to_double(c.center->y), r = to_double(*c.radius);
+    const bool found = std::any_of(read.scene.circles.begin(), read.scene.circles.end(), [&](const Circle& k) {
+      return std::hypot(to_double(k.center->x) - cx, to_double(k.center->y) - cy) <= band &&
+             std::abs(to_double(*k.radius) - r) <= band;
+    });
+    EXPECT_TRUE(found) << c.id;
+  }
+}
+
+// The counts of a read scene (triangles and quadrilaterals may use unlabelled crossings).
+TangramCounts counts_of(const Scene& scene, const Bands& bands) {
+  const Incidence incidence = build_incidence(scene, IncidenceMode::merged, bands);
+  return count_figure(scene, incidence, {true, true});
+}
+
+Image mirrored(const Image& image) {
+  Image out = image;
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x)
+      for (int c = 0; c < 3; ++c)
+        out.rgb[(y * image.width + x) * 3 + c] = image.rgb[(y * image.width + (image.width - 1 - x)) * 3 + c];
+  return out;
+}
+
+TEST(Reader, AFigureAndItsMirrorImageGiveTheSameCounts) {
+  // Counted by hand: the triangle ABC cut by the cevians AD and BE crossing at X.
+  // Triangles with any vertex: ABC, ABD, ADC, ABE, EBC, ABX, AXE, XBD, ... computed below, the same
+  // on both pictures, and equal to the counts of the scene itself.
+  const Scene truth = scene_of(R"({"id":"cevians","frame":{"width":640,"height":640},
+    "points":[{"id":"A","at":[90,540]},{"id":"B","at":[560,540]},{"id":"C","at":[260,90]},
+              {"id":"D","at":[410,315]},{"id":"E","at":[175,315]}],
+    "lines":[{"through":["A","B"]},{"through":["B","D","C"]},{"through":["A","E","C"]},{"through":["A","D"]},
+             {"through":["B","E"]}]})");
+  const Bands bands;
+  const TangramCounts expected = counts_of(truth, bands);
+  const Image picture = render(truth, plain());
+  for (const Image& image : {picture, mirrored(picture)}) {
+    const PictureRead read = read_picture(image, "cevians");
+    Bands own = bands;
+    own.eps_num_px = read.evidence.eps_num_px, own.eps_vis_px = read.evidence.eps_vis_px;
+    const TangramCounts got = counts_of(read.scene, own);
+    EXPECT_EQ(got.triangles, expected.triangles) << describe(read.scene);
+    EXPECT_EQ(got.quadrilaterals, expected.quadrilaterals) << describe(read.scene);
+  }
+}
+
+TEST(Reader, ABlankOrEmptyPictureIsASceneWithoutElements) {
+  Image blank;
+  blank.width = 200, blank.height = 100;
+  blank.rgb.assign(200 * 100 * 3, 255);
+  const PictureRead read = read_picture(blank, "blank");
+  EXPECT_TRUE(read.scene.points.empty());
+  EXPECT_TRUE(read.scene.lines.empty());
+  EXPECT_FALSE(validate(read.scene).has_value());
+  const PictureRead empty = read_picture(Image{}, "empty");
+  ASSERT_EQ(empty.doubts.size(), 1u);
+  EXPECT_EQ(empty.doubts.front().kind, FindingKind::picture_unavailable);
+}
+
+TEST(Reader, SmallPicturesAreReadEnlargedAndReportedInTheirOwnPixels) {
+  const Scene truth = scene_of(R"({"id":"small","frame":{"width":160,"height":120},
+    "points":[{"id":"A","at":[20,100]},{"id":"B","at":[140,100]},{"id":"C","at":[80,20]}],
+    "lines":[{"through":["A","B"]},{"through":["B","C"]},{"through":["C","A"]}]})");
+  RenderOptions options = plain(160);
+  options.stroke_width = 1;
+  const PictureRead read = read_picture(render(truth, options), "small");
+  EXPECT_GT(read.evidence.scale, 1);
+  EXPECT_EQ(read.scene.frame.width, 160);
+  EXPECT_EQ(read.scene.lines.size(), 3u) << describe(read.scene);
+  const auto matched = match_points(truth, read.scene, 3);
+  EXPECT_EQ(matched.size(), 3u) << describe(read.scene);
+}
+
+// A doubt with another reading makes a question whose answer differs on it ambiguous.
+TEST(Reader, ADoubtfulStrokeMakesACountThatRestsOnItAmbiguous) {
+  Scene scene = scene_of(R"({"id":"doubt","frame":{"width":640,"height":640},
+    "points":[{"id":"A","at":[100,500]},{"id":"B","at":[500,500]},{"id":"C","at":[300,100]}],
+    "lines":[{"through":["A","B"]},{"through":["B","C"]},{"through":["C","A"]}],
+    "questions":[{"id":"t","ask":"count","of":"triangles","answer":"1"},
+                 {"id":"l","ask":"count","of":"letters","answer":"3"}],
+    "extra":{"picture":{"doubts":[{"kind":"stroke_uncertain","elements":["B-C"],"detail":"faint",
+                                   "instead":{"drop_line":"B-C"}}]}}})");
+  ASSERT_EQ(picture_doubts(scene).size(), 1u);
+  ASSERT_TRUE(picture_doubts(scene).front().instead.has_value());
+  SceneEvaluator evaluator(scene);
+  const Truth triangles = evaluator.evaluate(scene.questions[0]);
+  EXPECT_TRUE(answer_is_ambiguous(scene.questions[0], triangles));
+  const Truth letters = evaluator.evaluate(scene.questions[1]);
+  EXPECT_FALSE(answer_is_ambiguous(scene.questions[1], letters));  // the letters do not rest on the stroke
+}
+
+TEST(Reader, ALetterThatMayBeAnotherMakesAQuestionAboutItAmbiguous) {
+  // Letters read as P, Q, R where Q may be O: a count of letters does not change, a renamed point
+  // keeps every count; an edit naming a point the scene lacks is no alternative at all.
+  Scene scene = scene_of(R"({"id":"letters","frame":{"width":640,"height":640},
+    "points":[{"id":"P","at":[100,500]},{"id":"Q","at":[500,500]},{"id":"R","at":[300,100]}],
+    "lines":[{"through":["P","Q"]}],
+    "extra":{"picture":{"doubts":[
+      {"kind":"letter_uncertain","elements":["Q"],"detail":"Q or O","instead":{"rename":"Q","to":"O"}},
+      {"kind":"letter_unattached","elements":["Q","R"],"detail":"near both","instead":{"swap":["Q","R"]}},
+      {"kind":"letter_uncertain","elements":["Z"],"detail":"no such point","instead":{"rename":"Z","to":"Y"}}]}}})");
+  const auto doubts = picture_doubts(scene);
+  ASSERT_EQ(doubts.size(), 3u);
+  ASSERT_TRUE(doubts[0].instead);
+  EXPECT_EQ(doubts[0].instead->points[1].id, "O");
+  ASSERT_TRUE(doubts[1].instead);
+  EXPECT_EQ(doubts[1].instead->points[1].id, "R");
+  EXPECT_EQ(doubts[1].instead->points[2].id, "Q");
+  EXPECT_FALSE(doubts[2].instead);
+  EXPECT_EQ(doubts[0].finding.severity, Severity::doubtful);
+}
+
+TEST(Reader, APictureBandFollowsTheStrokeAndWobble) {
+  const Scene scene = scene_of(R"({"id":"band","extra":{"picture":{"band":{"eps_num_px":1.8,"eps_vis_px":3.6}}}})");
+  Bands run;
+  const auto own = picture_bands(scene, run);
+  ASSERT_TRUE(own);
+  EXPECT_DOUBLE_EQ(own->eps_num_px, 1.8);
+  EXPECT_EQ(own->source, "picture");
+  run.source = "option";  // a band the user gives holds
+  EXPECT_FALSE(picture_bands(scene, run));
+  EXPECT_FALSE(picture_bands(scene_of(R"({"id":"plain"})"), Bands{}));
+}
+
+}  // namespace
+}  // namespace geotruth::vision

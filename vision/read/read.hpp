@@ -1,0 +1,118 @@
+// The reader's working parts (docs/reader.md): what each step finds in the picture, in working
+// pixels (the picture enlarged or reduced by ReadEvidence::scale), before the scene is written.
+#pragma once
+
+#include <opencv2/core.hpp>
+
+#include <geotruth/reader.hpp>
+#include <string>
+#include <vector>
+
+#include "vision/figure.hpp"
+#include "vision/paper.hpp"
+
+namespace geotruth::vision::read {
+
+/// A letter read from a glyph (the letter reader, vision/letters.hpp), with what it could be instead.
+struct Glyph {
+  std::string text;  ///< "A", "B1", "C'"
+  cv::Rect box;
+  P2 centre;
+  double height = 0;
+  double confidence = 0;
+  std::string runner_up;  ///< the next best reading, "" none
+  double runner_up_confidence = 0;
+  bool doubtful = false;  ///< the letter reader could not tell it from its runner-up
+};
+
+/// A straight stroke: a maximal inked run along a line fitted to its ink.
+struct Piece {
+  P2 origin, dir;  ///< the fitted line: origin + t·dir, |dir| = 1
+  double t0 = 0, t1 = 0;  ///< the inked run, t0 < t1
+  double coverage = 0;    ///< share of its samples with ink on the line (letters' boxes left out)
+  double contrast = 0;    ///< median darkness of its ink, gray levels
+  bool dashed = false;
+  P2 at(double t) const { return {origin.x + t * dir.x, origin.y + t * dir.y}; }
+  P2 a() const { return at(t0); }
+  P2 b() const { return at(t1); }
+  double length() const { return t1 - t0; }
+  /// Signed distance of p from the line (left of dir positive).
+  double offset(P2 p) const { return -(p.x - origin.x) * dir.y + (p.y - origin.y) * dir.x; }
+  double along(P2 p) const { return (p.x - origin.x) * dir.x + (p.y - origin.y) * dir.y; }
+};
+
+/// A circle or an arc of one, fitted to its ink.
+struct Round {
+  P2 centre;
+  double radius = 0;
+  bool full = true;                          ///< inked (nearly) all round
+  double start_deg = 0, sweep_deg = 360;     ///< arcs: from start, toward +y (image angles)
+  double coverage = 0, contrast = 0;
+};
+
+/// A non-circular ellipse fitted to its ink (shapes of pictures without letters).
+struct Oval {
+  P2 centre;
+  double a = 0, b = 0, angle_deg = 0;
+  double coverage = 0, contrast = 0;
+};
+
+/// A filled dot: how points are marked in most synthetic figures.
+struct Dot {
+  P2 at;
+  double radius = 0;
+};
+
+/// The picture as the reader works on it.
+struct Sheet {
+  Paper paper;
+  double stroke = 2;     ///< typical stroke width (px), as the cross-check estimates it
+  double ridge = 2;  ///< the distance transform's median ridge over the ink mask
+  /// The strokes' typical half-width: a binary ink line n pixels wide has a ridge of (n + 1) / 2, so
+  /// half = ridge − 0.5 (the reader's ink level, a third of the strokes' darkness, cuts the fringe).
+  double half = 1;
+  cv::Mat unknown;       ///< 8-bit: pixels under a letter (neither ink nor paper for the strokes)
+  std::vector<Glyph> glyphs;
+  int width = 0, height = 0;
+  bool inside(P2 p) const { return p.x >= 0 && p.y >= 0 && p.x < width && p.y < height; }
+  bool is_unknown(P2 p) const;
+};
+
+/// The letters of the picture (the letter reader, on `paper`: the sheet's, at the letters' own ink
+/// level; `strokes`: the long strokes already read, which it separates letters from), with their
+/// boxes marked unknown in `sheet`.
+void read_glyphs(Sheet& sheet, const Paper& paper, const cv::Mat& strokes);
+
+/// Straight strokes: FastLineDetector segments grouped on one supporting line, each line refitted
+/// to its ink and walked end to end; every inked run long enough is a piece. Pieces that lie on
+/// `rounds` are left out.
+std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>& segments);
+
+/// Circle proposals of the gradient Hough transform at a liberal threshold (each is verified by
+/// read_rounds before it is kept).
+std::vector<Detections::Ellipse> propose_circles(const Sheet& sheet);
+
+/// Full circles (and, for pictures without letters, ellipses) among the detector's proposals,
+/// each refitted to its ink and walked round.
+void read_rounds(const Sheet& sheet, const std::vector<Detections::Ellipse>& proposals, std::vector<Round>& rounds,
+                 std::vector<Oval>& ovals);
+
+/// Arcs: proposals inked along at least a quarter turn (not all round), on ink that neither the
+/// pieces nor the full circles explain.
+void read_arcs(const Sheet& sheet, const std::vector<Detections::Ellipse>& proposals, const std::vector<Piece>& pieces,
+               std::vector<Round>& rounds);
+
+/// Filled dots: round blobs of ink the strokes do not explain.
+std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds);
+
+/// Removes the pieces that lie along a round's stroke (a circle's ink read as short straight bits).
+void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds);
+
+/// The picture's wobble and matching tolerance measured on the strokes read, as the cross-check
+/// measures them on a scene's strokes (docs/vision.md): with its paper, noise and stroke width.
+PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds);
+
+/// The distance from p to the segment of a piece.
+double piece_distance(const Piece& piece, P2 p);
+
+}  // namespace geotruth::vision::read

@@ -1,0 +1,88 @@
+// Filled dots (docs/reader.md, "Points"): where the ink is thicker than a stroke (a peak of its
+// distance transform well above the strokes' half-thickness) and some of that ink lies off every
+// stroke read: a crossing of two strokes is thick too, but all of its ink lies on the two strokes.
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "vision/read/read.hpp"
+
+namespace geotruth::vision::read {
+
+bool Sheet::is_unknown(P2 p) const {
+  const int x = static_cast<int>(p.x), y = static_cast<int>(p.y);
+  if (unknown.empty() || x < 0 || y < 0 || x >= unknown.cols || y >= unknown.rows) return false;
+  return unknown.at<std::uint8_t>(y, x) != 0;
+}
+
+std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds) {
+  cv::Mat ink = sheet.paper.ink.clone();
+  if (!sheet.unknown.empty()) ink.setTo(0, sheet.unknown);
+  cv::Mat dt;
+  cv::distanceTransform(ink, dt, cv::DIST_L2, cv::DIST_MASK_PRECISE);
+  // A dot is thicker than a stroke by most of a pixel at least (on the distance transform's scale,
+  // against the strokes' ridge), and not a filled region.
+  const double min_peak = std::max(2.0, sheet.ridge + 0.9), max_peak = 8 * sheet.ridge + 2;
+  struct Peak {
+    int x, y;
+    float value;
+  };
+  std::vector<Peak> peaks;
+  for (int y = 1; y + 1 < dt.rows; ++y) {
+    const float* row = dt.ptr<float>(y);
+    for (int x = 1; x + 1 < dt.cols; ++x) {
+      const float v = row[x];
+      if (v < min_peak || v > max_peak) continue;
+      bool is_max = true;
+      for (int dy = -1; dy <= 1 && is_max; ++dy)
+        for (int dx = -1; dx <= 1 && is_max; ++dx)
+          if ((dx || dy) && dt.at<float>(y + dy, x + dx) > v) is_max = false;
+      if (is_max) peaks.push_back({x, y, v});
+    }
+  }
+  std::sort(peaks.begin(), peaks.end(), [](const Peak& a, const Peak& b) { return a.value > b.value; });
+  // Distance from a pixel centre to the nearest stroke read.
+  auto stroke_distance = [&](P2 p) {
+    double best = 1e300;
+    for (const Piece& piece : pieces) best = std::min(best, piece_distance(piece, p));
+    for (const Round& r : rounds) best = std::min(best, std::abs(std::hypot(p.x - r.centre.x, p.y - r.centre.y) - r.radius));
+    return best;
+  };
+  const double off_stroke = sheet.ridge + 0.5;  // past a stroke's ink (its fringe cut by the ink level)
+  std::vector<Dot> dots;
+  std::vector<Dot> examined;  // every blob looked at, a dot or not: its other peaks are not looked at again
+  for (const Peak& peak : peaks) {
+    const P2 c{peak.x + 0.5, peak.y + 0.5};
+    const double r = peak.value;
+    if (std::any_of(examined.begin(), examined.end(), [&](const Dot& d) {
+          return std::hypot(d.at.x - c.x, d.at.y - c.y) < d.radius + r;
+        }))
+      continue;
+    examined.push_back({c, r});
+    // Ink of the blob off every stroke, and the blob's centre (weighted by thickness).
+    const int reach = static_cast<int>(std::ceil(r + 2));
+    int unexplained = 0;
+    double sw = 0, sx = 0, sy = 0;
+    for (int y = peak.y - reach; y <= peak.y + reach; ++y)
+      for (int x = peak.x - reach; x <= peak.x + reach; ++x) {
+        if (x < 0 || y < 0 || x >= dt.cols || y >= dt.rows || !ink.at<std::uint8_t>(y, x)) continue;
+        const P2 p{x + 0.5, y + 0.5};
+        const double from_centre = std::hypot(p.x - c.x, p.y - c.y);
+        if (from_centre > r + 1.0) continue;
+        if (stroke_distance(p) > off_stroke) ++unexplained;
+        if (from_centre > r + 0.5) continue;
+        const double v = dt.at<float>(y, x);
+        if (v >= 0.6 * r) sw += v, sx += v * p.x, sy += v * p.y;
+      }
+    if (std::getenv("GEOTRUTH_READER_DOTS"))
+      std::fprintf(stderr, "dot? (%.1f, %.1f) r %.2f unexplained %d\n", c.x, c.y, r, unexplained);
+    if (unexplained < std::max(3.0, 0.1 * 3.14159265358979323846 * r * r)) continue;
+    dots.push_back({sw > 0 ? P2{sx / sw, sy / sw} : c, r});
+  }
+  return dots;
+}
+
+}  // namespace geotruth::vision::read

@@ -1,0 +1,566 @@
+// read_picture: a diagram from its picture alone (docs/reader.md). The steps, each in its own
+// source: the paper and the letters (read_glyphs.cpp), straight strokes (read_strokes.cpp),
+// circles and arcs (read_rounds.cpp), dots (read_dots.cpp), points and letters' points
+// (read_points.cpp), the shapes of pictures without letters (read_shapes.cpp); here they are run
+// in order and written as a native scene with its evidence and its doubts.
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <geotruth/reader.hpp>
+#include <cstdio>
+#include <ctime>
+#include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "vision/detectors.hpp"
+#include "vision/pixels.hpp"
+#include "vision/read/points.hpp"
+#include "vision/read/read.hpp"
+#include "vision/read/shapes.hpp"
+
+namespace geotruth::vision {
+namespace {
+
+using read::Glyph;
+using read::Piece;
+using read::ReadPoint;
+using read::Round;
+using Json = nlohmann::ordered_json;
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A measured length in the picture's pixels, as an exact decimal of two places.
+Rational px(double v) {
+  return Rational(static_cast<long>(std::llround(v * 100))) / 100;
+}
+// A measure for the record: `unit` is 0.1, 0.01 or 0.001 (divided, not multiplied, so that the
+// double is the one its decimal text reads as).
+double rounded(double v, double unit = 0.01) {
+  const double per = std::round(1 / unit);
+  return std::round(v * per) / per;
+}
+
+Image resized(const Image& image, double scale) {
+  const cv::Mat rgb(image.height, image.width, CV_8UC3, const_cast<std::uint8_t*>(image.rgb.data()));
+  cv::Mat out;
+  cv::resize(rgb, out, {}, scale, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_CUBIC);
+  Image result;
+  result.width = out.cols, result.height = out.rows;
+  result.rgb.assign(out.data, out.data + out.total() * 3);
+  return result;
+}
+
+// The reader judges ink at a share of the strokes' own darkness at least (a third for strokes and
+// dots; a quarter for letters, whose thin joins are lighter, and only when the picture has halos
+// away from its strokes: the fringe of a clean letter holds its strokes together): compression halos and faint specks
+// (JPEG blocks around every stroke, a few tens of gray levels) are below it, the strokes and
+// letters far above it. The paper's measure (vision/paper.cpp) stays as it is; this is a stricter
+// threshold on its darkness, for reading structure rather than judging a stroke's contrast.
+// Whether faint ink lies away from the strokes' cores (more than 2 px from ink at half the strokes'
+// darkness): compression halos and specks, not the anti-aliased fringe every stroke has.
+bool has_halos(const Paper& paper, double contrast) {
+  cv::Mat core = paper.darkness >= 0.5 * contrast;
+  const int cores = cv::countNonZero(core);
+  if (cores == 0) return false;
+  cv::dilate(core, core, cv::getStructuringElement(cv::MORPH_RECT, {5, 5}));
+  cv::Mat faint = (paper.darkness > paper.ink_level) & (paper.darkness < 0.25 * contrast);
+  faint.setTo(0, core);
+  return cv::countNonZero(faint) > 0.2 * cores;
+}
+
+// The 90th percentile of the darkness of the ink: the strokes' own darkness.
+double stroke_contrast(const Paper& paper) {
+  std::vector<float> dark;
+  for (int y = 0; y < paper.darkness.rows; ++y) {
+    const float* d = paper.darkness.ptr<float>(y);
+    const std::uint8_t* ink = paper.ink.ptr<std::uint8_t>(y);
+    for (int x = 0; x < paper.darkness.cols; ++x)
+      if (ink[x]) dark.push_back(d[x]);
+  }
+  if (dark.size() < 20) return 0;
+  auto at = dark.begin() + static_cast<std::ptrdiff_t>(0.9 * (dark.size() - 1));
+  std::nth_element(dark.begin(), at, dark.end());
+  return *at;
+}
+
+void raise_ink_level(Paper& paper, double share, double contrast) {
+  const double level = std::max(paper.ink_level, share * contrast);
+  if (level <= paper.ink_level) return;
+  paper.ink_level = level;
+  paper.ink = paper.darkness > level;
+}
+
+// Per-step CPU time on stderr when GEOTRUTH_READER_DEBUG is set (for profiling the reader).
+class StepClock {
+ public:
+  StepClock() : on_(std::getenv("GEOTRUTH_READER_DEBUG") != nullptr), last_(std::clock()) {}
+  void step(const char* name) {
+    if (!on_) return;
+    const std::clock_t now = std::clock();
+    std::fprintf(stderr, "  %-12s %6.1f ms\n", name, 1000.0 * (now - last_) / CLOCKS_PER_SEC);
+    last_ = now;
+  }
+
+ private:
+  bool on_;
+  std::clock_t last_;
+};
+
+struct Doubt {
+  Finding finding;
+  Json instead;  // null: no other reading to offer
+};
+
+class Reader {
+ public:
+  Reader(const Image& image, const std::string& id, const ReadOptions& options) : image_(image), options_(options) {
+    out_.scene.id = id;
+    out_.scene.frame.width = image.width, out_.scene.frame.height = image.height;
+    out_.scene.frame.y = YAxis::down;
+  }
+
+  PictureRead run() {
+    if (image_.width <= 0 || image_.height <= 0) {
+      doubt(FindingKind::picture_unavailable, {}, "the picture is empty", Json());
+      return finish();
+    }
+    const int longer = std::max(image_.width, image_.height);
+    double scale = 1;
+    if (longer < options_.upscale_below_px) scale = std::min(4.0, static_cast<double>(options_.upscale_below_px) / longer);
+    if (options_.reduce_above_px > 0 && longer > options_.reduce_above_px)
+      scale = static_cast<double>(options_.reduce_above_px) / longer;
+    StepClock clock;
+    Image work = scale == 1 ? image_ : resized(image_, scale);
+    sheet_.paper = measure_paper(work);
+    // Hairlines (a pixel wide, often aliased) are read at twice the size: the line detector needs
+    // two edges a pixel or more apart, and the fits gain the sub-pixel steps.
+    if (scale == 1 && longer * 2 <= std::max(options_.reduce_above_px, 2 * options_.upscale_below_px) &&
+        ink_half_thickness(sheet_.paper.ink) <= 1.0) {
+      scale = 2;
+      work = resized(image_, scale);
+      sheet_.paper = measure_paper(work);
+    }
+    scale_ = scale;
+    const double contrast = stroke_contrast(sheet_.paper);
+    Paper for_letters = sheet_.paper;
+    const bool halos = has_halos(sheet_.paper, contrast);
+    if (halos) raise_ink_level(for_letters, 0.25, contrast);
+    if (std::getenv("GEOTRUTH_READER_DEBUG"))
+      std::fprintf(stderr, "contrast %.1f halos %d letters' ink level %.1f\n", contrast, halos, for_letters.ink_level);
+    raise_ink_level(sheet_.paper, 0.33, contrast);
+    sheet_.width = work.width, sheet_.height = work.height;
+    sheet_.ridge = ink_half_thickness(sheet_.paper.ink);
+    sheet_.half = std::max(0.5, sheet_.ridge - 0.5);
+    sheet_.stroke = stroke_width_of(sheet_.paper.ink);
+    clock.step("paper");
+    sheet_.unknown = cv::Mat::zeros(sheet_.paper.ink.rows, sheet_.paper.ink.cols, CV_8U);
+    // The detectors see the denoised picture, paper white and ink black at its own contrast.
+    cv::Mat gray;
+    sheet_.paper.darkness.convertTo(gray, CV_8U, -1, 255);
+    const Detections found = detect_in(gray, sheet_.paper.ink);
+    clock.step("detectors");
+    std::vector<cv::Vec4f> segments;
+    for (const auto& s : found.segments)
+      segments.push_back({static_cast<float>(s.a.x), static_cast<float>(s.a.y), static_cast<float>(s.b.x),
+                          static_cast<float>(s.b.y)});
+    if (std::getenv("GEOTRUTH_READER_DEBUG")) {
+      std::fprintf(stderr, "ridge %.2f half %.2f stroke %.2f ink_level %.1f proposals %zu segments %zu\n", sheet_.ridge,
+                   sheet_.half, sheet_.stroke, sheet_.paper.ink_level, found.ellipses.size(), found.segments.size());
+    }
+    std::vector<Detections::Ellipse> proposals = found.ellipses;
+    for (auto& e : read::propose_circles(sheet_)) proposals.push_back(e);
+    clock.step("hough");
+    read::read_rounds(sheet_, proposals, rounds_, ovals_);
+    clock.step("rounds");
+    if (options_.letters) {
+      // The letters, once the long strokes are known: the letter reader separates glyphs from them
+      // (a line's bit beside a letter is not its prime); their boxes are then unknown to the strokes.
+      pieces_ = read::read_pieces(sheet_, segments);
+      read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
+      cv::Mat strokes = cv::Mat::zeros(sheet_.paper.ink.rows, sheet_.paper.ink.cols, CV_8U);
+      const double long_stroke = std::max(30.0, 0.04 * std::max(sheet_.width, sheet_.height));
+      const int thickness = static_cast<int>(std::lround(2 * sheet_.half)) + 1;  // the stroke, not its fringe
+      for (const Piece& p : pieces_)
+        if (p.length() >= long_stroke)
+          cv::line(strokes, cv::Point(cvRound(p.a().x), cvRound(p.a().y)), cv::Point(cvRound(p.b().x), cvRound(p.b().y)),
+                   255, thickness);
+      for (const Round& r : rounds_)
+        cv::circle(strokes, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255, thickness);
+      read::read_glyphs(sheet_, for_letters, strokes);
+      clock.step("letters");
+    }
+    pieces_ = read::read_pieces(sheet_, segments);
+    clock.step("pieces");
+    read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
+    drop_letter_sized_pieces();
+    read::read_arcs(sheet_, proposals, pieces_, rounds_);
+    clock.step("arcs");
+    dots_ = read::read_dots(sheet_, pieces_, rounds_);
+    read::trim_at_junctions(sheet_, pieces_, rounds_, dots_);
+    drop_stroke_glyphs();
+    clock.step("dots");
+    points_ = read::read_points(sheet_, pieces_, rounds_, dots_);
+    name_points();
+    write_points();
+    write_lines();
+    write_circles();
+    if (sheet_.glyphs.empty()) read::add_shapes(sheet_, pieces_, rounds_, ovals_, 1 / scale_, out_.scene);
+    clock.step("scene");
+    check_against(work);
+    clock.step("crosscheck");
+    return finish();
+  }
+
+ private:
+  P2 original(P2 p) const { return {p.x / scale_, p.y / scale_}; }
+  double original(double length) const { return length / scale_; }
+
+  void doubt(FindingKind kind, std::vector<std::string> elements, std::string detail, Json instead,
+             std::optional<double> slack = std::nullopt) {
+    Finding f = make_finding(kind, std::move(elements), std::move(detail), slack);
+    f.severity = Severity::doubtful;
+    doubts_.push_back({std::move(f), std::move(instead)});
+  }
+
+  // Letters to points; unlabelled points get ids "_1", "_2", … in reading order.
+  void name_points() {
+    const bool dotted = !dots_.empty() && dots_.size() * 2 >= sheet_.glyphs.size();
+    const std::vector<read::Attachment> attached = read::attach_letters(sheet_.glyphs, points_, dotted);
+    names_.assign(points_.size(), "");
+    letter_of_.assign(points_.size(), -1);
+    std::map<std::string, int> used;
+    for (std::size_t g = 0; g < sheet_.glyphs.size(); ++g) {
+      const Glyph& glyph = sheet_.glyphs[g];
+      if (glyph.text.empty()) continue;
+      const read::Attachment& a = attached[g];
+      if (a.point < 0) {
+        unattached_.push_back(static_cast<int>(g));
+        continue;
+      }
+      std::string id = glyph.text;
+      if (used.count(id)) id += "?" + std::to_string(++used[id]);  // the same letter twice
+      else used[id] = 1;
+      names_[a.point] = id;
+      letter_of_[a.point] = static_cast<int>(g);
+    }
+    int next = 0;
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (names_[p].empty() && !points_[p].centre_only) names_[p] = std::string(1, '_').append(std::to_string(++next));
+    // Doubts about letters: read as another, attached to another point, or not attached at all.
+    for (std::size_t g = 0; g < sheet_.glyphs.size(); ++g) {
+      const Glyph& glyph = sheet_.glyphs[g];
+      const read::Attachment& a = attached[g];
+      if (a.point < 0 || names_[a.point].empty()) continue;
+      const std::string& id = names_[a.point];
+      if (id != glyph.text)
+        doubt(FindingKind::letter_uncertain, {id}, "the letter " + glyph.text + " is written twice", Json{{"unlabel", id}});
+      if (glyph.doubtful && plausible_instead(g)) {
+          doubt(FindingKind::letter_uncertain, {id},
+                "the glyph read as " + glyph.text + " may be " + glyph.runner_up + " (confidence " +
+                    std::to_string(rounded(glyph.confidence)).substr(0, 4) + " against " +
+                    std::to_string(rounded(glyph.runner_up_confidence)).substr(0, 4) + ")",
+                glyph.runner_up.empty() ? Json{{"unlabel", id}} : Json{{"rename", id}, {"to", glyph.runner_up}});
+      }
+      if (a.runner_up >= 0 && a.runner_up_cost <= a.cost + 0.2 && !names_[a.runner_up].empty())
+        doubt(FindingKind::letter_unattached, {id, names_[a.runner_up]},
+              "the letter " + id + " is about as near the point " + names_[a.runner_up] + " as its own",
+              Json{{"swap", Json::array({id, names_[a.runner_up]})}}, original(a.runner_up_cost * glyph.height));
+    }
+  }
+
+  // A straight bit no longer than a letter and joined to no other stroke at both ends is a bit of a
+  // letter (or a mark), not a stroke of the figure: a short segment of a figure runs between two
+  // strokes.
+  void drop_letter_sized_pieces() {
+    if (sheet_.glyphs.empty()) return;
+    std::vector<double> heights;
+    for (const Glyph& g : sheet_.glyphs) heights.push_back(g.height);
+    std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2), heights.end());
+    const double letter = heights[heights.size() / 2];
+    const double tolerance = std::max(1.5, sheet_.half + 1.0) + 1;
+    std::vector<Piece> kept;
+    for (std::size_t i = 0; i < pieces_.size(); ++i) {
+      const Piece& p = pieces_[i];
+      if (p.length() >= 1.5 * letter) {
+        kept.push_back(p);
+        continue;
+      }
+      auto joined = [&](P2 end) {
+        for (std::size_t j = 0; j < pieces_.size(); ++j)
+          if (j != i && pieces_[j].length() >= 1.5 * letter && read::piece_distance(pieces_[j], end) <= tolerance)
+            return true;
+        return std::any_of(rounds_.begin(), rounds_.end(), [&](const Round& r) {
+          return std::abs(std::hypot(end.x - r.centre.x, end.y - r.centre.y) - r.radius) <= tolerance;
+        });
+      };
+      if (joined(p.a()) && joined(p.b())) kept.push_back(p);
+    }
+    pieces_ = std::move(kept);
+  }
+
+  // A "letter" whose ink lies along a stroke read (a line's end or a bit of a circle read as l or I)
+  // is that stroke.
+  void drop_stroke_glyphs() {
+    const double tolerance = std::max(1.5, sheet_.half + 1.0) + 0.5;
+    std::erase_if(sheet_.glyphs, [&](const Glyph& g) {
+      int ink = 0, along = 0;
+      const cv::Rect box = g.box & cv::Rect(0, 0, sheet_.width, sheet_.height);
+      for (int y = box.y; y < box.y + box.height; ++y)
+        for (int x = box.x; x < box.x + box.width; ++x) {
+          if (!sheet_.paper.ink.at<std::uint8_t>(y, x)) continue;
+          ++ink;
+          const P2 p{x + 0.5, y + 0.5};
+          along += std::any_of(pieces_.begin(), pieces_.end(),
+                               [&](const Piece& piece) { return read::piece_distance(piece, p) <= tolerance; }) ||
+                   std::any_of(rounds_.begin(), rounds_.end(), [&](const Round& r) {
+                     return std::abs(std::hypot(p.x - r.centre.x, p.y - r.centre.y) - r.radius) <= tolerance;
+                   });
+        }
+      return ink > 0 && along >= 0.6 * ink;
+    });
+  }
+
+  // Whether a doubtful glyph's runner-up is a reading the figure allows: a figure whose labels are
+  // capitals does not name one point with a small letter, labels are not repeated, and a figure
+  // lettered A, B, C, … without a gap is not lettered past its last letter (O, a centre's usual
+  // name, aside).
+  bool plausible_instead(std::size_t g) const {
+    const Glyph& glyph = sheet_.glyphs[g];
+    const std::string& r = glyph.runner_up;
+    if (r.empty()) return false;
+    std::size_t capitals = 0, labels = 0;
+    std::vector<char> run;
+    for (const Glyph& other : sheet_.glyphs) {
+      if (other.text.empty()) continue;
+      ++labels;
+      if (std::isupper(static_cast<unsigned char>(other.text[0]))) ++capitals;
+      if (&other != &glyph && other.text == r) return false;  // a label read twice is not the reading
+      if (other.text.size() == 1 && std::isupper(static_cast<unsigned char>(other.text[0])) && other.text != "O")
+        run.push_back(other.text[0]);
+    }
+    const bool lower = r.size() == 1 && std::islower(static_cast<unsigned char>(r[0]));
+    if (lower && capitals >= 0.8 * labels) return false;
+    std::sort(run.begin(), run.end());
+    run.erase(std::unique(run.begin(), run.end()), run.end());
+    const bool consecutive = run.size() >= 3 && run.front() == 'A' && run.back() - 'A' + 1 == static_cast<int>(run.size());
+    if (consecutive && r.size() == 1 && r != "O" && r[0] > run.back()) return false;
+    return true;
+  }
+
+  void write_points() {
+    index_.assign(points_.size(), -1);
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      if (names_[p].empty()) continue;  // a circle's centre no letter names
+      const ReadPoint& rp = points_[p];
+      Point point;
+      point.id = names_[p];
+      const P2 at = original(rp.at);
+      point.at = Vec2{px(at.x), px(at.y)};
+      point.labelled = letter_of_[p] >= 0;
+      Json evidence{{"at", {rounded(at.x), rounded(at.y)}},
+                    {"from", rp.dot >= 0                                  ? "dot"
+                             : rp.pieces.size() + rp.rounds.size() >= 2 ? "crossing"
+                             : rp.pieces.size() + rp.rounds.size() == 1 ? "stroke end"
+                                                                          : "letter"}};
+      if (rp.dot >= 0) evidence["dot_radius_px"] = rounded(original(dots_[rp.dot].radius), 0.1);
+      if (letter_of_[p] >= 0) {
+        const Glyph& g = sheet_.glyphs[letter_of_[p]];
+        Json letter{{"text", g.text},
+                    {"confidence", rounded(g.confidence, 0.001)},
+                    {"box", {rounded(original(g.box.x), 0.1), rounded(original(g.box.y), 0.1),
+                             rounded(original(g.box.width), 0.1), rounded(original(g.box.height), 0.1)}}};
+        if (!g.runner_up.empty())
+          letter["runner_up"] = g.runner_up, letter["runner_up_confidence"] = rounded(g.runner_up_confidence, 0.001);
+        evidence["letter"] = std::move(letter);
+      }
+      point.extra = Json{{"evidence", std::move(evidence)}}.dump();
+      index_[p] = static_cast<int>(out_.scene.points.size());
+      out_.scene.points.push_back(std::move(point));
+    }
+    // A letter no point could take: a point of its own where it is written, doubtful.
+    for (int g : unattached_) {
+      const Glyph& glyph = sheet_.glyphs[g];
+      Point point;
+      point.id = glyph.text;
+      for (int k = 2; std::any_of(out_.scene.points.begin(), out_.scene.points.end(),
+                                  [&](const Point& q) { return q.id == point.id; });
+           ++k)
+        point.id = glyph.text + "?" + std::to_string(k);
+      const P2 at = original(glyph.centre);
+      point.at = Vec2{px(at.x), px(at.y)};
+      point.extra = Json{{"evidence", {{"from", "letter"}, {"letter", {{"text", glyph.text}}}}}}.dump();
+      doubt(FindingKind::letter_unattached, {point.id},
+            "the letter " + glyph.text + " is not beside any point read (placed where it is written)",
+            Json{{"unlabel", point.id}});
+      out_.scene.points.push_back(std::move(point));
+    }
+  }
+
+  void write_lines() {
+    for (std::size_t i = 0; i < pieces_.size(); ++i) {
+      const Piece& piece = pieces_[i];
+      std::vector<std::pair<double, std::size_t>> on;
+      for (std::size_t p = 0; p < points_.size(); ++p)
+        if (index_[p] >= 0 && std::count(points_[p].pieces.begin(), points_[p].pieces.end(), static_cast<int>(i)))
+          on.push_back({piece.along(points_[p].at), static_cast<std::size_t>(index_[p])});
+      std::sort(on.begin(), on.end());
+      on.erase(std::unique(on.begin(), on.end(), [](const auto& a, const auto& b) { return a.second == b.second; }),
+               on.end());
+      if (on.size() < 2) continue;
+      Line line;
+      for (const auto& [t, index] : on) line.through.push_back(index);
+      const Vec2 &a = *out_.scene.points[line.through.front()].at, &b = *out_.scene.points[line.through.back()].at;
+      if (a == b) continue;
+      if (std::any_of(out_.scene.lines.begin(), out_.scene.lines.end(),
+                      [&](const Line& l) { return l.through == line.through; }))
+        continue;
+      line.style = piece.dashed ? Stroke::dashed : Stroke::solid;
+      line.extra = Json{{"evidence",
+                         {{"coverage", rounded(piece.coverage, 0.001)},
+                          {"contrast", rounded(piece.contrast, 0.1)},
+                          {"length_px", rounded(original(piece.length()), 0.1)}}}}
+                       .dump();
+      out_.scene.lines.push_back(std::move(line));
+    }
+  }
+
+  void write_circles() {
+    int next = 0;
+    for (std::size_t c = 0; c < rounds_.size(); ++c) {
+      const Round& r = rounds_[c];
+      Circle circle;
+      circle.id = std::string("circle").append(std::to_string(++next));
+      // The centre: a point there (a dot or a letter), else its coordinates.
+      const double reach = std::max(2.5, 2 * sheet_.half + 1.5);
+      for (std::size_t p = 0; p < points_.size(); ++p)
+        if (index_[p] >= 0 && std::hypot(points_[p].at.x - r.centre.x, points_[p].at.y - r.centre.y) <= reach &&
+            std::find(points_[p].rounds.begin(), points_[p].rounds.end(), static_cast<int>(c)) ==
+                points_[p].rounds.end()) {
+          circle.center_point = static_cast<std::size_t>(index_[p]);
+          circle.center = out_.scene.points[index_[p]].at;
+          break;
+        }
+      const P2 centre = original(r.centre);
+      if (!circle.center) circle.center = Vec2{px(centre.x), px(centre.y)};
+      circle.radius = px(original(r.radius));
+      for (std::size_t p = 0; p < points_.size(); ++p)
+        if (index_[p] >= 0 && static_cast<std::size_t>(index_[p]) != circle.center_point.value_or(SIZE_MAX) &&
+            std::count(points_[p].rounds.begin(), points_[p].rounds.end(), static_cast<int>(c)))
+          circle.through.push_back(static_cast<std::size_t>(index_[p]));
+      Json evidence{{"coverage", rounded(r.coverage, 0.001)}, {"contrast", rounded(r.contrast, 0.1)}};
+      if (!r.full) {
+        // An arc: the quadrants it covers half of at least, and its own angles.
+        std::string mask = "0000";
+        for (int q = 0; q < 4; ++q) {
+          double covered = 0;
+          for (double a = q * 90 + 0.5; a < (q + 1) * 90; a += 1) {
+            const double rel = std::fmod(std::fmod(a - r.start_deg, 360) + 360, 360);
+            covered += rel <= r.sweep_deg;
+          }
+          if (covered >= 45) mask[q] = '1';
+        }
+        if (mask == "1111") mask = "1110";  // not drawn all round: never counted as a full circle
+        if (mask == "0000") continue;
+        circle.quadrants = mask;
+        evidence["arc"] = {{"start_deg", rounded(r.start_deg, 0.1)}, {"sweep_deg", rounded(r.sweep_deg, 0.1)}};
+      }
+      circle.extra = Json{{"evidence", std::move(evidence)}}.dump();
+      out_.scene.circles.push_back(std::move(circle));
+    }
+  }
+
+  // The scene read, cross-checked against its own picture as any scene is: the picture's wobble and
+  // matching tolerance as the cross-check measures them (they set the band), and whatever the
+  // cross-check does not find where the reader put it, or finds that the reader did not read.
+  void check_against(const Image& work) {
+    PictureReading& reading = out_.evidence.reading;
+    reading = read::measure_wobble(sheet_, pieces_, rounds_);
+    reading.stroke_px = original(reading.stroke_px);
+    reading.wobble_px = original(reading.wobble_px);
+    reading.tolerance_px = original(reading.tolerance_px);
+    if (!options_.check) return;
+    CrossCheckOptions options;
+    const CrossCheck check = crosscheck(out_.scene, work, options);
+    for (const Reason& r : check.reasons) {
+      if (r.kind == FindingKind::extra_detection) {
+        doubt(FindingKind::stroke_uncertain, {}, "the cross-check finds a stroke the reader did not read: " + r.detail,
+              Json(), r.slack_px);
+        continue;
+      }
+      if (r.elements.size() != 1 ||
+          (r.kind != FindingKind::not_visible && r.kind != FindingKind::not_detected && r.kind != FindingKind::low_contrast))
+        continue;
+      const std::string& name = r.elements.front();
+      Json instead;
+      for (const Line& l : out_.scene.lines)
+        if (stroke_name(out_.scene, l) == name) instead = Json{{"drop_line", name}};
+      for (const Circle& c : out_.scene.circles)
+        if (c.id == name) instead = Json{{"drop_circle", name}};
+      if (instead.is_null()) continue;  // a letter: the letter reader's own evidence stands
+      doubt(FindingKind::stroke_uncertain, {name}, "the cross-check does not confirm it: " + r.detail, instead,
+            r.slack_px);
+    }
+  }
+
+  PictureRead finish() {
+    ReadEvidence& e = out_.evidence;
+    e.scale = scale_;
+    e.letters = static_cast<int>(sheet_.glyphs.size());
+    e.dots = static_cast<int>(dots_.size());
+    e.strokes = static_cast<int>(pieces_.size());
+    e.rounds = static_cast<int>(rounds_.size());
+    e.eps_num_px = std::max(1.0, e.reading.stroke_px / 2 + 1.5 * e.reading.wobble_px);
+    e.eps_vis_px = std::max(3.0, 2 * e.eps_num_px);
+    Json doubts = Json::array();
+    for (const Doubt& d : doubts_) {
+      Json item{{"kind", finding_kind_name(d.finding.kind)}, {"elements", d.finding.elements}, {"detail", d.finding.detail}};
+      if (d.finding.slack_px) item["slack_px"] = rounded(*d.finding.slack_px);
+      if (!d.instead.is_null()) item["instead"] = d.instead;
+      doubts.push_back(std::move(item));
+      out_.doubts.push_back(d.finding);
+    }
+    char reason[160];
+    std::snprintf(reason, sizeof reason, "read from the picture: strokes %.1f px wide, wobble %.1f px",
+                  e.reading.stroke_px, e.reading.wobble_px);
+    Json picture{{"read_by", "geotruth import --from picture"},
+                 {"size", {image_.width, image_.height}},
+                 {"scale", rounded(scale_, 0.001)},
+                 {"background", rounded(e.reading.background, 0.1)},
+                 {"noise_sigma", rounded(e.reading.noise_sigma, 0.01)},
+                 {"ink_level", rounded(e.reading.ink_level, 0.1)},
+                 {"stroke_px", rounded(e.reading.stroke_px, 0.01)},
+                 {"wobble_px", rounded(e.reading.wobble_px, 0.01)},
+                 {"wobble_source", e.reading.wobble_source},
+                 {"tolerance_px", rounded(e.reading.tolerance_px, 0.01)},
+                 {"band", {{"eps_num_px", rounded(e.eps_num_px)}, {"eps_vis_px", rounded(e.eps_vis_px)}, {"reason", reason}}},
+                 {"found", {{"letters", e.letters}, {"dots", e.dots}, {"strokes", e.strokes}, {"circles", e.rounds}}},
+                 {"doubts", std::move(doubts)}};
+    out_.scene.extra = Json{{"dataset", "picture"}, {"picture", std::move(picture)}}.dump();
+    return std::move(out_);
+  }
+
+  const Image& image_;
+  const ReadOptions& options_;
+  double scale_ = 1;
+  read::Sheet sheet_;
+  std::vector<Piece> pieces_;
+  std::vector<Round> rounds_;
+  std::vector<read::Oval> ovals_;
+  std::vector<read::Dot> dots_;
+  std::vector<ReadPoint> points_;
+  std::vector<std::string> names_;
+  std::vector<int> letter_of_, index_, unattached_;
+  std::vector<Doubt> doubts_;
+  PictureRead out_;
+};
+
+}  // namespace
+
+PictureRead read_picture(const Image& image, const std::string& id, const ReadOptions& options) {
+  return Reader(image, id, options).run();
+}
+
+}  // namespace geotruth::vision

@@ -1,0 +1,277 @@
+// Points from the strokes read (docs/reader.md, "Points"): dots, stroke ends, crossings of strokes
+// with strokes and circles, merged where they are one place; and each letter attached to its point.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
+
+#include "vision/read/points.hpp"
+
+namespace geotruth::vision::read {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+double dist(P2 a, P2 b) {
+  return std::hypot(a.x - b.x, a.y - b.y);
+}
+
+// Where two pieces' lines cross; false when they are parallel within half a degree.
+bool crossing(const Piece& a, const Piece& b, P2& at) {
+  const double det = a.dir.x * b.dir.y - a.dir.y * b.dir.x;
+  if (std::abs(det) < std::sin(0.5 * kPi / 180)) return false;
+  const double dx = b.origin.x - a.origin.x, dy = b.origin.y - a.origin.y;
+  const double t = (dx * b.dir.y - dy * b.dir.x) / det;
+  at = a.at(t);
+  return true;
+}
+
+// The point nearest every piece's line in least squares (their crossing when there are two).
+std::optional<P2> least_squares_point(const std::vector<const Piece*>& pieces) {
+  double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0;
+  for (const Piece* p : pieces) {
+    const double nx = -p->dir.y, ny = p->dir.x, c = nx * p->origin.x + ny * p->origin.y;
+    a11 += nx * nx, a12 += nx * ny, a22 += ny * ny, b1 += nx * c, b2 += ny * c;
+  }
+  const double det = a11 * a22 - a12 * a12;
+  if (pieces.size() < 2 || det < 1e-6) return std::nullopt;
+  return P2{(a22 * b1 - a12 * b2) / det, (a11 * b2 - a12 * b1) / det};
+}
+
+bool on_arc(const Round& r, P2 p, double margin_px) {
+  if (r.full) return true;
+  double angle = std::atan2(p.y - r.centre.y, p.x - r.centre.x) * 180 / kPi - r.start_deg;
+  angle = std::fmod(std::fmod(angle, 360) + 360, 360);
+  const double margin_deg = margin_px / std::max(1.0, r.radius) * 180 / kPi;
+  return angle <= r.sweep_deg + margin_deg || angle >= 360 - margin_deg;
+}
+
+}  // namespace
+
+void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds,
+                       const std::vector<Dot>& dots) {
+  const double tolerance = std::max(1.5, sheet.half + 1.0);
+  const double merge = std::max(2.5, 2 * sheet.half + 1.5);
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    for (int end = 0; end < 2; ++end) {
+      Piece& p = pieces[i];
+      const double t_end = end == 0 ? p.t0 : p.t1;
+      const P2 e = p.at(t_end);
+      if (std::any_of(dots.begin(), dots.end(), [&](const Dot& d) { return dist(d.at, e) <= d.radius + merge; }))
+        continue;
+      double best = t_end;
+      for (std::size_t j = 0; j < pieces.size(); ++j) {
+        if (j == i) continue;
+        const Piece& q = pieces[j];
+        P2 x;
+        if (!crossing(p, q, x)) continue;
+        // The end lies on the other stroke, within its extent: the ink past the crossing is the
+        // other stroke's (at a shallow angle the two inks run together for a while).
+        if (std::abs(q.offset(e)) > 2 * tolerance) continue;
+        const double u = q.along(e);
+        if (u < q.t0 - tolerance || u > q.t1 + tolerance) continue;
+        const double tx = p.along(x);
+        const double sine = std::abs(p.dir.x * q.dir.y - p.dir.y * q.dir.x);
+        const double overshoot = (2 * sheet.half + 2 * tolerance) / std::max(sine, 1e-3);
+        if (std::abs(tx - t_end) > overshoot || tx <= p.t0 || tx >= p.t1) continue;
+        if (std::abs(tx - t_end) > std::abs(best - t_end)) best = tx;
+      }
+      // The same where the stroke ends on a circle's stroke: back to where it crosses the circle.
+      for (const Round& r : rounds) {
+        if (std::abs(dist(e, r.centre) - r.radius) > 2 * tolerance || !on_arc(r, e, tolerance)) continue;
+        const double tc = p.along(r.centre), off = p.offset(r.centre);
+        const double h2 = r.radius * r.radius - off * off;
+        if (h2 < 0) continue;
+        for (const double tx : {tc - std::sqrt(h2), tc + std::sqrt(h2)}) {
+          const double sine = std::sqrt(h2) / r.radius;  // the angle between the stroke and the circle
+          const double overshoot = (2 * sheet.half + 2 * tolerance) / std::max(sine, 1e-3);
+          if (std::abs(tx - t_end) > overshoot || tx <= p.t0 || tx >= p.t1) continue;
+          if (std::abs(tx - t_end) > std::abs(best - t_end)) best = tx;
+        }
+      }
+      (end == 0 ? p.t0 : p.t1) = best;
+    }
+}
+
+std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds,
+                                   const std::vector<Dot>& dots) {
+  const double merge = std::max(2.5, 2 * sheet.half + 1.5);
+  struct Candidate {
+    P2 at;
+    int dot = -1;
+    std::vector<int> pieces, rounds;
+    bool centre = false;
+  };
+  std::vector<Candidate> candidates;
+  for (std::size_t d = 0; d < dots.size(); ++d) candidates.push_back({dots[d].at, static_cast<int>(d), {}, {}, false});
+  // Crossings of pieces (within both extents), then of pieces with rounds, then of rounds.
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    for (std::size_t j = i + 1; j < pieces.size(); ++j) {
+      P2 x;
+      if (!crossing(pieces[i], pieces[j], x)) continue;
+      const double ti = pieces[i].along(x), tj = pieces[j].along(x);
+      if (ti < pieces[i].t0 - merge || ti > pieces[i].t1 + merge || tj < pieces[j].t0 - merge ||
+          tj > pieces[j].t1 + merge)
+        continue;
+      candidates.push_back({x, -1, {static_cast<int>(i), static_cast<int>(j)}, {}, false});
+    }
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    for (std::size_t c = 0; c < rounds.size(); ++c) {
+      const Piece& p = pieces[i];
+      const Round& r = rounds[c];
+      const double tc = p.along(r.centre), off = p.offset(r.centre);
+      const double h2 = r.radius * r.radius - off * off;
+      if (h2 < -merge * merge) continue;
+      const double h = std::sqrt(std::max(0.0, h2));
+      for (const double t : {tc - h, tc + h}) {
+        const P2 x = p.at(t);
+        if (t < p.t0 - merge || t > p.t1 + merge || !on_arc(r, x, merge)) continue;
+        candidates.push_back({x, -1, {static_cast<int>(i)}, {static_cast<int>(c)}, false});
+        if (h == 0) break;
+      }
+    }
+  for (std::size_t a = 0; a < rounds.size(); ++a)
+    for (std::size_t b = a + 1; b < rounds.size(); ++b) {
+      const Round &ra = rounds[a], &rb = rounds[b];
+      const double d = dist(ra.centre, rb.centre);
+      if (d < 1e-6 || d > ra.radius + rb.radius + merge || d < std::abs(ra.radius - rb.radius) - merge) continue;
+      const double along = (d * d + ra.radius * ra.radius - rb.radius * rb.radius) / (2 * d);
+      const double h = std::sqrt(std::max(0.0, ra.radius * ra.radius - along * along));
+      const P2 u{(rb.centre.x - ra.centre.x) / d, (rb.centre.y - ra.centre.y) / d};
+      for (const double s : {-h, h}) {
+        const P2 x{ra.centre.x + along * u.x - s * u.y, ra.centre.y + along * u.y + s * u.x};
+        if (on_arc(ra, x, merge) && on_arc(rb, x, merge))
+          candidates.push_back({x, -1, {}, {static_cast<int>(a), static_cast<int>(b)}, false});
+        if (h == 0) break;
+      }
+    }
+  // Stroke ends last: a crossing or a dot at the same place names it better.
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    candidates.push_back({pieces[i].a(), -1, {static_cast<int>(i)}, {}, false});
+    candidates.push_back({pieces[i].b(), -1, {static_cast<int>(i)}, {}, false});
+  }
+  // Centres of circles: a point only when a letter names it (or a dot marks it).
+  for (std::size_t c = 0; c < rounds.size(); ++c)
+    if (rounds[c].full) candidates.push_back({rounds[c].centre, -1, {}, {}, true});
+
+  // Greedy clustering in that order: each candidate joins the nearest point within reach (a dot's
+  // reach is its radius and a merge distance), else starts a point.
+  std::vector<ReadPoint> points;
+  std::vector<std::vector<P2>> members;
+  for (const Candidate& c : candidates) {
+    int home = -1;
+    double best = 1e300;
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      const double reach = points[k].dot >= 0 ? dots[points[k].dot].radius + merge : merge;
+      const double d = dist(points[k].at, c.at);
+      if (d <= reach && d < best) best = d, home = static_cast<int>(k);
+    }
+    if (home < 0) {
+      ReadPoint p;
+      p.at = c.at, p.dot = c.dot, p.centre_only = c.centre;
+      points.push_back(p);
+      members.push_back({c.at});
+      home = static_cast<int>(points.size()) - 1;
+    } else {
+      members[home].push_back(c.at);
+      if (!c.centre) points[home].centre_only = false;
+    }
+    ReadPoint& p = points[home];
+    for (int i : c.pieces)
+      if (std::find(p.pieces.begin(), p.pieces.end(), i) == p.pieces.end()) p.pieces.push_back(i);
+    for (int r : c.rounds)
+      if (std::find(p.rounds.begin(), p.rounds.end(), r) == p.rounds.end()) p.rounds.push_back(r);
+  }
+  // Positions: a dot's centre; else the least-squares crossing of its strokes; else the mean.
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    ReadPoint& p = points[k];
+    if (p.dot >= 0) continue;
+    std::vector<const Piece*> lines;
+    for (int i : p.pieces) lines.push_back(&pieces[i]);
+    if (auto x = least_squares_point(lines); x && dist(*x, p.at) <= 2 * merge) {
+      p.at = *x;
+    } else if (members[k].size() > 1) {
+      P2 mean{0, 0};
+      for (P2 m : members[k]) mean.x += m.x, mean.y += m.y;
+      p.at = {mean.x / members[k].size(), mean.y / members[k].size()};
+    }
+  }
+  // Every stroke through a point, whether or not a candidate said so (a point on a stroke).
+  const double on = std::max(1.5, sheet.half + 1.0) + 0.5;
+  for (ReadPoint& p : points) {
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      const Piece& piece = pieces[i];
+      const double t = piece.along(p.at);
+      if (std::abs(piece.offset(p.at)) <= on && t >= piece.t0 - merge && t <= piece.t1 + merge &&
+          std::find(p.pieces.begin(), p.pieces.end(), static_cast<int>(i)) == p.pieces.end())
+        p.pieces.push_back(static_cast<int>(i));
+    }
+    for (std::size_t c = 0; c < rounds.size(); ++c) {
+      const Round& r = rounds[c];
+      if (std::abs(dist(p.at, r.centre) - r.radius) <= on && on_arc(r, p.at, merge) &&
+          std::find(p.rounds.begin(), p.rounds.end(), static_cast<int>(c)) == p.rounds.end())
+        p.rounds.push_back(static_cast<int>(c));
+    }
+    std::sort(p.pieces.begin(), p.pieces.end());
+    std::sort(p.rounds.begin(), p.rounds.end());
+  }
+  return points;
+}
+
+std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const std::vector<ReadPoint>& points,
+                                       bool dotted) {
+  constexpr double kReach = 1.6;  // letter heights from the box
+  auto height = [](const Glyph& g) { return std::max(4.0, g.height); };
+  // Distance from a point to a letter's box, in letter heights.
+  auto box_distance = [&](const Glyph& g, const ReadPoint& p) {
+    const double dx = std::max({0.0, g.box.x - p.at.x, p.at.x - (g.box.x + g.box.width)});
+    const double dy = std::max({0.0, g.box.y - p.at.y, p.at.y - (g.box.y + g.box.height)});
+    return std::hypot(dx, dy) / height(g);
+  };
+  auto centre_distance = [&](const Glyph& g, const ReadPoint& p) { return dist(g.centre, p.at) / height(g); };
+  struct Pair {
+    double cost;
+    std::size_t glyph, point;
+  };
+  // Nearest first, one letter per point: greedy over the pairs by cost.
+  auto assign = [&](const std::function<double(const Glyph&, const ReadPoint&)>& cost) {
+    std::vector<Pair> pairs;
+    for (std::size_t g = 0; g < glyphs.size(); ++g)
+      for (std::size_t p = 0; p < points.size(); ++p) {
+        if (box_distance(glyphs[g], points[p]) > kReach) continue;
+        // A figure that marks its points with dots names dots (a dot the reader missed aside).
+        const double undotted = dotted && points[p].dot < 0 ? 0.75 : 0;
+        pairs.push_back({cost(glyphs[g], points[p]) + undotted, g, p});
+      }
+    std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.cost < b.cost; });
+    std::vector<Attachment> out(glyphs.size());
+    std::vector<bool> taken(points.size(), false);
+    for (const Pair& pair : pairs) {
+      Attachment& a = out[pair.glyph];
+      if (a.point >= 0 || taken[pair.point]) continue;
+      a.point = static_cast<int>(pair.point), a.cost = pair.cost;
+      taken[pair.point] = true;
+    }
+    for (const Pair& pair : pairs) {  // the next best point of each letter
+      Attachment& a = out[pair.glyph];
+      if (a.point < 0 || static_cast<int>(pair.point) == a.point || a.runner_up >= 0) continue;
+      a.runner_up = static_cast<int>(pair.point), a.runner_up_cost = pair.cost;
+    }
+    return out;
+  };
+  const std::vector<Attachment> first = assign(box_distance);
+  // A figure writes its letters at about one distance from their points (its renderer's offset, or
+  // the annotator's habit): the median over the first attachments. The second pass prefers the point
+  // at that distance, so that a crossing a little nearer the letter does not take it.
+  std::vector<double> offsets;
+  for (std::size_t g = 0; g < glyphs.size(); ++g)
+    if (first[g].point >= 0) offsets.push_back(centre_distance(glyphs[g], points[first[g].point]));
+  if (offsets.size() < 3) return first;
+  std::nth_element(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(offsets.size() / 2), offsets.end());
+  const double typical = offsets[offsets.size() / 2];
+  return assign([&](const Glyph& g, const ReadPoint& p) {
+    return std::abs(centre_distance(g, p) - typical) + 0.5 * box_distance(g, p);
+  });
+}
+
+}  // namespace geotruth::vision::read

@@ -1,0 +1,300 @@
+// Straight strokes from the picture alone (docs/reader.md, "Strokes"): the detector's segments
+// grouped on one supporting line, the line refitted to its own ink, then walked from end to end of
+// the picture so that every inked run on it is found with its true ends.
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "vision/pixels.hpp"
+#include "vision/trace.hpp"
+#include "vision/read/read.hpp"
+
+namespace geotruth::vision::read {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+// How far across its line a stroke's ink may lie and still be that stroke's.
+double on_tolerance(const Sheet& sheet) {
+  return std::max(1.5, sheet.half + 1.0);
+}
+
+// Refits the line origin + t·dir over [t0, t1] to the ink across it: at every pixel along it the
+// darkness-weighted mean offset of the ink within `band`, then a least-squares line through those
+// means. False when there is too little ink to fit.
+bool refit(const Sheet& sheet, P2& origin, P2& dir, double t0, double t1, double band) {
+  const P2 n{-dir.y, dir.x};
+  double sw = 0, st = 0, so = 0, stt = 0, sto = 0;
+  int used = 0;
+  for (double t = t0; t <= t1; t += 1) {
+    const P2 c{origin.x + t * dir.x, origin.y + t * dir.y};
+    if (!sheet.inside(c) || sheet.is_unknown(c)) continue;
+    double w = 0, wo = 0;
+    for (double k = -band; k <= band; k += 0.5) {
+      const double d = darkness_at(sheet.paper, {c.x + k * n.x, c.y + k * n.y});
+      if (d < sheet.paper.ink_level) continue;
+      w += d, wo += d * k;
+    }
+    if (w <= 0) continue;
+    const double o = wo / w;
+    sw += 1, st += t, so += o, stt += t * t, sto += t * o;
+    ++used;
+  }
+  if (used < 6) return false;
+  const double denom = sw * stt - st * st;
+  if (std::abs(denom) < 1e-9) return false;
+  const double beta = (sw * sto - st * so) / denom, alpha = (so - beta * st) / sw;
+  // offset(t) = alpha + beta t: the new line passes origin + alpha n at t = 0, direction dir + beta n.
+  P2 d{dir.x + beta * n.x, dir.y + beta * n.y};
+  const double len = std::hypot(d.x, d.y);
+  d = {d.x / len, d.y / len};
+  origin = {origin.x + alpha * n.x, origin.y + alpha * n.y};
+  dir = d;
+  return true;
+}
+
+// The parameter range of the line inside the picture (Liang–Barsky against the image box).
+bool clip_to_sheet(const Sheet& sheet, P2 origin, P2 dir, double& lo, double& hi) {
+  lo = -1e9, hi = 1e9;
+  auto clip = [&](double p, double d, double min, double max) {
+    if (std::abs(d) < 1e-12) return p >= min && p <= max;
+    double a = (min - p) / d, b = (max - p) / d;
+    if (a > b) std::swap(a, b);
+    lo = std::max(lo, a), hi = std::min(hi, b);
+    return lo <= hi;
+  };
+  return clip(origin.x, dir.x, 0.5, sheet.width - 1.5) && clip(origin.y, dir.y, 0.5, sheet.height - 1.5);
+}
+
+struct Sample {
+  double t;
+  enum class State { ink, paper, unknown } state;
+  double peak;
+};
+
+// Walks the line over [lo, hi] a pixel at a time: ink when the darkness within the tolerance across
+// reaches `level`, unknown under a letter.
+std::vector<Sample> walk_line(const Sheet& sheet, P2 origin, P2 dir, double lo, double hi, double tolerance) {
+  const P2 n{-dir.y, dir.x};
+  std::vector<Sample> out;
+  for (double t = lo; t <= hi; t += 1) {
+    const P2 c{origin.x + t * dir.x, origin.y + t * dir.y};
+    if (sheet.is_unknown(c)) {
+      out.push_back({t, Sample::State::unknown, 0});
+      continue;
+    }
+    double peak = 0;
+    for (double k = -tolerance; k <= tolerance + 1e-9; k += 0.5)
+      peak = std::max(peak, darkness_at(sheet.paper, {c.x + k * n.x, c.y + k * n.y}));
+    out.push_back({t, peak >= sheet.paper.ink_level ? Sample::State::ink : Sample::State::paper, peak});
+  }
+  return out;
+}
+
+}  // namespace
+
+double piece_distance(const Piece& piece, P2 p) {
+  return distance_to_segment(p, piece.a(), piece.b());
+}
+
+std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>& found) {
+  std::vector<Detections::Segment> segments;
+  for (const auto& s : found) segments.push_back({{s[0], s[1]}, {s[2], s[3]}});
+  const std::vector<Detections::Line> lines = cluster_segments(segments);
+  const double tolerance = on_tolerance(sheet);
+  const double band = tolerance + 1;
+  const double gap_max = std::max(3.0, 2 * sheet.half + 2);
+  const double min_length = std::max(8.0, 5 * sheet.half + 4);
+  std::vector<Piece> pieces;
+  for (const Detections::Line& line : lines) {
+    const double len = std::hypot(line.b.x - line.a.x, line.b.y - line.a.y);
+    if (len < min_length * 0.75) continue;
+    P2 origin = line.a, dir{(line.b.x - line.a.x) / len, (line.b.y - line.a.y) / len};
+    double t0 = 0, t1 = len;
+    // Twice: the second fit sees the ink of the first fit's line.
+    bool fitted = false;
+    for (int pass = 0; pass < 2; ++pass) {
+      if (!refit(sheet, origin, dir, t0, t1, band)) break;
+      fitted = true;
+      // Keep the parameters of the detected stretch on the new line.
+      const P2 a = line.a, b = line.b;
+      t0 = (a.x - origin.x) * dir.x + (a.y - origin.y) * dir.y;
+      t1 = (b.x - origin.x) * dir.x + (b.y - origin.y) * dir.y;
+      if (t0 > t1) std::swap(t0, t1);
+    }
+    if (!fitted) continue;
+    // Walk beyond the detected stretch: the detector stops short of ends, dots and crossings.
+    const double reach = std::max(12.0, 6 * sheet.stroke) + 0.25 * (t1 - t0);
+    double lo = 0, hi = 0;
+    if (!clip_to_sheet(sheet, origin, dir, lo, hi)) continue;
+    lo = std::max(lo, t0 - reach), hi = std::min(hi, t1 + reach);
+    const std::vector<Sample> samples = walk_line(sheet, origin, dir, lo, hi, tolerance);
+    // The stroke's own contrast on the detected stretch: ink at half of it belongs to the stroke.
+    std::vector<double> peaks;
+    for (const Sample& s : samples)
+      if (s.t >= t0 && s.t <= t1 && s.state == Sample::State::ink) peaks.push_back(s.peak);
+    const double contrast = median_of(peaks);
+    const double level = std::max(sheet.paper.ink_level, 0.45 * contrast);
+    // Inked runs, bridging gaps of paper up to gap_max (unknown samples neither break nor count).
+    struct Run {
+      double a, b;
+      int ink = 0, known = 0;
+      std::vector<double> peaks;
+    };
+    std::vector<Run> runs;
+    std::optional<Run> open;
+    int paper_since = 0;  // paper samples since the open run's last ink
+    for (const Sample& s : samples) {
+      if (s.state == Sample::State::unknown) continue;
+      if (s.state == Sample::State::ink && s.peak >= level) {
+        if (!open) open = Run{s.t, s.t};
+        open->known += paper_since;
+        open->b = s.t;
+        ++open->ink, ++open->known;
+        open->peaks.push_back(s.peak);
+        paper_since = 0;
+      } else if (open && ++paper_since > gap_max) {
+        runs.push_back(std::move(*open));
+        open.reset();
+        paper_since = 0;
+      }
+    }
+    if (open) runs.push_back(*open);
+    for (Run& run : runs) {
+      if (run.b - run.a < min_length) continue;
+      // Renderers and encoders leave a line along the picture's edge (the cross-check's rule too):
+      // a run within 3 px of the edge along all its length is not a stroke of the figure.
+      auto at_edge = [&](double t) {
+        const P2 q{origin.x + t * dir.x, origin.y + t * dir.y};
+        return q.x < 3 || q.y < 3 || q.x > sheet.width - 3 || q.y > sheet.height - 3;
+      };
+      if (at_edge(run.a) && at_edge(run.b) && at_edge((run.a + run.b) / 2)) continue;
+      // A run must hold the detected stroke, not only ink met along its line (a crossing stroke).
+      const double overlap = std::min(run.b, t1) - std::max(run.a, t0);
+      if (overlap < std::min(min_length, 0.5 * (t1 - t0))) continue;
+      Piece p;
+      p.origin = origin, p.dir = dir, p.t0 = run.a, p.t1 = run.b;
+      p.coverage = run.known ? static_cast<double>(run.ink) / run.known : 0;
+      p.contrast = median_of(std::move(run.peaks));
+      pieces.push_back(p);
+    }
+  }
+  // One stroke found twice (two clusters of its edges): the longer keeps it, extended to both.
+  std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.length() > b.length(); });
+  std::vector<Piece> kept;
+  for (const Piece& p : pieces) {
+    bool merged = false;
+    for (Piece& k : kept) {
+      if (std::abs(p.dir.x * k.dir.x + p.dir.y * k.dir.y) < std::cos(2.0 * kPi / 180)) continue;
+      if (std::abs(k.offset(p.a())) > tolerance + 0.5 || std::abs(k.offset(p.b())) > tolerance + 0.5) continue;
+      const double a = k.along(p.a()), b = k.along(p.b());
+      const double lo = std::min(a, b), hi = std::max(a, b);
+      if (lo > k.t1 + gap_max || hi < k.t0 - gap_max) continue;
+      k.t0 = std::min(k.t0, lo), k.t1 = std::max(k.t1, hi);
+      merged = true;
+      break;
+    }
+    if (!merged) kept.push_back(p);
+  }
+  return kept;
+}
+
+void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds) {
+  // A straight bit of a circle's stroke lies along it for most of its length (its ends may stray by
+  // the walk's tolerance), and a bit where a stroke crosses a circle at a shallow angle lies along
+  // the two; a line tangent to a circle, or crossing another line, leaves them.
+  const double tolerance = on_tolerance(sheet) + 1;
+  std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.length() > b.length(); });
+  std::vector<Piece> kept;
+  for (const Piece& p : pieces) {
+    int samples = 0, any = 0;
+    std::vector<int> per_round(rounds.size(), 0);
+    for (double t = p.t0; t <= p.t1; t += 2, ++samples) {
+      const P2 q = p.at(t);
+      bool near = false;
+      for (std::size_t r = 0; r < rounds.size(); ++r)
+        if (std::abs(std::hypot(q.x - rounds[r].centre.x, q.y - rounds[r].centre.y) - rounds[r].radius) <= tolerance)
+          ++per_round[r], near = true;
+      for (const Piece& k : kept) near = near || piece_distance(k, q) <= tolerance;
+      any += near;
+    }
+    const bool on_a_round = std::any_of(per_round.begin(), per_round.end(), [&](int n) { return n >= 0.7 * samples; });
+    if (samples > 0 && (on_a_round || any >= 0.8 * samples)) continue;
+    kept.push_back(p);
+  }
+  pieces = std::move(kept);
+}
+
+PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds) {
+  // The cross-check's measure (docs/vision.md, "Wobble and tolerance"): every stroke traced within a
+  // generous tolerance; each one inked along 90 % of it, with enough samples away from the other
+  // strokes, gives the 90th percentile of how far its ink lies from its place; the median over the
+  // strokes is the picture's wobble.
+  constexpr double kMaxTolerancePx = 12, kDefaultWobblePx = 1.5;
+  constexpr std::size_t kWobbleSamples = 20;
+  PictureReading reading;
+  reading.background = sheet.paper.background;
+  reading.noise_sigma = sheet.paper.noise;
+  reading.ink_level = sheet.paper.ink_level;
+  reading.stroke_px = sheet.stroke;
+  const double generous = std::min(kMaxTolerancePx, std::max(8.0, 3 * sheet.stroke));
+  std::vector<std::vector<P2>> paths;
+  std::vector<bool> closed;
+  for (const Piece& p : pieces) paths.push_back({p.a(), p.b()}), closed.push_back(false);
+  for (const Round& r : rounds) {
+    if (!r.full) continue;
+    std::vector<P2> path;
+    const int n = std::clamp(static_cast<int>(2 * kPi * r.radius / 2), 24, 4000);
+    for (int k = 0; k < n; ++k)
+      path.push_back({r.centre.x + r.radius * std::cos(2 * kPi * k / n), r.centre.y + r.radius * std::sin(2 * kPi * k / n)});
+    paths.push_back(std::move(path)), closed.push_back(true);
+  }
+  // Crowded: another stroke passes within the tolerance.
+  auto crowded = [&](std::size_t self, P2 q) {
+    for (std::size_t i = 0; i < pieces.size(); ++i)
+      if (i != self && piece_distance(pieces[i], q) <= generous) return true;
+    std::size_t k = pieces.size();
+    for (const Round& r : rounds)
+      if (r.full && k++ != self && std::abs(std::hypot(q.x - r.centre.x, q.y - r.centre.y) - r.radius) <= generous)
+        return true;
+    return false;
+  };
+  std::vector<double> alone, touching;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const StrokeTrace trace = trace_stroke(sheet.paper, paths[i], closed[i], generous, cv::Mat());
+    if (trace.coverage < 0.9) continue;
+    std::vector<double> uncrowded, all;
+    for (const auto& s : trace.samples)
+      if (s.found) (crowded(i, s.at) ? all : uncrowded).push_back(std::abs(s.offset));
+    all.insert(all.end(), uncrowded.begin(), uncrowded.end());
+    auto p90 = [](std::vector<double> v) {
+      auto it = v.begin() + static_cast<std::ptrdiff_t>(0.9 * (v.size() - 1));
+      std::nth_element(v.begin(), it, v.end());
+      return *it;
+    };
+    if (uncrowded.size() >= std::max(kWobbleSamples, trace.samples.size() / 2)) alone.push_back(p90(uncrowded));
+    else if (all.size() >= kWobbleSamples) touching.push_back(p90(all));
+  }
+  const std::vector<double>& spreads = alone.empty() ? touching : alone;
+  reading.wobble_strokes = static_cast<int>(spreads.size());
+  if (spreads.empty()) {
+    reading.wobble_px = kDefaultWobblePx, reading.wobble_source = "default: no stroke to measure it on";
+  } else {
+    reading.wobble_px = median_of(spreads);
+    reading.wobble_source = alone.empty() ? "auto, on touching strokes" : "auto";
+  }
+  const double base = sheet.stroke / 2 + 2;
+  reading.tolerance_px = std::clamp(base + 1.5 * reading.wobble_px, base, kMaxTolerancePx);
+  return reading;
+}
+
+}  // namespace geotruth::vision::read

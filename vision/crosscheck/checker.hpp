@@ -84,7 +84,8 @@ class Checker {
 
   // dots.cpp: a frame drawn at a scale of its own, mapped by the picture's point dots.
   bool fit_dots(const Scene& scene);
-  std::vector<P2> dot_candidates() const;
+  void match_read_letters();
+  std::vector<P2> dot_candidates(std::size_t points) const;
 
   // register.cpp: the scene on the picture.
   double estimate_stroke_width() const;

@@ -1,9 +1,9 @@
 // A frame drawn at a scale of its own (Frame::px_per_unit: VisOnlyQA's matplotlib figures, whose
 // scale, offset and y direction matplotlib chose) is put on its picture by the point dots the
-// picture draws: dot-sized blobs of ink are found, matched to the scene's points by the
-// translation and scale that put the most of them on a blob (no rotation: the frame's axes are the
-// picture's, y flipped for y-up frames), and a similarity is fitted to the matches with Eigen's
-// umeyama. The fit is reported with its residual; the band then follows the fitted scale.
+// picture draws: dot-sized blobs of ink are found (the picture reader's read_dots), matched to the scene's points by
+// the translation and scale that put the most of them on a blob (no rotation: the frame's axes are the picture's, y
+// flipped for y-up frames), and a similarity is fitted to the matches with Eigen's umeyama. The fit is reported with
+// its residual; the band then follows the fitted scale.
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
 #include <opencv2/imgproc.hpp>
@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "vision/crosscheck/checker.hpp"
+#include "vision/read/read.hpp"
 
 namespace geotruth::vision::check {
 
@@ -22,25 +23,26 @@ constexpr double kMaxRotationDeg = 0.5;
 
 }  // namespace
 
-// Centres of dot-sized blobs: where the ink is thicker than a stroke (its distance to the paper
-// above the stroke's half-width by a margin), each blob's centre weighted by that distance.
-std::vector<P2> Checker::dot_candidates() const {
-  cv::Mat dt;
-  cv::distanceTransform(paper_.ink, dt, cv::DIST_L2, cv::DIST_MASK_PRECISE);
-  const float level = static_cast<float>(std::max(1.5, stroke_ / 2 + 0.9));
-  cv::Mat core = dt >= level;
-  cv::Mat labels, stats, centroids;
-  const int n = cv::connectedComponentsWithStats(core, labels, stats, centroids, 8);
-  std::vector<double> sx(n, 0), sy(n, 0), sw(n, 0);
-  for (int y = 0; y < labels.rows; ++y)
-    for (int x = 0; x < labels.cols; ++x)
-      if (const int k = labels.at<int>(y, x); k > 0) {
-        const double w = dt.at<float>(y, x);
-        sx[k] += w * x, sy[k] += w * y, sw[k] += w;
-      }
+// The picture's point dots, found by the picture reader's dot finder (read_dots): with no strokes
+// read yet, every blob of ink thicker than the strokes is a candidate (a crossing of two strokes
+// and a thick bit of a letter too). The figure draws every point with one marker, the thickest ink
+// it has: candidates thinner than 0.7 of the `points`-th thickest are bits of strokes, and at most
+// 3 · points + 20 of the thickest are kept (the matching below leaves the rest without a point).
+std::vector<P2> Checker::dot_candidates(std::size_t points) const {
+  read::Sheet sheet;
+  sheet.paper = paper_;
+  sheet.width = image_.width, sheet.height = image_.height;
+  sheet.ridge = ink_half_thickness(paper_.ink);
+  sheet.half = std::max(0.5, sheet.ridge - 0.5);
+  sheet.stroke = stroke_;
+  std::vector<read::Dot> dots = read::read_dots(sheet, {}, {});
+  std::stable_sort(dots.begin(), dots.end(),
+                   [](const read::Dot& a, const read::Dot& b) { return a.radius > b.radius; });
   std::vector<P2> out;
-  for (int k = 1; k < n; ++k)
-    if (sw[k] > 0 && stats.at<int>(k, cv::CC_STAT_AREA) <= 400) out.push_back({sx[k] / sw[k], sy[k] / sw[k]});
+  if (dots.empty() || points == 0) return out;
+  const double level = 0.7 * dots[std::min(points, dots.size()) - 1].radius;
+  for (const read::Dot& dot : dots)
+    if (dot.radius >= level && out.size() < 3 * points + 20) out.push_back(dot.at);
   return out;
 }
 
@@ -55,7 +57,7 @@ bool Checker::fit_dots(const Scene& scene) {
     m.reason = "fewer than two placed points";
     return false;
   }
-  const std::vector<P2> dots = dot_candidates();
+  const std::vector<P2> dots = dot_candidates(points.size());
   if (dots.size() < 2) {
     m.reason = "fewer than two point dots found in the picture";
     return false;
@@ -92,8 +94,8 @@ bool Checker::fit_dots(const Scene& scene) {
     return std::pair{inliers, sum};
   };
   // The figure (its points and circles) fills its picture's axes but for matplotlib's 30 % margins
-  // and the aspect: a scale that shrinks its extent below 30 % of the picture's shorter side is no
-  // mapping of it.
+  // and the aspect: a scale that shrinks its extent below 30 % of the picture's shorter side, or
+  // stretches it past the picture's longer side, is no mapping of it.
   double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
   auto extend = [&](double x, double y, double r) {
     x0 = std::min(x0, x - r), x1 = std::max(x1, x + r), y0 = std::min(y0, y - r), y1 = std::max(y1, y + r);
@@ -103,7 +105,8 @@ bool Checker::fit_dots(const Scene& scene) {
     if (c.center)
       if (const auto r2 = radius_squared(scene, c))
         extend(to_double(c.center->x), (m.flipped ? -1 : 1) * to_double(c.center->y), std::sqrt(to_double(*r2)));
-  const double extent = std::max(x1 - x0, y1 - y0), shorter = std::min(image_.width, image_.height);
+  const double extent = std::max(x1 - x0, y1 - y0), shorter = std::min(image_.width, image_.height),
+               longer = std::max(image_.width, image_.height);
   // Hypotheses: a pair of far-apart points onto an ordered pair of dots pointing the same way.
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
   for (std::size_t i = 0; i < points.size(); ++i)
@@ -128,7 +131,7 @@ bool Checker::fit_dots(const Scene& scene) {
         // Same direction within 2° (an axis-aligned drawing), at least 8 px apart.
         if (image_length < 8 || (d.x * e.x + d.y * e.y) < std::cos(2 * M_PI / 180) * length * image_length) continue;
         const double s = image_length / length;
-        if (s * extent < 0.3 * shorter) continue;
+        if (s * extent < 0.3 * shorter || s * extent > longer) continue;
         const P2 t{dots[a].x - s * points[i].x, dots[a].y - s * points[i].y};
         const auto [inliers, sum] = match(s, t, to_dot);
         if (inliers > best_inliers || (inliers == best_inliers && sum < best_sum))

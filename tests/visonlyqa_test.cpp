@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <geotruth/audit.hpp>
 #include <geotruth/import.hpp>
 #include <map>
@@ -222,4 +223,51 @@ TEST(VisOnlyQA, RowsOutOfOrderAreCaught) {
   std::size_t unreadable = 0;
   for (const auto& row : models[0].rows) unreadable += !row.error.empty();
   EXPECT_EQ(unreadable, 2u);  // the middle row asks the same question in both files
+}
+
+// VisOnlyQA reuses an item's id in another file (a real geometry__shape item and a triangle item
+// about the same picture): each file's rows are scored against that file's own item.
+TEST(VisOnlyQA, AnIdReusedInAnotherFileIsScoredAgainstItsOwnItem) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / "geotruth_voqa_reused_id";
+  fs::remove_all(root);
+  fs::create_directories(root / "split/real");
+  const fs::path answers = root / "model_responses/eval_real/geometry__triangle/prompt=no_reasoning";
+  fs::create_directories(answers);
+  auto item = [](const std::string& question, const std::string& answer, const std::string& task) {
+    return ordered_json{{"image_path", "images/MathVista/images/shared.jpg"},
+                        {"question", question + " True or False?"},
+                        {"answer", answer},
+                        {"image_category", "geometry"},
+                        {"task_category", task},
+                        {"response_options", {"True", "False"}},
+                        {"id", "reused_id"}}
+        .dump();
+  };
+  std::ofstream(root / "split/real/geometry__shape.jsonl")
+      << item("There is no quadrilateral ABCD in this figure.", "True", "shape") << "\n";
+  // The triangle file asks two questions; the first shares its id with the shape item.
+  ordered_json second = ordered_json::parse(item("There is a triangle ABC in the figure.", "True", "triangle"));
+  second["id"] = "own_id";
+  std::ofstream(root / "split/real/geometry__triangle.jsonl")
+      << item("There is a triangle ABD in the figure.", "False", "triangle") << "\n"
+      << second.dump() << "\n";
+  // The model answers both triangle questions right.
+  std::ofstream(answers / "model-r.jsonl")
+      << R"({"prompt": "There is a triangle ABD in the figure. True or False?", "response": "False", "y_pred": "False", "y_true": "False"})"
+      << "\n"
+      << R"({"prompt": "There is a triangle ABC in the figure. True or False?", "response": "True", "y_pred": "True", "y_true": "True"})"
+      << "\n";
+  score::Scorer scorer;
+  RecordStream stream({(root / "split").string()}, SourceFormat::visonlyqa, Limits{});
+  score::add_records(
+      scorer, [&](StreamItem& item) { return stream.next(item); }, dataset_bands("visonlyqa"), Limits{});
+  const auto models = score::read_visonlyqa_models({(root / "model_responses").string()}, scorer);
+  ASSERT_EQ(models.size(), 1u);
+  for (const auto& row : models[0].rows) EXPECT_EQ(row.error, "");
+  const ordered_json scores = scorer.score(models);
+  const ordered_json& triangle = scores["models"][0]["by_task"]["geometry__triangle"]["all"];
+  EXPECT_EQ(triangle["n"], 2);
+  EXPECT_EQ(triangle["correct"], 2);
+  fs::remove_all(root);
 }

@@ -194,7 +194,9 @@ void Scorer::add(const Scene& scene, const SceneAudit& audit, const std::string&
     if (auto [it, fresh] = by_question_.emplace(q.id, index); !fresh) it->second.reset();
     for (const std::string& name : {scene.id, key == scene.id ? std::string() : key}) {
       if (name.empty()) continue;
-      by_key_.emplace(name + "/" + q.id, index);
+      // A dataset may reuse an item's id in another file (VisOnlyQA's real geometry__shape items
+      // share theirs with triangle and quadrilateral items): the later one is also "<key>#<index>".
+      if (!by_key_.emplace(name + "/" + q.id, index).second) by_key_.emplace(unique_key(name, q.id, index), index);
       by_scene_[name].push_back(index);
     }
   }
@@ -226,11 +228,19 @@ ordered_json add_records(Scorer& scorer, const std::function<bool(StreamItem&)>&
   return {{"records", records}, {"errors", errors}, {"unreadable", unreadable}};
 }
 
+std::string Scorer::unique_key(const std::string& scene, const std::string& question, std::size_t index) {
+  return scene + "/" + question + "#" + std::to_string(index + 1);
+}
+
 std::vector<Scorer::TaskItem> Scorer::task_items(const std::string& set, const std::string& task) const {
   std::vector<TaskItem> out;
-  for (const Item& item : items_)
-    if (item.set == set && item.task == task)
-      out.push_back({item.scene + "/" + item.question, item.asked.text, item.annotated});
+  for (std::size_t index = 0; index < items_.size(); ++index) {
+    const Item& item = items_[index];
+    if (item.set != set || item.task != task) continue;
+    std::string key = item.scene + "/" + item.question;
+    if (by_key_.at(key) != index) key = unique_key(item.scene, item.question, index);
+    out.push_back({key, item.asked.text, item.annotated});
+  }
   return out;
 }
 

@@ -70,6 +70,8 @@ class Scorer {
     std::string task, set, annotated;  ///< VisOnlyQA: the item file and the answer as written
   };
   std::optional<std::size_t> find(const ordered_json& row, std::string& key) const;
+  /// The key of the item at `index` whose "<scene>/<question>" an earlier item already has.
+  static std::string unique_key(const std::string& scene, const std::string& question, std::size_t index);
   std::vector<Item> items_;
   std::map<std::string, std::size_t> by_key_;                      ///< "<scene>/<question>" → item
   std::map<std::string, std::vector<std::size_t>> by_scene_;       ///< scene id or key → its items

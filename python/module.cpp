@@ -14,6 +14,7 @@
 #include <geotruth/bands.hpp>
 #include <geotruth/generate.hpp>
 #include <geotruth/incidence.hpp>
+#include <geotruth/version.hpp>
 #include <geotruth/vision.hpp>
 #include <memory>
 #include <mutex>
@@ -422,7 +423,8 @@ vision::ImageFormat image_format(const std::string& name) {
 
 PYBIND11_MODULE(_geotruth, m) {
   m.doc() = "geotruth's C++ core (use the geotruth package, not this module)";
-  m.attr("__version__") = GEOTRUTH_VERSION;
+  m.attr("__version__") = geotruth::version();
+  m.attr("__commit__") = geotruth::build_commit();
 
   py::register_exception_translator([](std::exception_ptr failure) {
     try {

@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include "test_paths.hpp"
 
 using namespace geotruth;
 namespace fs = std::filesystem;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "audit/run.hpp"
+#include "test_paths.hpp"
 
 using namespace geotruth;
 namespace fs = std::filesystem;

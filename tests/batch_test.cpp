@@ -1,5 +1,6 @@
 // JSONL batches: one output record per input record, errors name file, line and pointer.
 #include "batch/batch.hpp"
+#include "test_paths.hpp"
 
 #include <gtest/gtest.h>
 

@@ -199,7 +199,7 @@ check "unknown flag exit code" 2 $?
 check "no subcommand exit code" 2 $?
 "$geotruth" --version >/dev/null
 check "--version exit code" 0 $?
-for sub in analyze count audit filter render crosscheck import generate merge score; do
+for sub in analyze count audit filter export render crosscheck import generate merge score; do
   "$geotruth" "$sub" --help >/dev/null
   check "$sub --help" 0 $?
 done

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "figures.hpp"
+#include "test_paths.hpp"
 
 using namespace geotruth;
 

@@ -6,6 +6,7 @@
 #include <geotruth/findings.hpp>
 #include <geotruth/input.hpp>
 #include <geotruth/questions.hpp>
+#include "test_paths.hpp"
 
 using namespace geotruth;
 

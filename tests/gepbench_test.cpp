@@ -1,6 +1,7 @@
 // GePBench: the importer and the shape evaluators, against the public engine's own answers on
 // the shared samples and against hand-worked fixtures.
 #include "audit/run.hpp"
+#include "test_paths.hpp"
 
 #include <geotruth/audit.hpp>
 #include <geotruth/import.hpp>

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <geotruth/input.hpp>
+#include "test_paths.hpp"
 
 using namespace geotruth;
 

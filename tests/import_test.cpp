@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "import/logic_form.hpp"
+#include "test_paths.hpp"
 
 using namespace geotruth;
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/json_reader.hpp"
+#include "test_paths.hpp"
 
 namespace {
 

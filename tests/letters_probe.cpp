@@ -6,6 +6,7 @@
 //
 //   letters_probe glyphs [--fonts training|held-out] [--per-class N] [--seed S] [--clean] [--alphabet points|text]
 //   letters_probe pictures [--alphabet points|text] FILE...
+//   letters_probe truth SCENES.jsonl WIDTH HEIGHT   (where render draws each scene's letters)
 #include <opencv2/imgproc.hpp>
 
 #include <ctime>
@@ -16,6 +17,9 @@
 #include <string>
 #include <vector>
 
+#include <geotruth/input.hpp>
+
+#include "vision/figure.hpp"
 #include "vision/glyph_render.hpp"
 #include "vision/glyphs.hpp"
 #include "vision/letters.hpp"
@@ -89,7 +93,8 @@ cv::Mat for_tesseract(const cv::Mat& strength) {
   cv::Mat inverted = 255 - strength;
   const double scale = 32.0 / std::max(1, strength.rows);
   cv::Mat scaled;
-  cv::resize(inverted, scaled, {}, scale, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_CUBIC);
+  const cv::Size size(std::max(1, cvRound(strength.cols * scale)), std::max(1, cvRound(strength.rows * scale)));
+  cv::resize(inverted, scaled, size, 0, 0, scale < 1 ? cv::INTER_AREA : cv::INTER_CUBIC);
   cv::Mat framed;
   cv::copyMakeBorder(scaled, framed, 16, 16, 16, 16, cv::BORDER_CONSTANT, 255);
   return framed;
@@ -211,10 +216,35 @@ int pictures(const std::vector<std::string>& args) {
   return 0;
 }
 
+// Where each letter of each scene is drawn in its picture of width × height: the truth of the
+// Tangram measurements (build_figure lays letters out exactly as render draws them).
+int truth(const std::vector<std::string>& args) {
+  if (args.size() < 3) return 2;
+  std::ifstream in(args[0]);
+  const int width = std::stoi(args[1]), height = std::stoi(args[2]);
+  std::string text;
+  while (std::getline(in, text)) {
+    const auto parsed = read_scene(text);
+    if (!std::holds_alternative<Scene>(parsed)) continue;
+    const Scene& scene = std::get<Scene>(parsed);
+    bool fills = false;
+    const double scale = scale_for_image(scene.frame, width, height, fills);
+    const Figure fig = build_figure(scene, width, height, scale);
+    json letters = json::array();
+    for (const Text& t : fig.texts)
+      if (t.letter)
+        letters.push_back(
+            {{"label", t.text}, {"centre", {t.center.x, t.center.y}}, {"anchor", {t.anchor.x, t.anchor.y}}});
+    std::cout << json{{"id", scene.id}, {"font_px", fig.font_px}, {"letters", letters}}.dump() << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "truth") return truth({args.begin() + 1, args.end()});
   if (args.empty() || (args[0] != "glyphs" && args[0] != "pictures")) {
     std::cerr << "usage: letters_probe glyphs [--fonts training|held-out] [--per-class N] [--seed S] [--clean] "
                  "[--alphabet points|text]\n       letters_probe pictures [--alphabet points|text] FILE...\n";

@@ -7,6 +7,7 @@
 
 #include "score/extract.hpp"
 #include "score/score.hpp"
+#include "test_paths.hpp"
 
 using namespace geotruth;
 using namespace geotruth::score;

@@ -82,6 +82,7 @@ check "crosscheck: ... and says which option" 1 "$(grep -c 'give merge --overlay
 (GEOTRUTH_KILL_AT=checkpoint exec "$geotruth" render scenes.jsonl -o killed --checkpoint-every 5 --resume >/dev/null 2>&1)
 check "render killed at a checkpoint: SIGKILL" 137 $?
 check "render killed: no records published" no "$([ -e killed/records.jsonl ] && echo yes || echo no)"
+: >killed/planted.png.tmp.4194999  # what a writer killed mid-picture leaves
 "$geotruth" render scenes.jsonl -o killed --checkpoint-every 5 --resume >/dev/null 2>resume.txt
 check "render resumed: exit code" 0 $?
 check "render resumed: says from where" 1 "$(grep -c '^render: resuming after record 5$' resume.txt)"

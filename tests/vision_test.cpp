@@ -11,6 +11,7 @@
 #include <map>
 
 #include "scene_of.hpp"
+#include "test_paths.hpp"
 
 namespace geotruth::vision {
 namespace {

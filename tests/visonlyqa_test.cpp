@@ -10,6 +10,7 @@
 
 #include "batch/batch.hpp"
 #include "score/score.hpp"
+#include "test_paths.hpp"
 
 using namespace geotruth;
 

@@ -79,7 +79,7 @@ SheetStroke random_mark(Random& r, PixelPoint c, double size) {
 // reader leaves them.
 bool extract(const Paper& paper, const cv::Rect& truth, cv::Mat& mask, cv::Rect& box) {
   cv::Mat labels, stats, centroids;
-  const int n = cv::connectedComponentsWithStats(paper.ink, labels, stats, centroids, 8, CV_32S);
+  const int n = cv::connectedComponentsWithStats(solid_ink(paper), labels, stats, centroids, 8, CV_32S);
   const cv::Rect grown = (truth + cv::Size(2, 2) - cv::Point(1, 1)) & cv::Rect(0, 0, labels.cols, labels.rows);
   std::vector<int> inside(n, 0);
   for (int y = grown.y; y < grown.y + grown.height; ++y)
@@ -129,7 +129,10 @@ std::vector<GlyphSample> glyph_samples(const SampleOptions& options) {
       sheet.seed = r.next();
       const PixelPoint centre{sheet.width / 2.0 + uniform(r, -1, 1), sheet.height / 2.0 + uniform(r, -1, 1)};
       SheetText text{g.text, centre, g.font, g.size_px};
-      if (options.degrade) {
+      // A third drawn clean (at most a light JPEG), as most diagrams are; the rest degraded.
+      if (options.degrade && r.uniform() < 0.35) {
+        if (r.uniform() < 0.5) sheet.jpeg_quality = static_cast<int>(uniform(r, 70, 95));
+      } else if (options.degrade) {
         text.rotation_deg = std::clamp(2.5 * r.normal(), -6.0, 6.0);
         const double weight = r.uniform();
         if (weight < 0.2)

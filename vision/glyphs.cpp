@@ -74,6 +74,20 @@ cv::Mat glyph_features(const cv::Mat& patch, double aspect) {
   return cv::Mat(values, true).reshape(1, 1);
 }
 
+cv::Mat solid_ink(const Paper& paper) {
+  std::vector<float> dark;
+  for (int y = 0; y < paper.ink.rows; ++y) {
+    const std::uint8_t* ink = paper.ink.ptr<std::uint8_t>(y);
+    const float* d = paper.darkness.ptr<float>(y);
+    for (int x = 0; x < paper.ink.cols; ++x)
+      if (ink[x]) dark.push_back(d[x]);
+  }
+  if (dark.empty()) return paper.ink.clone();
+  auto at = dark.begin() + static_cast<std::ptrdiff_t>(0.9 * (dark.size() - 1));
+  std::nth_element(dark.begin(), at, dark.end());
+  return paper.darkness > std::max<double>(paper.ink_level, 0.5 * *at);
+}
+
 cv::Mat glyph_strength(const Paper& paper, const cv::Mat& mask, const cv::Rect& box) {
   const cv::Mat darkness = paper.darkness(box);
   std::vector<float> inked;

@@ -46,6 +46,11 @@ constexpr int kGlyphPatch = 24;
 /// centred.
 cv::Mat normalized_glyph(const cv::Mat& strength, const cv::Mat& mask);
 
+/// The ink letters are read from: darkness above half that of the picture's dark strokes (the 90th
+/// percentile of its ink), and above the paper's ink level. Letters are solid marks: anti-aliased
+/// halos and JPEG's ringing, ink on a clean picture, neither fatten them nor join them to strokes.
+cv::Mat solid_ink(const Paper& paper);
+
 /// The strength patch of a glyph of a picture: its darkness within `box` over its own stroke
 /// darkness (the 75th percentile of its pixels' darkness), 0–255, where `mask` (box-sized, nonzero
 /// = the glyph's pixels) selects it. Light-gray, coloured and black glyphs come out alike.

@@ -13,7 +13,6 @@
 
 #include <opencv2/imgproc.hpp>
 #include <opencv2/ml.hpp>
-#include <opencv2/ximgproc.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -133,7 +132,7 @@ double stroke_width_of(const cv::Mat& ink) {
   return std::clamp(2.0 * ridge[ridge.size() / 2], 1.0, 8.0);
 }
 
-std::vector<Piece> pieces_of(const cv::Mat& ink, bool touches_stroke) {
+std::vector<Piece> pieces_of(const cv::Mat& ink) {
   cv::Mat labels, stats, centroids;
   const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
   std::vector<Piece> out;
@@ -142,7 +141,6 @@ std::vector<Piece> pieces_of(const cv::Mat& ink, bool touches_stroke) {
     p.box = {stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP), stats.at<int>(i, cv::CC_STAT_WIDTH),
              stats.at<int>(i, cv::CC_STAT_HEIGHT)};
     p.mask = labels(p.box) == i;
-    p.touches_stroke = touches_stroke;
     out.push_back(std::move(p));
   }
   return out;
@@ -153,35 +151,59 @@ class Reader {
   Reader(const Paper& paper, const LetterOptions& options) : paper_(paper), options_(options) {
     const int shorter = std::min(paper.ink.cols, paper.ink.rows);
     min_h_ = options.min_height_px > 0 ? options.min_height_px : 5;
-    max_h_ = options.max_height_px > 0 ? options.max_height_px : std::max(16.0, 0.12 * shorter);
+    max_h_ = options.max_height_px > 0 ? options.max_height_px : std::max(40.0, 0.12 * shorter);
+    max_w_ = 2 * max_h_;
   }
 
   std::vector<LetterRead> run() {
     if (paper_.ink.empty()) return {};
-    stroke_ = stroke_width_of(paper_.ink);
-    cv::Mat ink = paper_.ink.clone();
+    cv::Mat ink = solid_ink(paper_);
+    stroke_ = stroke_width_of(ink);
     remove_blobs(ink);
-    if (!options_.stroke_ink.empty()) ink.setTo(0, options_.stroke_ink);
-    std::vector<Piece> letter_sized, small, large;
-    sort_pieces(pieces_of(ink, false), letter_sized, small, large);
-    // Letters' height first from the pieces that stand alone, then the letters touching strokes.
-    for (Piece& p : letter_sized) classify(std::move(p));
-    letter_h_ = typical_height();
-    if (options_.stroke_ink.empty() && !large.empty()) {
-      std::vector<Piece> more, more_small, ignored;
-      sort_pieces(separate_from_strokes(large), more, more_small, ignored);
-      for (Piece& p : more) classify(std::move(p));
-      small.insert(small.end(), more_small.begin(), more_small.end());
+    if (!options_.stroke_ink.empty()) {
+      cv::Mat strokes;
+      cv::dilate(options_.stroke_ink, strokes, cv::Mat());
+      erased_ = ink & strokes;
+      ink.setTo(0, strokes);
+    } else {
+      // The letters' height from the pieces that stand alone, then the strokes longer than any
+      // letter's erased from the whole ink: letters touching them come apart, and so do the bits
+      // of a thin stroke that its anti-aliasing or JPEG broke.
+      std::vector<Piece> alone, small, large;
+      sort_pieces(pieces_of(ink), alone, small, large);
+      for (Piece& p : alone) classify(std::move(p));
+      letter_h_ = typical_height();
+      glyphs_.clear();
+      // Glyphs are no larger than the letters measured (a capital with an accent or a J's tail
+      // reaches 1.5 times their height); larger pieces are strokes.
+      if (measured_) max_h_ = std::min(max_h_, 1.6 * letter_h_), max_w_ = std::min(max_w_, 1.6 * letter_h_);
+      large.clear(), alone.clear(), small.clear();
+      sort_pieces(pieces_of(ink), alone, small, large);
+      cv::Mat strokes = cv::Mat::zeros(ink.size(), CV_8U);
+      for (const Piece& p : large) strokes(p.box).setTo(255, p.mask);
+      erase_long_strokes(strokes);
+      // What is left of the large pieces goes back with the rest.
+      for (const Piece& p : large) ink(p.box).setTo(0, p.mask);
+      ink |= strokes;
     }
+    std::vector<Piece> letter_sized, small, large;
+    sort_pieces(pieces_of(ink), letter_sized, small, large);
+    for (Piece& p : letter_sized) {
+      p.touches_stroke = touches_erased(p);
+      classify(std::move(p));
+      if (glyphs_.back().piece.touches_stroke) with_stroke_under(glyphs_.back());
+    }
+    drop_stroke_bits();
+    primes_to_small(small);
     attach_small(small);
     return labels();
   }
 
  private:
-  // Dots marking points and other filled marks (thicker than 2.2 strokes): not letters, and
+  // Dots marking points and other filled marks (thicker than 2.5 strokes): not letters, and
   // often touching one.
   void remove_blobs(cv::Mat& ink) const {
-    const int d = static_cast<int>(std::ceil(2.2 * stroke_)) | 1;
+    const int d = static_cast<int>(std::ceil(2.5 * stroke_)) | 1;
     if (d < 3) return;
     cv::Mat blobs;
     cv::morphologyEx(ink, blobs, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {d, d}));
@@ -194,7 +216,7 @@ class Reader {
                    std::vector<Piece>& large) const {
     for (Piece& p : pieces) {
       const int h = p.box.height, w = p.box.width;
-      if (h > max_h_ || w > 2 * max_h_)
+      if (h > max_h_ || w > max_w_)
         large.push_back(std::move(p));
       else if (h >= min_h_)
         letter_sized.push_back(std::move(p));
@@ -210,38 +232,108 @@ class Reader {
     glyphs_.push_back(std::move(g));
   }
 
-  Reading read(const Piece& p) const {
+  // A letter-sized piece is no prime: the prime class is left out of its ranking.
+  Reading read(const Piece& p, bool may_be_prime = false) const {
     const cv::Mat patch = normalized_glyph(glyph_strength(paper_, p.mask, p.box), p.mask);
-    return read_patch(patch, static_cast<double>(p.box.height) / p.box.width, options_.alphabet);
+    Reading r = read_patch(patch, static_cast<double>(p.box.height) / p.box.width, options_.alphabet);
+    if (!may_be_prime) std::erase_if(r.ranked, [](const auto& entry) { return text_of(entry.first) == kPrime; });
+    return r;
   }
 
-  double typical_height() const {
+  static bool bar(const std::string& t) { return t == "I" || t == "l" || t == "1" || t == "i" || t == "j"; }
+
+  double typical_height() {
     std::vector<int> heights;
     for (const Glyph& g : glyphs_)
-      if (!g.reading.mark() && g.reading.confidence >= kConfidentBar) heights.push_back(g.piece.box.height);
+      if (!g.reading.mark() && !bar(text_of(g.reading.best())) && g.reading.confidence >= 0.9)
+        heights.push_back(g.piece.box.height);
+    measured_ = !heights.empty();
     if (heights.empty()) return std::clamp(0.03 * std::max(paper_.ink.cols, paper_.ink.rows), min_h_, max_h_);
     std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
     return heights[heights.size() / 2];
   }
 
-  // The long straight strokes of components too large to be letters, erased: what is left of them
-  // is letters (and bits of curves).
-  std::vector<Piece> separate_from_strokes(const std::vector<Piece>& large) const {
-    cv::Mat only = cv::Mat::zeros(paper_.ink.size(), CV_8U);
-    for (const Piece& p : large) only(p.box).setTo(255, p.mask);
-    cv::Mat gray;
-    cv::bitwise_not(only, gray);
-    const float longest_letter_stroke = static_cast<float>(std::max(12.0, 1.8 * letter_h_));
-    auto fld = cv::ximgproc::createFastLineDetector(static_cast<int>(longest_letter_stroke), 1.414f, 50, 50, 3, false);
-    std::vector<cv::Vec4f> lines;
-    fld->detect(gray, lines);
+  // Straight strokes longer than twice a letter (OpenCV's probabilistic Hough transform, bridging
+  // gaps of a stroke's width), erased from `ink` with a pixel to spare.
+  void erase_long_strokes(cv::Mat& ink) {
+    const double longest_letter_stroke = std::max(16.0, 2.0 * letter_h_);
+    std::vector<cv::Vec4i> found;
+    cv::HoughLinesP(ink, found, 1, CV_PI / 360, static_cast<int>(letter_h_), longest_letter_stroke,
+                    std::max(3.0, 1.5 * stroke_));
+    std::vector<cv::Vec4f> lines(found.begin(), found.end());
     const int thickness = static_cast<int>(std::ceil(stroke_)) + 2;
-    cv::Mat left = only.clone();
-    for (const cv::Vec4f& l : lines)
-      cv::line(left, {cvRound(l[0]), cvRound(l[1])}, {cvRound(l[2]), cvRound(l[3])}, 0, thickness, cv::LINE_8);
+    cv::Mat strokes = cv::Mat::zeros(ink.size(), CV_8U);
+    for (const cv::Vec4f& l : lines) {
+      cv::line(strokes, {cvRound(l[0]), cvRound(l[1])}, {cvRound(l[2]), cvRound(l[3])}, 255, thickness, cv::LINE_8);
+      segments_.push_back(l);
+    }
+    erased_ = ink & strokes;
+    ink.setTo(0, strokes);
     // Crumbs of the strokes' edges that the erasure leaves are thinner than a stroke.
-    cv::morphologyEx(left, left, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, {2, 2}));
-    return pieces_of(left, true);
+    cv::Mat opened;
+    cv::morphologyEx(ink, opened, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, {2, 2}));
+    cv::Mat crumbs = ink & ~opened;
+    cv::dilate(strokes, strokes, cv::Mat());
+    ink.setTo(0, crumbs & strokes);
+  }
+
+  bool touches_erased(const Piece& p) const {
+    if (erased_.empty()) return false;
+    const cv::Rect around = (p.box + cv::Size(4, 4) - cv::Point(2, 2)) & cv::Rect(0, 0, erased_.cols, erased_.rows);
+    return cv::countNonZero(erased_(around)) > 0;
+  }
+
+  // A letter whose own stroke lay on the erased stroke (a B standing on a line) lost it: read again
+  // with the stroke's ink inside its box given back, and kept so when that reads more surely.
+  void with_stroke_under(Glyph& g) const {
+    Piece whole = g.piece;
+    whole.mask = whole.mask | erased_(whole.box);
+    if (cv::countNonZero(whole.mask) == cv::countNonZero(g.piece.mask)) return;
+    Reading r = read(whole);
+    if (!r.mark() && r.confidence > g.reading.confidence) g.reading = std::move(r), g.piece.mask = whole.mask;
+  }
+
+  // A bar (read as I, l or 1) lying along an erased stroke is a piece of that stroke.
+  void drop_stroke_bits() {
+    std::erase_if(glyphs_, [&](const Glyph& g) {
+      if (!g.piece.touches_stroke) return false;
+      std::vector<cv::Point> points;
+      cv::findNonZero(g.piece.mask, points);
+      const cv::RotatedRect r = cv::minAreaRect(points);
+      const double length = std::max(r.size.width, r.size.height), thin = std::min(r.size.width, r.size.height);
+      if (length < 2.5 * thin && !bar(text_of(g.reading.best())) && !g.reading.mark()) return false;
+      const double angle = (r.size.width >= r.size.height ? r.angle : r.angle + 90) * CV_PI / 180;
+      const cv::Point2d centre(g.piece.box.x + r.center.x, g.piece.box.y + r.center.y);
+      for (const cv::Vec4f& s : segments_) {
+        const cv::Point2d a(s[0], s[1]), b(s[2], s[3]), d = b - a;
+        const double len = std::hypot(d.x, d.y);
+        const double across = std::abs((centre - a).cross(d)) / len;
+        const double along = (centre - a).dot(d) / len;
+        const double turn = std::abs(std::sin(std::atan2(d.y, d.x) - angle));
+        if (across <= stroke_ + 2 && along >= -length && along <= len + length && turn < 0.26) return true;
+      }
+      return false;
+    });
+  }
+
+  // A prime drawn large enough to be read as a glyph: a piece at most 0.6 of the height of a glyph
+  // just left of it, ending above that glyph's middle, is looked at as a small piece.
+  void primes_to_small(std::vector<Piece>& small) {
+    std::vector<bool> move(glyphs_.size(), false);
+    for (std::size_t i = 0; i < glyphs_.size(); ++i) {
+      const cv::Rect& p = glyphs_[i].piece.box;
+      for (const Glyph& g : glyphs_) {
+        const cv::Rect& b = g.piece.box;
+        if (g.reading.mark() || &g == &glyphs_[i] || p.height > 0.6 * b.height) continue;
+        const double right = p.x - (b.x + b.width);
+        if (right >= -0.3 * b.width && right <= 0.5 * b.height && p.y <= b.y + 0.25 * b.height &&
+            p.y + p.height <= b.y + 0.65 * b.height)
+          move[i] = true;
+      }
+    }
+    for (std::size_t i = glyphs_.size(); i-- > 0;)
+      if (move[i])
+        small.push_back(std::move(glyphs_[i].piece)), glyphs_.erase(glyphs_.begin() + static_cast<std::ptrdiff_t>(i));
   }
 
   // Small pieces: the dot of an i or a j above a stem, a prime at a glyph's top right; the rest
@@ -275,12 +367,14 @@ class Reader {
         if (t == "i" || t == "j") best->piece = joined, best->reading = std::move(r);
         continue;
       }
-      // A prime is a short stroke, taller than wide; a round speck there may be one or not.
-      const Reading r = read(s);
-      const bool tall = s.box.height >= 1.3 * s.box.width;
+      // A prime is a short stroke, taller than wide, a quarter of the letter's height or more; a
+      // shorter or rounder mark there is a speck. One the classifier does not read as a prime is
+      // doubtful.
+      const double h = best->piece.box.height;
+      if (s.box.height < 1.3 * s.box.width || s.box.height < 0.25 * h) continue;
+      const Reading r = read(s, true);
       best->prime = kPrime;
       best->prime_confidence = text_of(r.best()) == kPrime ? r.confidence : 0.5;
-      if (!tall) best->prime_confidence = std::min(best->prime_confidence, 0.5);
     }
   }
 
@@ -402,8 +496,11 @@ class Reader {
 
   const Paper& paper_;
   const LetterOptions& options_;
-  double min_h_ = 5, max_h_ = 16, stroke_ = 2, letter_h_ = 12;
+  double min_h_ = 5, max_h_ = 16, max_w_ = 32, stroke_ = 2, letter_h_ = 12;
+  bool measured_ = false;  // letter_h_ measured on the picture's letters
   std::vector<Glyph> glyphs_;
+  cv::Mat erased_;                   // ink taken away as strokes
+  std::vector<cv::Vec4f> segments_;  // the strokes erased (the detector's segments)
 };
 
 }  // namespace

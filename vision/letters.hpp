@@ -45,7 +45,7 @@ struct LetterOptions {
   /// separated from it. When empty, the reader finds long straight strokes itself.
   cv::Mat stroke_ink;
   /// Letter heights looked for (pixels); 0: from the picture's size (5 px up to 12 % of its
-  /// shorter side).
+  /// shorter side, at least 40 px), then narrowed to the letters measured.
   double min_height_px = 0, max_height_px = 0;
   /// Keep marks read as no character (dots, ticks) in the output as doubtful reads with an empty
   /// label; off by default.

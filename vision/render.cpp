@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include "vision/figure.hpp"
 #include "vision/noise.hpp"
@@ -42,13 +43,31 @@ void trace(cairo_t* cr, const std::vector<P2>& path, bool closed) {
   if (closed) cairo_close_path(cr);
 }
 
+// A surface over this thread's pixel buffer, reused from picture to picture: cairo's own surface
+// is a fresh calloc each time, which jemalloc zeroes by handing the pages back to the kernel
+// (madvise), so that every picture faulted its ~450 pages in again, and with two threads each
+// such madvise also stopped the other core to flush its TLB. The picture paints every pixel
+// first (cairo_paint), so what the buffer held before does not show. Pictures over 16 MiB get a
+// surface of their own, not a buffer kept for the thread's life.
+SurfacePtr pixel_surface(int width, int height) {
+  constexpr std::size_t kKeptBytes = std::size_t(16) << 20;
+  const int stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, width);
+  const std::size_t bytes = static_cast<std::size_t>(stride) * height;
+  if (stride <= 0 || bytes > kKeptBytes)
+    return SurfacePtr(cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height), cairo_surface_destroy);
+  thread_local std::vector<unsigned char> pixels;
+  if (pixels.size() < bytes) pixels.resize(bytes);
+  return SurfacePtr(cairo_image_surface_create_for_data(pixels.data(), CAIRO_FORMAT_RGB24, width, height, stride),
+                    cairo_surface_destroy);
+}
+
 }  // namespace
 
 Image render(const Scene& scene, const RenderOptions& options) {
   const double scale = render_scale(scene.frame, options.size, options.bands);
   const auto [width, height] = image_size(scene.frame, scale);
   const Figure fig = build_figure(scene, width, height, scale, {}, options.font_px);
-  SurfacePtr surface(cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height), cairo_surface_destroy);
+  SurfacePtr surface = pixel_surface(width, height);
   ContextPtr context(cairo_create(surface.get()), cairo_destroy);
   cairo_t* cr = context.get();
   cairo_set_source_rgb(cr, 1, 1, 1);

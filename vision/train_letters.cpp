@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string out_path = argv[1];
-  std::size_t per_class = 250, hidden = 96, iterations = 150, dimensions = 80;
+  std::size_t per_class = 300, hidden = 96, iterations = 200, dimensions = 80;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const std::size_t value = std::stoul(argv[i + 1]);

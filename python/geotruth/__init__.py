@@ -32,6 +32,9 @@ from . import _geotruth
 from ._geotruth import Bands
 
 __version__: str = _geotruth.__version__
+#: The commit this build was made from (40 hex digits, "+modified" when the checkout had changes),
+#: or "" when it was not built from a git checkout.
+__commit__: str = _geotruth.__commit__
 
 __all__ = [
     "Bands",
@@ -294,9 +297,11 @@ def score(
     """Score model outputs on ``data`` three ways, as ``geotruth score --json`` writes them.
 
     ``data``: a path (or list of pathlib.Path) read as ``format``, or an iterable of scenes.
-    ``responses``: a model-output JSONL path, a list of them, or a dict ``{model name: path or
-    rows}`` where rows are dicts (or JSON texts) ``{"question_id": "<scene>/<question>",
-    "response": "..."}`` (or the dataset's own ids: GePBench's ``image_id`` and ``question_id``).
+    ``responses``: a model-output path, a list of them, or a dict ``{model name: path or rows}``
+    where rows are dicts (or JSON texts) ``{"question_id": "<scene>/<question>", "response":
+    "..."}`` (or the dataset's own ids: GePBench's ``image_id`` and ``question_id``). A path is a
+    JSONL file (such rows, or lmms-eval's ``--log_samples`` rows) or VLMEvalKit's predictions
+    (``.xlsx``, ``.csv``, ``.tsv``) of a dataset ``geotruth export`` wrote (docs/export.md).
     Returns ``{"questions", "verdicts", "models": [{"name", "all", "clean", "corrected",
     "by_aspect", "by_kind", "by_difficulty", "responses", "missing", …}], "rank_changes",
     "bands", "records", "errors", "unreadable"}``; each score is ``{"n", "correct",

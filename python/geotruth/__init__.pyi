@@ -5,6 +5,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal, Union
 
 __version__: str
+__commit__: str
 __all__: list[str]
 
 Scene = Union[Mapping[str, Any], str, bytes]

@@ -14,8 +14,8 @@
 #include <sstream>
 
 #include "audit/jsonl.hpp"
-#include "batch/files.hpp"
 #include "batch/batch.hpp"
+#include "batch/files.hpp"
 #include "core/exact_json.hpp"
 
 namespace geotruth {
@@ -293,15 +293,20 @@ void write_error_report(const std::string& dir_text, const std::string& image_di
   if (!image_dir.empty()) pictures.emplace(image_dir);
   std::vector<Conflict> conflicts;
   std::map<std::size_t, std::vector<std::string>> names_of;  // record → id (and source key)
-  each_record(dir / "scenes.jsonl", [&](const ordered_json& r) {
-    if (!r.contains("findings")) return;
-    const std::size_t record = r["record"];
-    for (const auto& f : r["findings"])
-      if (f.value("severity", "") == "conflict") {
-        conflicts.push_back({record, r["id"], f, f.contains("slack_px") ? f["slack_px"].get<double>() : -1});
-        names_of[record] = {r["id"].get<std::string>(), r.value("key", "")};
-      }
-  });
+  // Only lines that have the string "conflict" can have a finding of that severity: the others are
+  // not parsed (most scenes of a dataset).
+  each_record(
+      dir / "scenes.jsonl",
+      [&](const ordered_json& r) {
+        if (!r.contains("findings")) return;
+        const std::size_t record = r["record"];
+        for (const auto& f : r["findings"])
+          if (f.value("severity", "") == "conflict") {
+            conflicts.push_back({record, r["id"], f, f.contains("slack_px") ? f["slack_px"].get<double>() : -1});
+            names_of[record] = {r["id"].get<std::string>(), r.value("key", "")};
+          }
+      },
+      [](std::string_view line) { return line.find("\"conflict\"") != std::string_view::npos; });
   std::stable_sort(conflicts.begin(), conflicts.end(),
                    [](const Conflict& a, const Conflict& b) { return a.slack > b.slack; });
 

@@ -16,15 +16,17 @@
 #include <memory>
 #include <ostream>
 #include <stdexcept>
+#include <type_traits>
 
 #include "audit/error_report.hpp"
 #include "audit/jsonl.hpp"
 #include "audit/report.hpp"
 #include "batch/files.hpp"
 #include "batch/pictures.hpp"
-#include "questions/picture_doubts.hpp"
 #include "batch/run_output.hpp"
 #include "batch/work_pool.hpp"
+#include "core/build_json.hpp"
+#include "questions/picture_doubts.hpp"
 
 namespace geotruth {
 namespace fs = std::filesystem;
@@ -34,6 +36,7 @@ namespace {
 constexpr const char* kFiles[] = {"verdicts.jsonl", "scenes.jsonl", "flagged.jsonl"};
 constexpr const char* kBands = "bands.json";   // the band in force, for the summary and the report
 constexpr const char* kOverlays = "overlays";  // audit --image: the pictures with findings, marked
+constexpr std::size_t kTokens = 16;            // work items in flight (each a few records)
 
 ordered_json reasons_json(const std::vector<Reason>& reasons) {
   ordered_json out = ordered_json::array();
@@ -129,7 +132,161 @@ struct Lines {
   bool error = false;
 };
 
-Lines audit_item(const StreamItem& item, const AuditOptions& options) {
+// Chi-square test of uniform answer letters: p = Q(k/2, x/2) with k = options − 1.
+double uniform_p_value(const std::map<std::string, std::size_t>& counts, std::size_t options) {
+  std::size_t total = 0;
+  for (const auto& [_, n] : counts) total += n;
+  if (total == 0 || options < 2) return 1;
+  const double expected = static_cast<double>(total) / options;
+  double x = 0;
+  for (std::size_t i = 0; i < options; ++i) {
+    const auto it = counts.find(option_letter(i));
+    const double n = it == counts.end() ? 0 : static_cast<double>(it->second);
+    x += (n - expected) * (n - expected) / expected;
+  }
+  return boost::math::gamma_q((options - 1) / 2.0, x / 2);
+}
+
+// Scenes that share a content hash, by hash, each group's ids in file order. `keys` (a key of each
+// scene's hash) finds the few candidates; a second reading collects their ids.
+std::map<std::string, std::vector<std::string>> duplicate_scenes(const fs::path& scenes,
+                                                                 std::vector<std::size_t> keys) {
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::size_t> repeated;
+  for (std::size_t k = 1; k < keys.size(); ++k)
+    if (keys[k] == keys[k - 1] && (repeated.empty() || repeated.back() != keys[k])) repeated.push_back(keys[k]);
+  std::map<std::string, std::vector<std::string>> groups;
+  if (repeated.empty()) return groups;
+  each_record(scenes, [&](const ordered_json& r) {
+    if (r.contains("error")) return;
+    const std::string hash = r["hash"];
+    if (std::binary_search(repeated.begin(), repeated.end(), std::hash<std::string>{}(hash)))
+      groups[hash].push_back(r["id"]);
+  });
+  std::erase_if(groups, [](const auto& group) { return group.second.size() < 2; });
+  return groups;
+}
+
+// Adds counts (or maps of counts) key by key.
+template <typename Map>
+void add_counts(Map& into, const Map& from) {
+  for (const auto& [key, value] : from) {
+    if constexpr (std::is_arithmetic_v<typename Map::mapped_type>)
+      into[key] += value;
+    else
+      add_counts(into[key], value);
+  }
+}
+
+// What summary.json counts, record by record: a run counts its records as it writes them; merge
+// and a resumed run count the audit's files read back (tally_files). One set of rules for both.
+class AuditTally {
+ public:
+  // A scenes.jsonl record; `overlay`: its line names an overlay (its picture has findings).
+  // Returns the scene's difficulty ("" when none), which its verdicts are counted under.
+  std::string add_scene(const ordered_json& r, bool overlay) {
+    ++records_;
+    if (r.contains("error")) {
+      ++errors_;
+      return "";
+    }
+    hash_keys_.push_back(std::hash<std::string>{}(r["hash"].get<std::string>()));
+    pictures_ += r.contains("image") || overlay;
+    pictures_with_findings_ += overlay;
+    for (const auto& f : r["findings"]) ++findings_by_kind_[f["kind"]];
+    std::string difficulty = r.value("difficulty", "");
+    if (!difficulty.empty()) ++by_difficulty_[difficulty]["scenes"];
+    return difficulty;
+  }
+  // A verdicts.jsonl record, of a scene of `difficulty`.
+  void add_verdict(const ordered_json& v, const std::string& difficulty) {
+    ++questions_;
+    const std::string verdict = v["verdict"], kind = v["kind"], annotated = v["annotated"];
+    ++by_verdict_[verdict];
+    ++by_kind_[kind][verdict];
+    // Unsupported questions by the dataset's template (or by kind for native items): what to map next.
+    if (verdict == "unsupported") ++unsupported_by_template_[v.value("template", kind)];
+    for (const auto& r : v["reasons"]) ++by_reason_[r["kind"]];
+    decided_by_picture_ += std::any_of(v["reasons"].begin(), v["reasons"].end(), [](const ordered_json& r) {
+      return r["detail"].get<std::string>().rfind("the picture", 0) == 0;
+    });
+    if (!difficulty.empty()) ++by_difficulty_[difficulty][verdict];
+    if (annotated.size() == 1 && annotated[0] >= 'A' && annotated[0] <= 'Z') {
+      ++letters_by_kind_[kind][annotated];
+      ++letters_by_ask_[kind.substr(0, kind.find('/'))][annotated];  // per aspect: count, size, relation, ...
+    }
+  }
+  // Adds the counts of records counted apart (the records after this tally's).
+  void merge(AuditTally&& other) {
+    add_counts(by_verdict_, other.by_verdict_);
+    add_counts(by_reason_, other.by_reason_);
+    add_counts(findings_by_kind_, other.findings_by_kind_);
+    add_counts(unsupported_by_template_, other.unsupported_by_template_);
+    add_counts(by_kind_, other.by_kind_);
+    add_counts(letters_by_kind_, other.letters_by_kind_);
+    add_counts(letters_by_ask_, other.letters_by_ask_);
+    add_counts(by_difficulty_, other.by_difficulty_);
+    hash_keys_.insert(hash_keys_.end(), other.hash_keys_.begin(), other.hash_keys_.end());
+    records_ += other.records_, errors_ += other.errors_, questions_ += other.questions_;
+    pictures_ += other.pictures_, pictures_with_findings_ += other.pictures_with_findings_;
+    decided_by_picture_ += other.decided_by_picture_;
+  }
+  // summary.json of the audit in `dir` (whose scenes.jsonl names the duplicates).
+  ordered_json summary(const fs::path& dir) && {
+    auto bias_of = [](const std::map<std::string, std::map<std::string, std::size_t>>& groups) {
+      ordered_json bias = ordered_json::object();
+      for (const auto& [group, letters] : groups) {
+        // Options per question are not in the verdict line; the highest letter seen bounds them, and
+        // at least four options (A–D) are assumed, as in every benchmark geotruth serves.
+        std::size_t options = 4;
+        for (const auto& [letter, _] : letters) options = std::max<std::size_t>(options, letter[0] - 'A' + 1);
+        ordered_json counts = ordered_json::object();
+        for (std::size_t i = 0; i < options; ++i) {
+          auto it = letters.find(option_letter(i));
+          counts[option_letter(i)] = it == letters.end() ? 0 : it->second;
+        }
+        bias[group] = {{"letters", counts},
+                       {"p_value_uniform", rounded_px(uniform_p_value(letters, options) * 1000) / 1000}};
+      }
+      return bias;
+    };
+    ordered_json duplicates = ordered_json::array();
+    for (const auto& [_, ids] : duplicate_scenes(dir / "scenes.jsonl", std::move(hash_keys_)))
+      duplicates.push_back(ids);
+    ordered_json summary{{"records", records_},
+                         {"errors", errors_},
+                         {"scenes", records_ - errors_},
+                         {"questions", questions_},
+                         {"by_verdict", by_verdict_},
+                         {"by_reason", by_reason_},
+                         {"by_kind", by_kind_},
+                         {"unsupported_by_template", unsupported_by_template_},
+                         {"by_difficulty", by_difficulty_},
+                         {"findings", findings_by_kind_},
+                         {"answer_position_bias", bias_of(letters_by_kind_)},
+                         {"answer_position_bias_by_ask", bias_of(letters_by_ask_)},
+                         {"duplicate_scenes", duplicates}};
+    if (pictures_ || decided_by_picture_)
+      summary["pictures"] = {{"scenes", pictures_},
+                             {"with_findings", pictures_with_findings_},
+                             {"questions_decided", decided_by_picture_}};
+    if (fs::exists(dir / kBands)) summary["bands"] = ordered_json::parse(std::ifstream(dir / kBands));
+    return summary;
+  }
+
+ private:
+  std::map<std::string, std::size_t> by_verdict_{
+      {"ok", 0}, {"wrong", 0}, {"ambiguous", 0}, {"invalid", 0}, {"unsupported", 0}};
+  std::map<std::string, std::size_t> by_reason_, findings_by_kind_, unsupported_by_template_;
+  std::map<std::string, std::map<std::string, std::size_t>> by_kind_, letters_by_kind_, letters_by_ask_, by_difficulty_;
+  std::vector<std::size_t> hash_keys_;  // of every scene's content hash: 8 bytes a scene, not its id
+  std::size_t records_ = 0, errors_ = 0, questions_ = 0;
+  // audit --image: scenes judged against their pictures, those with findings, questions they decided.
+  std::size_t pictures_ = 0, pictures_with_findings_ = 0, decided_by_picture_ = 0;
+};
+
+// Audits one record into its lines, and counts it in `tally`.
+Lines audit_item(const StreamItem& item, const AuditOptions& options, AuditTally& tally) {
   AuditedRecord audited = audit_record(item, options.bands, options.limits, &options.pictures, &options.read_pictures,
                                        options.truth_from_picture);
   Lines out;
@@ -139,7 +296,35 @@ Lines audit_item(const StreamItem& item, const AuditOptions& options) {
   out.error = audited.error;
   out.overlay = std::move(audited.overlay);
   if (!out.overlay.empty()) out.stem = picture_stem(audited.scene.value("id", std::string()), item.raw.line);
+  const std::string difficulty = tally.add_scene(audited.scene, !out.overlay.empty());
+  for (const auto& v : audited.verdicts) tally.add_verdict(v, difficulty);
   return out;
+}
+
+// The counts of an audit's files read back. Both are in record order: each scene's verdicts follow
+// it in verdicts.jsonl, so they are read side by side and nothing is kept per record.
+AuditTally tally_files(const fs::path& dir) {
+  AuditTally tally;
+  JsonlCursor verdicts(dir / "verdicts.jsonl");
+  each_record(dir / "scenes.jsonl", [&](const ordered_json& r) {
+    const std::string difficulty = tally.add_scene(r, r.contains("overlay"));
+    if (r.contains("error")) return;
+    const std::size_t record = r["record"];
+    for (; verdicts.current() && (*verdicts.current())["record"].get<std::size_t>() <= record; verdicts.advance())
+      tally.add_verdict(*verdicts.current(), (*verdicts.current())["record"] == record ? difficulty : "");
+  });
+  for (; verdicts.current(); verdicts.advance()) tally.add_verdict(*verdicts.current(), "");
+  return tally;
+}
+
+// summary.json, report.html and the error report of the audit in `dir`, from its counts.
+void write_summary(const std::string& dir_text, const std::string& image_dir, AuditTally&& tally) {
+  const fs::path dir(dir_text);
+  ordered_json summary = std::move(tally).summary(dir);
+  summary["geotruth"] = build_json();
+  write_atomically(dir / "summary.json", summary.dump(2) + "\n");
+  write_atomically_with(dir / "report.html", [&](std::ostream& out) { write_report(dir_text, summary, out); });
+  write_error_report(dir_text, image_dir);
 }
 
 // What shapes an audit's outputs besides its inputs: a resumed run and the shards of one run
@@ -207,6 +392,7 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
   }
   if (run.resume_after() == 0) {
     ordered_json bands = bands_json(options.bands, true);
+    bands["geotruth"] = build_json();
     if (options.evidence) bands["evidence"] = evidence_json(*options.evidence);
     write_atomically(dir / kBands, bands.dump(2) + "\n");
   }
@@ -217,11 +403,15 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
   Progress progress(options.progress);
   std::size_t audited = 0;
   const std::size_t done = run.resume_after();
+  // A work item carries a few records (BatchSizer: about 2 ms of work), so that handing items
+  // between threads costs little next to auditing them.
   struct Work {
-    StreamItem item;
-    Lines lines;
+    std::vector<StreamItem> items;
+    std::vector<Lines> lines;
+    AuditTally tally;  // of its records, counted where they were audited
   };
   WorkPool<Work> pool;
+  BatchSizer sizer;
   std::ostream &verdicts = run.stream(0), &scenes = run.stream(1), &flagged = run.stream(2);
   PictureNames overlay_names;
   run.each_written_line(1, [&](const std::string& line) {
@@ -229,168 +419,57 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
     if (record.is_object() && record.contains("overlay"))
       overlay_names.taken(fs::path(record["overlay"].get<std::string>()).stem().string());
   });
+  // The summary counts the records as they are audited; a resumed run reads its files back instead.
+  AuditTally tally;
+  auto write = [&](const StreamItem& item, Lines& lines) {
+    verdicts << lines.verdicts;
+    if (!lines.overlay.empty()) {
+      // The overlay is named here, in input order, and goes in as the line's last member.
+      const fs::path path = overlay_names.next(overlays, lines.stem, item.raw.line, ".png");
+      fs::create_directories(overlays);
+      write_atomically(path, {reinterpret_cast<const char*>(lines.overlay.data()), lines.overlay.size()});
+      std::string& line = lines.scene;  // "{…}\n"
+      line.insert(line.size() - 2, ",\"overlay\":" + to_line(ordered_json(path.string())));
+    }
+    scenes << lines.scene;
+    flagged << lines.flagged;
+    run.written(item.ordinal, lines.error);
+    progress.update(++audited, stream.bytes_read(), stream.bytes_total());
+  };
   tbb::parallel_pipeline(
-      64, tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> Work* {
-            Work* work = pool.acquire();
-            while (stream.next(work->item)) {
-              const std::size_t k = work->item.ordinal;
-              if (k > done && options.shard.keeps(k)) return work;
-            }
-            pool.release(work);
-            control.stop();
-            return nullptr;
-          }) & tbb::make_filter<Work*, Work*>(tbb::filter_mode::parallel, [&](Work* work) {
-            work->lines = audit_item(work->item, options);
-            return work;
-          }) & tbb::make_filter<Work*, void>(tbb::filter_mode::serial_in_order, [&](Work* work) {
-            verdicts << work->lines.verdicts;
-            if (!work->lines.overlay.empty()) {
-              // The overlay is named here, in input order, and goes in as the line's last member.
-              const fs::path path = overlay_names.next(overlays, work->lines.stem, work->item.raw.line, ".png");
-              fs::create_directories(overlays);
-              write_atomically(path,
-                               {reinterpret_cast<const char*>(work->lines.overlay.data()), work->lines.overlay.size()});
-              std::string& line = work->lines.scene;  // "{…}\n"
-              line.insert(line.size() - 2, ",\"overlay\":" + to_line(ordered_json(path.string())));
-            }
-            scenes << work->lines.scene;
-            flagged << work->lines.flagged;
-            run.written(work->item.ordinal, work->lines.error);
-            progress.update(++audited, stream.bytes_read(), stream.bytes_total());
-            pool.release(work);
-          }));
+      kTokens,
+      tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> Work* {
+        Work* work = pool.acquire();
+        for (const std::size_t want = sizer.next(); work->items.size() < want;) {
+          StreamItem item;
+          if (!stream.next(item)) break;
+          if (item.ordinal > done && options.shard.keeps(item.ordinal)) work->items.push_back(std::move(item));
+        }
+        if (!work->items.empty()) return work;
+        pool.release(work);
+        control.stop();
+        return nullptr;
+      }) & tbb::make_filter<Work*, Work*>(tbb::filter_mode::parallel, [&](Work* work) {
+        const auto start = std::chrono::steady_clock::now();
+        for (const StreamItem& item : work->items) work->lines.push_back(audit_item(item, options, work->tally));
+        sizer.took(work->items.size(), std::chrono::steady_clock::now() - start);
+        return work;
+      }) & tbb::make_filter<Work*, void>(tbb::filter_mode::serial_in_order, [&](Work* work) {
+        for (std::size_t i = 0; i < work->items.size(); ++i) write(work->items[i], work->lines[i]);
+        tally.merge(std::move(work->tally));
+        pool.release(work);
+      }));
   progress.update(audited, stream.bytes_total(), stream.bytes_total(), true);
   run.finish(stream.ordinals());
-  finalize_audit(dir.string(), options.image_dir);
+  if (done == 0)
+    write_summary(dir.string(), options.image_dir, std::move(tally));
+  else
+    finalize_audit(dir.string(), options.image_dir);
   return {run.totals().records, run.totals().errors};
 }
 
-namespace {
-
-// Chi-square test of uniform answer letters: p = Q(k/2, x/2) with k = options − 1.
-double uniform_p_value(const std::map<std::string, std::size_t>& counts, std::size_t options) {
-  std::size_t total = 0;
-  for (const auto& [_, n] : counts) total += n;
-  if (total == 0 || options < 2) return 1;
-  const double expected = static_cast<double>(total) / options;
-  double x = 0;
-  for (std::size_t i = 0; i < options; ++i) {
-    const auto it = counts.find(option_letter(i));
-    const double n = it == counts.end() ? 0 : static_cast<double>(it->second);
-    x += (n - expected) * (n - expected) / expected;
-  }
-  return boost::math::gamma_q((options - 1) / 2.0, x / 2);
-}
-
-// Scenes that share a content hash, by hash, each group's ids in file order. `keys` (a key of each
-// scene's hash) finds the few candidates; a second reading collects their ids.
-std::map<std::string, std::vector<std::string>> duplicate_scenes(const fs::path& scenes,
-                                                                 std::vector<std::size_t> keys) {
-  std::sort(keys.begin(), keys.end());
-  std::vector<std::size_t> repeated;
-  for (std::size_t k = 1; k < keys.size(); ++k)
-    if (keys[k] == keys[k - 1] && (repeated.empty() || repeated.back() != keys[k])) repeated.push_back(keys[k]);
-  std::map<std::string, std::vector<std::string>> groups;
-  if (repeated.empty()) return groups;
-  each_record(scenes, [&](const ordered_json& r) {
-    if (r.contains("error")) return;
-    const std::string hash = r["hash"];
-    if (std::binary_search(repeated.begin(), repeated.end(), std::hash<std::string>{}(hash)))
-      groups[hash].push_back(r["id"]);
-  });
-  std::erase_if(groups, [](const auto& group) { return group.second.size() < 2; });
-  return groups;
-}
-
-}  // namespace
-
-void finalize_audit(const std::string& dir_text, const std::string& image_dir) {
-  const fs::path dir(dir_text);
-  std::map<std::string, std::size_t> by_verdict{
-      {"ok", 0}, {"wrong", 0}, {"ambiguous", 0}, {"invalid", 0}, {"unsupported", 0}};
-  std::map<std::string, std::size_t> by_reason, findings_by_kind, unsupported_by_template;
-  std::map<std::string, std::map<std::string, std::size_t>> by_kind, letters_by_kind, letters_by_ask, by_difficulty;
-  std::map<std::string, std::size_t> options_by_kind;
-  std::vector<std::size_t> hash_keys;  // of every scene's content hash: 8 bytes a scene, not its id
-  std::size_t records = 0, errors = 0, questions = 0;
-  // audit --image: scenes judged against their pictures, those with findings, questions they decided.
-  std::size_t pictures = 0, pictures_with_findings = 0, decided_by_picture = 0;
-  auto count_verdict = [&](const ordered_json& v, const std::string& difficulty) {
-    ++questions;
-    const std::string verdict = v["verdict"], kind = v["kind"], annotated = v["annotated"];
-    ++by_verdict[verdict];
-    ++by_kind[kind][verdict];
-    // Unsupported questions by the dataset's template (or by kind for native items): what to map next.
-    if (verdict == "unsupported") ++unsupported_by_template[v.value("template", kind)];
-    for (const auto& r : v["reasons"]) ++by_reason[r["kind"]];
-    decided_by_picture += std::any_of(v["reasons"].begin(), v["reasons"].end(), [](const ordered_json& r) {
-      return r["detail"].get<std::string>().rfind("the picture", 0) == 0;
-    });
-    if (!difficulty.empty()) ++by_difficulty[difficulty][verdict];
-    if (annotated.size() == 1 && annotated[0] >= 'A' && annotated[0] <= 'Z') {
-      ++letters_by_kind[kind][annotated];
-      ++letters_by_ask[kind.substr(0, kind.find('/'))][annotated];  // per aspect: count, size, relation, ...
-    }
-  };
-  // Both files are in record order: each scene's verdicts follow it in verdicts.jsonl, so they are
-  // read side by side and nothing is kept per record.
-  JsonlCursor verdicts(dir / "verdicts.jsonl");
-  each_record(dir / "scenes.jsonl", [&](const ordered_json& r) {
-    ++records;
-    if (r.contains("error")) {
-      ++errors;
-      return;
-    }
-    hash_keys.push_back(std::hash<std::string>{}(r["hash"].get<std::string>()));
-    pictures += r.contains("image") || r.contains("overlay");
-    pictures_with_findings += r.contains("overlay");
-    for (const auto& f : r["findings"]) ++findings_by_kind[f["kind"]];
-    const std::string difficulty = r.value("difficulty", "");
-    if (!difficulty.empty()) ++by_difficulty[difficulty]["scenes"];
-    const std::size_t record = r["record"];
-    for (; verdicts.current() && (*verdicts.current())["record"].get<std::size_t>() <= record; verdicts.advance())
-      count_verdict(*verdicts.current(), (*verdicts.current())["record"] == record ? difficulty : "");
-  });
-  for (; verdicts.current(); verdicts.advance()) count_verdict(*verdicts.current(), "");
-  auto bias_of = [](const std::map<std::string, std::map<std::string, std::size_t>>& groups) {
-    ordered_json bias = ordered_json::object();
-    for (const auto& [group, letters] : groups) {
-      // Options per question are not in the verdict line; the highest letter seen bounds them, and
-      // at least four options (A–D) are assumed, as in every benchmark geotruth serves.
-      std::size_t options = 4;
-      for (const auto& [letter, _] : letters) options = std::max<std::size_t>(options, letter[0] - 'A' + 1);
-      ordered_json counts = ordered_json::object();
-      for (std::size_t i = 0; i < options; ++i) {
-        auto it = letters.find(option_letter(i));
-        counts[option_letter(i)] = it == letters.end() ? 0 : it->second;
-      }
-      bias[group] = {{"letters", counts},
-                     {"p_value_uniform", rounded_px(uniform_p_value(letters, options) * 1000) / 1000}};
-    }
-    return bias;
-  };
-  ordered_json duplicates = ordered_json::array();
-  for (const auto& [_, ids] : duplicate_scenes(dir / "scenes.jsonl", std::move(hash_keys))) duplicates.push_back(ids);
-  ordered_json summary{{"records", records},
-                       {"errors", errors},
-                       {"scenes", records - errors},
-                       {"questions", questions},
-                       {"by_verdict", by_verdict},
-                       {"by_reason", by_reason},
-                       {"by_kind", by_kind},
-                       {"unsupported_by_template", unsupported_by_template},
-                       {"by_difficulty", by_difficulty},
-                       {"findings", findings_by_kind},
-                       {"answer_position_bias", bias_of(letters_by_kind)},
-                       {"answer_position_bias_by_ask", bias_of(letters_by_ask)},
-                       {"duplicate_scenes", duplicates}};
-  if (pictures || decided_by_picture)
-    summary["pictures"] = {
-        {"scenes", pictures}, {"with_findings", pictures_with_findings}, {"questions_decided", decided_by_picture}};
-  if (fs::exists(dir / kBands)) summary["bands"] = ordered_json::parse(std::ifstream(dir / kBands));
-  write_atomically(dir / "summary.json", summary.dump(2) + "\n");
-  write_atomically_with(dir / "report.html", [&](std::ostream& out) { write_report(dir_text, summary, out); });
-  write_error_report(dir_text, image_dir);
+void finalize_audit(const std::string& dir, const std::string& image_dir) {
+  write_summary(dir, image_dir, tally_files(dir));
 }
 
 void print_summary(const std::string& dir, std::ostream& out) {

@@ -81,6 +81,20 @@ void link_or_copy(const fs::path& from, const fs::path& to) {
   }
 }
 
+void remove_stale_temporaries(const fs::path& dir) {
+  const std::string mine = ".tmp." + std::to_string(::getpid());
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const auto at = name.rfind(".tmp.");
+    if (at == std::string::npos || at == 0 || name.compare(at, std::string::npos, mine) == 0) continue;
+    const std::string pid = name.substr(at + 5);
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code ignored;
+    fs::remove(it->path(), ignored);
+  }
+}
+
 int DescriptorBuffer::overflow(int_type c) {
   if (!drain()) return traits_type::eof();
   if (!traits_type::eq_int_type(c, traits_type::eof())) sputc(traits_type::to_char_type(c));

@@ -50,6 +50,10 @@ void write_atomically_with(const std::filesystem::path& path, const std::functio
 /// one file system (a hard link), else as a copy. `from` is left as it was.
 void link_or_copy(const std::filesystem::path& from, const std::filesystem::path& to);
 
+/// Removes the `NAME.tmp.PID` files another process's AtomicFile left in `dir` when it was killed.
+/// Call it only while holding the run's lock: then no live writer of this run owns one.
+void remove_stale_temporaries(const std::filesystem::path& dir);
+
 /// A buffered writer to a file descriptor that keeps the reason (errno) of its first failed write,
 /// which std::ofstream and std::cout lose.
 class DescriptorBuffer : public std::streambuf {

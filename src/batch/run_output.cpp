@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "batch/files.hpp"
+#include "core/build_json.hpp"
 
 namespace geotruth {
 namespace fs = std::filesystem;
@@ -199,11 +200,8 @@ ordered_json RunOutput::signature() const {
     const auto size = fs::file_size(path, ec);
     inputs.push_back({{"path", path}, {"bytes", ec ? 0 : size}});
   }
-  return {{"subcommand", spec_.subcommand},
-          {"shard", spec_.shard.text()},
-          {"inputs", inputs},
-          {"inputs_hash", inputs_hash(spec_.inputs)},
-          {"options", spec_.options}};
+  return {{"subcommand", spec_.subcommand},           {"shard", spec_.shard.text()}, {"inputs", inputs},
+          {"inputs_hash", inputs_hash(spec_.inputs)}, {"options", spec_.options},    {"geotruth", build_json()}};
 }
 
 RunOutput::RunOutput(RunSpec spec, std::ostream& log) : spec_(std::move(spec)) {
@@ -215,6 +213,9 @@ RunOutput::RunOutput(RunSpec spec, std::ostream& log) : spec_(std::move(spec)) {
   for (const auto& p : spec_.pictures) fs::create_directories(p.dir);
   const std::string what = spec_.home.string();
   lock_ = std::make_unique<RunLock>(run_file(home, spec_.home_is_directory, "lock"), what, spec_.subcommand);
+  // A writer killed mid-picture left its temporary behind; under the lock none of them is live.
+  if (spec_.home_is_directory) remove_stale_temporaries(home);
+  for (const auto& p : spec_.pictures) remove_stale_temporaries(p.dir);
   checkpoint_path_ = run_file(home, spec_.home_is_directory, "checkpoint.json");
   const fs::path manifest = run_file(home, spec_.home_is_directory, "run.json");
   signature_ = signature();
@@ -225,6 +226,10 @@ RunOutput::RunOutput(RunSpec spec, std::ostream& log) : spec_(std::move(spec)) {
                             saved.value("subcommand", "") == spec_.subcommand;
     const bool same_run = same_names && saved.value("options", ordered_json()) == signature_["options"] &&
                           saved.value("shard", "") == signature_["shard"];
+    if (same_run && saved.value("inputs_hash", ordered_json()) == signature_["inputs_hash"])
+      throw std::runtime_error("--resume: " + what + " was written by geotruth " +
+                               saved.value("geotruth", ordered_json()).dump() + ", this is " +
+                               signature_["geotruth"].dump() + "; run again without --resume (or into another -o)");
     throw std::runtime_error("--resume: " + what +
                              (same_run ? " was written from inputs whose content has changed since"
                                        : " belongs to a run with other inputs or options (" +

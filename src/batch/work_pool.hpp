@@ -1,6 +1,10 @@
-// Owner of the items a TBB pipeline passes between its stages.
+// Owner of the items a TBB pipeline passes between its stages, and how many records each carries.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -28,6 +32,34 @@ class WorkPool {
  private:
   std::mutex mutex_;
   std::unordered_map<Item*, std::unique_ptr<Item>> live_;
+};
+
+/// How many records a pipeline's work item carries: about `target` of work, so that handing an
+/// item between threads (a TBB token through the serial stages, its memory read and freed by the
+/// writer's thread) costs a small share of it, while the last items still spread over the threads.
+/// The first item carries one record; the parallel stage reports what each took (took()), and
+/// the estimate of a record's time follows them. Thread-safe; which records share an item changes
+/// nothing in the outputs, which the writer takes in input order.
+class BatchSizer {
+ public:
+  explicit BatchSizer(std::chrono::microseconds target = std::chrono::microseconds(2000), std::size_t most = 64)
+      : target_ns_(std::chrono::duration<double, std::nano>(target).count()), most_(most) {}
+  std::size_t next() const {
+    const double per_record = ns_per_record_.load(std::memory_order_relaxed);
+    if (per_record <= 0) return 1;
+    return std::clamp<std::size_t>(static_cast<std::size_t>(target_ns_ / per_record), 1, most_);
+  }
+  void took(std::size_t records, std::chrono::steady_clock::duration time) {
+    if (records == 0) return;
+    const double per_record = std::chrono::duration<double, std::nano>(time).count() / records;
+    const double before = ns_per_record_.load(std::memory_order_relaxed);
+    ns_per_record_.store(before <= 0 ? per_record : 0.75 * before + 0.25 * per_record, std::memory_order_relaxed);
+  }
+
+ private:
+  double target_ns_;
+  std::size_t most_;
+  std::atomic<double> ns_per_record_{0};
 };
 
 }  // namespace geotruth

@@ -9,6 +9,7 @@
 #include "audit/run.hpp"
 #include "batch/merge.hpp"
 #include "cli/common.hpp"
+#include "export/harness_export.hpp"
 #include "questions/picture_doubts.hpp"
 
 namespace geotruth::cli {
@@ -46,8 +47,8 @@ PictureReader picture_truths(const std::string& image) {
       const std::vector<std::string> names{scene.id, source_key};
       const auto found = folder->find(names);
       if (!found)
-        return InputError{"", "no picture to read scene \"" + scene.id + "\" from (looked for " +
-                                  folder->looked_for(names) + ")"};
+        return InputError{
+            "", "no picture to read scene \"" + scene.id + "\" from (looked for " + folder->looked_for(names) + ")"};
       path = found->string();
     }
     ImportedScene read = read_picture_file(path);
@@ -114,6 +115,12 @@ int merge(const MergeCommand& command) {
 }
 
 int filter(FilterCommand command, const BandOptions& band_options) {
+  const bool harness = command.format != "native";
+  if (harness && command.image_dir.empty()) {
+    std::cerr << "geotruth filter: --format " << command.format
+              << " writes each kept item's picture: give the dataset's pictures with --image DIR\n";
+    return kUsage;
+  }
   if (command.truth_from == "picture" && command.image_dir.empty())
     throw CLI::ValidationError("--truth-from", "picture needs the pictures: give --image DIR");
   const RunBands run = resolve_bands(band_options, command.in, std::cerr);
@@ -123,7 +130,15 @@ int filter(FilterCommand command, const BandOptions& band_options) {
     pictures = picture_check(command.image_dir, run.bands, command.max_image_pixels);
     read_pictures = picture_truths(command.image_dir);
   }
-  Output keep(command.keep), reject(command.reject);
+  // The clean items: native lines, or a harness's layout (export).
+  std::unique_ptr<Output> keep;
+  std::unique_ptr<HarnessWriter> writer;
+  if (harness)
+    writer = std::make_unique<HarnessWriter>(
+        HarnessOptions{*harness_format_named(command.format), command.keep, command.name});
+  else
+    keep = std::make_unique<Output>(command.keep);
+  Output reject(command.reject);
   RecordStream stream(command.in.inputs, command.in.format(), command.in.limits);
   std::size_t kept = 0, rejected = 0, errors = 0;
   StreamItem item;
@@ -143,10 +158,13 @@ int filter(FilterCommand command, const BandOptions& band_options) {
       continue;
     }
     const Scene& scene = std::get<Scene>(for_truth);
+    // A scene read from its picture is not checked against it; a harness still needs the picture.
+    const bool judge_picture = !read_from_picture(scene);
     std::optional<PictureEvidence> picture;
-    if (pictures && !read_from_picture(scene)) picture = pictures(scene, item.raw.key);
+    if (pictures && (judge_picture || writer)) picture = pictures(scene, item.raw.key);
     const std::optional<Bands> own = picture_bands(scene, run.bands);
-    const SceneAudit audit = audit_scene(scene, own ? *own : run.bands, {.picture = picture ? &*picture : nullptr});
+    const SceneAudit audit =
+        audit_scene(scene, own ? *own : run.bands, {.picture = picture && judge_picture ? &*picture : nullptr});
     ordered_json reasons = ordered_json::array();
     for (const auto& v : audit.verdicts) {
       const bool bad = command.policy == "strict" ? v.verdict != Verdict::ok
@@ -156,9 +174,18 @@ int filter(FilterCommand command, const BandOptions& band_options) {
       for (const auto& r : v.reasons) why.push_back({{"kind", r.kind}, {"detail", r.detail}});
       reasons.push_back({{"question", v.question}, {"verdict", verdict_name(v.verdict)}, {"reasons", why}});
     }
+    if (reasons.empty() && writer && picture->image.empty())  // a harness needs the picture
+      reasons.push_back({{"picture", picture->findings.empty() ? "no picture" : picture->findings.front().detail}});
+    if (reasons.empty() && writer) {
+      try {
+        writer->add(scene, audit, picture->image);
+      } catch (const InputError& e) {
+        reasons.push_back({{"picture", e.message}});
+      }
+    } else if (reasons.empty()) {  // native lines are kept byte for byte; imported scenes in normalized form
+      keep->stream() << (item.imported || !item.picture.empty() ? write_scene(described) : item.raw.text) << '\n';
+    }
     if (reasons.empty()) {
-      // Native lines are kept byte for byte; imported scenes in normalized form.
-      keep.stream() << (item.imported || !item.picture.empty() ? write_scene(described) : item.raw.text) << '\n';
       ++kept;
     } else {
       ordered_json record{
@@ -167,7 +194,11 @@ int filter(FilterCommand command, const BandOptions& band_options) {
       ++rejected;
     }
   }
-  if (!keep.commit() || !reject.commit()) return kUsage;
+  if (writer)
+    finish_harness(*writer, "filter");
+  else if (!keep->commit())
+    return kUsage;
+  if (!reject.commit()) return kUsage;
   std::cerr << "filter (" << command.policy << "): " << kept << " kept, " << rejected << " rejected, " << errors
             << " unreadable\n";
   return errors ? kRecordErrors : kOk;

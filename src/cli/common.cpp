@@ -8,7 +8,11 @@
 namespace geotruth::cli {
 
 std::filesystem::path beside_executable(const char* name) {
-  return std::filesystem::read_symlink("/proc/self/exe").parent_path() / name;
+  const std::filesystem::path dir = std::filesystem::read_symlink("/proc/self/exe").parent_path();
+  std::error_code ec;
+  for (const auto& candidate : {dir / name, dir / "../lib/geotruth" / name, dir / "../../bin" / name})
+    if (std::filesystem::exists(candidate, ec)) return candidate.lexically_normal();
+  return dir / name;
 }
 
 void InputOptions::add_threads_to(CLI::App& app) {

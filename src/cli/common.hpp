@@ -23,10 +23,17 @@
 #include "batch/shard.hpp"
 #include "records/records.hpp"
 
+namespace geotruth {
+class HarnessWriter;  // export/harness_export.hpp
+}  // namespace geotruth
+
 namespace geotruth::cli {
 
-/// The file `name` in the directory of the running executable (where the build puts geotruth,
-/// geotruth-parallel and the modules).
+/// The companion file `name` of the running executable: in its directory (the build tree puts
+/// geotruth, geotruth-parallel and the modules side by side), else in <dir>/../lib/geotruth/ (an
+/// installed geotruth in <prefix>/bin: the .deb and the wheel put geotruth-parallel and the modules
+/// in <prefix>/lib/geotruth), else in <dir>/../../bin/ (geotruth itself, from there). The first
+/// that exists; <dir>/name when none does (for the error message).
 std::filesystem::path beside_executable(const char* name);
 
 /// Exit codes: every subcommand returns one of these.
@@ -161,15 +168,27 @@ int merge(const MergeCommand& command);
 struct FilterCommand {
   InputOptions in;
   std::string keep, reject, policy = "strict", image_dir, truth_from = "description";
+  std::string format = "native", name;  ///< the kept items' layout: native, or a harness's (export)
   std::uint64_t max_image_pixels = 64ull << 20;
 };
 int filter(FilterCommand command, const BandOptions& bands);
+
+struct ExportCommand {
+  InputOptions in;
+  std::string format, output, image_dir, name, records;
+  std::uint64_t max_image_pixels = 64ull << 20;
+  int threads = 0;  ///< 0: all cores
+};
+int export_dataset(ExportCommand command, const BandOptions& bands);
+/// Commits a harness layout (export/harness_export.hpp) and says on stderr what it wrote.
+void finish_harness(HarnessWriter& writer, const std::string& subcommand);
 
 struct ScoreCommand {
   InputOptions in;
   std::vector<std::string> responses;
   std::string json, html;
-  std::string prompt = "no_reasoning";  ///< VisOnlyQA: whose prompt's responses (prompt=<prompt>/)
+  std::uint64_t max_unpacked_bytes = 1ull << 30;  ///< an .xlsx's parts, inflated (score/xlsx.hpp)
+  std::string prompt = "no_reasoning";            ///< VisOnlyQA: whose prompt's responses (prompt=<prompt>/)
 };
 int score(ScoreCommand command, const BandOptions& bands);
 
@@ -197,7 +216,7 @@ struct PictureOptions {
 
 struct GenerateCommand {
   BatchOptions batch;
-  std::string family = "diagram", level, output, format = "native", render_dir, image_format = "png";
+  std::string family = "diagram", level, output, format = "native", render_dir, image_format = "png", name;
   std::uint64_t count = 10, seed = 1;
   std::size_t max_attempts = 5000;
   bool grid = false;

@@ -7,6 +7,7 @@
 // merge (write_engine_files).
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_pipeline.h>
+#include <oneapi/tbb/task_arena.h>
 
 #include <geotruth/generate.hpp>
 #include <geotruth/input.hpp>
@@ -23,6 +24,7 @@
 #include "batch/pictures.hpp"
 #include "batch/shard.hpp"
 #include "cli/common.hpp"
+#include "export/harness_export.hpp"
 
 namespace geotruth::cli {
 namespace {
@@ -125,6 +127,17 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
     std::cerr << "geotruth generate: --format gepbench writes GePBench items: use it with --family gepbench\n";
     return kUsage;
   }
+  const std::optional<HarnessFormat> harness = harness_format_named(command.format);
+  if (harness && command.output.empty()) {
+    std::cerr << "geotruth generate: --format " << command.format << " needs -o DIR (it writes the layout there, with "
+              << "the items as DIR/scenes.jsonl)\n";
+    return kUsage;
+  }
+  if (harness && !command.batch.parsed().whole()) {
+    std::cerr << "geotruth generate: --format " << command.format << " writes a whole run: generate the shards "
+              << "natively, merge them, then geotruth export\n";
+    return kUsage;
+  }
   if (command.format == "gepbench" && command.output.empty()) {
     std::cerr << "geotruth generate: --format gepbench needs -o DIR (it writes DIR/scenes.jsonl, DIR/rules.json, "
                  "DIR/vqa.jsonl and DIR/vqa/<aspect>.jsonl)\n";
@@ -140,10 +153,13 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
   if (band_options.eps_vis) options.bands.eps_vis_px = *band_options.eps_vis, options.bands.source = "option";
   options.bands.render_size_px = command.picture.size > 0 ? command.picture.size : band_options.render_size;
 
-  // Pictures: drawn and cross-checked in the vision module, on every thread.
+  // Pictures: drawn and cross-checked in the vision module, on every thread. A harness's layout
+  // needs them: without --render, in a folder of the output removed once the layout is written.
+  const std::string render_dir =
+      harness && command.render_dir.empty() ? (fs::path(command.output) / ".pictures").string() : command.render_dir;
   DrawAndCheckFunction* draw_and_check_picture = nullptr;
   PictureRequest request;
-  if (!command.render_dir.empty()) {
+  if (!render_dir.empty()) {
     draw_and_check_picture = draw_and_check();
     PictureOptions picture = command.picture;
     picture.seed = command.seed;  // the noise of each picture follows from the run's seed and the item's id
@@ -151,7 +167,7 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
     request.check.bands = options.bands;
     request.format = command.image_format == "jpeg" ? vision::ImageFormat::jpeg : vision::ImageFormat::png;
     request.quality = command.quality;
-    fs::create_directories(command.render_dir);
+    fs::create_directories(render_dir);
   }
 
   // One line per item: the native scene (or its error line), or with --format gepbench the item's
@@ -167,13 +183,15 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
                               {"bands", bands_json(options.bands)},
                               {"image_format", command.image_format},
                               {"quality", command.quality},
-                              {"picture", command.render_dir.empty() ? ordered_json() : command.picture.json()}};
-  if (engine) fs::create_directories(command.output);
+                              {"picture", render_dir.empty() ? ordered_json() : command.picture.json()}};
+  if (engine || harness) fs::create_directories(command.output);
   std::vector<RunPictures> pictures;
-  if (!command.render_dir.empty()) pictures.push_back({command.render_dir, 0, "", "render"});
+  if (!render_dir.empty()) pictures.push_back({render_dir, 0, "", "render"});
   RecordsOutput out({"generate",
-                     engine ? (fs::path(command.output) / ".items.jsonl").string() : command.output,
-                     engine ? command.output : "",
+                     engine    ? (fs::path(command.output) / ".items.jsonl").string()
+                     : harness ? (fs::path(command.output) / "scenes.jsonl").string()
+                               : command.output,
+                     engine || harness ? command.output : "",
                      run_options,
                      pictures,
                      {}},
@@ -195,7 +213,34 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
     }
     return true;
   };
-  if (out.complete()) return finish_engine() ? (out.totals({}).errors ? kRecordErrors : kOk) : kUsage;
+  // A harness's layout: the items audited again (for their verdicts) and written with their pictures.
+  auto finish_harness_layout = [&]() -> bool {
+    if (!harness) return true;
+    try {
+      HarnessWriter writer({*harness, command.output, command.name});
+      const PictureFolder folder(render_dir);
+      std::ifstream items(fs::path(command.output) / "scenes.jsonl", std::ios::binary);
+      for (std::string line; std::getline(items, line);) {
+        const SceneOrError parsed = read_scene(line);
+        const Scene* scene = std::get_if<Scene>(&parsed);
+        if (!scene) continue;  // an item without a certified candidate (its error line)
+        const auto picture = folder.find({scene->id});
+        if (!picture) throw std::runtime_error("the picture of item " + scene->id + " is missing in " + render_dir);
+        writer.add(*scene, audit_scene(*scene, options.bands), *picture);
+      }
+      finish_harness(writer, "generate");
+      if (command.render_dir.empty()) fs::remove_all(render_dir);
+    } catch (const std::exception& e) {
+      std::cerr << "geotruth generate: " << e.what() << '\n';
+      return false;
+    } catch (const InputError& e) {  // a picture that cannot be read
+      std::cerr << "geotruth generate: " << e.message << '\n';
+      return false;
+    }
+    return true;
+  };
+  if (out.complete())
+    return finish_engine() && finish_harness_layout() ? (out.totals({}).errors ? kRecordErrors : kOk) : kUsage;
   const BatchPlan plan = out.plan();
 
   std::optional<tbb::global_control> parallelism;
@@ -205,8 +250,12 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
   std::size_t made = 0, errors = 0, candidates = 0, images = 0;
   std::uint64_t next = plan.after;  // ordinals handed out so far
 
+  // Items in flight: an item whose candidates are rejected many times holds up the in-order writer,
+  // and the other threads go on with the items after it only while tokens are left (4 a thread,
+  // and 4 in all by default, had them wait).
+  const auto tokens = static_cast<std::size_t>(16 * tbb::this_task_arena::max_concurrency());
   tbb::parallel_pipeline(
-      static_cast<std::size_t>(std::max(4, 4 * command.threads)),
+      tokens,
       tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> Work* {
         while (next < command.count && !plan.takes(next + 1)) ++next;
         if (next >= command.count) {
@@ -248,7 +297,7 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
           out.stream() << (engine ? item_record(item) : write_scene(item.scene)) << '\n';
           ++made;
           if (draw_and_check_picture) {
-            write_atomically(fs::path(command.render_dir) / item_picture_name(item.scene.id, run_options),
+            write_atomically(fs::path(render_dir) / item_picture_name(item.scene.id, run_options),
                              {reinterpret_cast<const char*>(work->picture.bytes.data()), work->picture.bytes.size()});
             ++images;
           }
@@ -257,13 +306,13 @@ int generate(const GenerateCommand& command, const BandOptions& band_options) {
       }));
   BatchStats stats;
   stats.records = made + errors, stats.errors = errors, stats.ordinals = command.count;
-  if (!out.finish(stats) || !finish_engine()) return kUsage;
+  if (!out.finish(stats) || !finish_engine() || !finish_harness_layout()) return kUsage;
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::cerr << "generate: " << made << " " << command.family << (command.level.empty() ? "" : " " + command.level)
             << " items (seed " << command.seed << (shard.whole() ? "" : ", shard " + shard.text()) << ") from "
             << candidates << " candidates in " << seconds << " s";
-  if (images) std::cerr << ", " << images << " pictures in " << command.render_dir;
+  if (images) std::cerr << ", " << images << " pictures in " << render_dir;
   std::cerr << '\n';
   auto table = [](const char* title, const std::map<std::string, std::size_t>& counts) {
     if (counts.empty()) return;

@@ -66,15 +66,53 @@ int main(int argc, char** argv) {
          auto bands = std::make_shared<BandOptions>();
          command->in.add_to(app, "dataset: native JSONL, or --from a source");
          bands->add_to(app);
-         app.add_option("--keep", command->keep, "JSONL of clean items (native lines kept byte for byte)")->required();
+         app.add_option("--keep", command->keep,
+                        "the clean items: JSONL (native lines kept byte for byte), or with a harness --format the "
+                        "folder export writes")
+             ->required();
          app.add_option("--reject", command->reject, "JSONL of rejected items with their reasons")->required();
          app.add_option("--policy", command->policy, "strict: every question ok; lenient: no question wrong or invalid")
              ->check(CLI::IsMember({"strict", "lenient"}))
              ->capture_default_str();
+         app.add_option("--format", command->format,
+                        "the layout of --keep: native JSONL, or a harness's as export writes it (hf, vlmevalkit, "
+                        "lmms-eval; needs --image)")
+             ->check(CLI::IsMember({"native", "hf", "vlmevalkit", "lmms-eval"}))
+             ->capture_default_str();
+         app.add_option("--name", command->name, "with a harness --format: the dataset's name (default: --keep's)");
          app.add_option("--image", command->image_dir, kImageHelp)->check(CLI::ExistingDirectory);
          add_truth_from(app, command->truth_from);
          app.add_option("--max-image-pixels", command->max_image_pixels, kMaxPixelsHelp)->capture_default_str();
          return [=] { return geotruth::cli::filter(*command, *bands); };
+       }},
+      {"export",
+       [](CLI::App& app) {
+         auto command = std::make_shared<ExportCommand>();
+         auto bands = std::make_shared<BandOptions>();
+         command->in.add_to(app, "dataset: native JSONL (each line a scene with its questions), or --from a source");
+         bands->add_to(app);
+         app.add_option("--format", command->format,
+                        "hf: a Hugging Face imagefolder (metadata.jsonl, images/); vlmevalkit: VLMEvalKit's "
+                        "multiple-choice TSV (<name>.tsv); lmms-eval: a task folder (<name>.yaml, utils.py, data/)")
+             ->check(CLI::IsMember({"hf", "vlmevalkit", "lmms-eval"}))
+             ->required();
+         app.add_option("-o,--output", command->output, "the folder to write")->required();
+         app.add_option("--image", command->image_dir,
+                        "the dataset's pictures, found and cross-checked as audit --image does (the verdicts are "
+                        "audit --image's)")
+             ->check(CLI::ExistingDirectory)
+             ->required();
+         app.add_option("--name", command->name,
+                        "the dataset's name: VLMEvalKit's <name>.tsv, lmms-eval's task (default: the folder's name)");
+         app.add_option("--records", command->records,
+                        "JSONL of {line, id, questions, image}, one per input record (default: stdout)");
+         app.add_option("--max-image-pixels", command->max_image_pixels, kMaxPixelsHelp)->capture_default_str();
+         app.add_option("--threads", command->threads, "worker threads (default: all cores); output as with one");
+         app.footer(
+             "One row per question, each with the scene id, the question id, the options, the annotated "
+             "answer, geotruth's verdict and truth (docs/export.md). Score a harness's outputs with "
+             "geotruth score DATASET --responses FILE.");
+         return [=] { return geotruth::cli::export_dataset(*command, *bands); };
        }},
       {"score",
        [](CLI::App& app) {
@@ -83,11 +121,15 @@ int main(int argc, char** argv) {
          command->in.add_to(app, "dataset: native JSONL (each line a scene with its questions), or --from a source");
          bands->add_to(app);
          app.add_option("--responses", command->responses,
-                        "model outputs, one JSONL file per model ({question_id: \"<scene>/<question>\", response}, "
-                        "or the dataset's own ids), or a directory of them (one file per aspect); --from visonlyqa: "
-                        "VisOnlyQA's results/model_responses folder (or any folder or file in it)")
+                        "model outputs, one file per model: JSONL ({question_id: \"<scene>/<question>\", response}, "
+                        "the dataset's own ids, or lmms-eval's --log_samples rows), VLMEvalKit's predictions (.xlsx, "
+                        ".csv, .tsv), or a directory of JSONL files (one per aspect); --from visonlyqa: VisOnlyQA's "
+                        "results/model_responses folder (or any folder or file in it)")
              ->required()
              ->check(CLI::ExistingPath);
+         app.add_option("--max-unpacked-bytes", command->max_unpacked_bytes,
+                        "an .xlsx is a zip archive: refuse one whose parts inflate past this many bytes")
+             ->capture_default_str();
          app.add_option("--prompt", command->prompt,
                         "visonlyqa: the prompt whose responses to score (the prompt=<name> folders)")
              ->capture_default_str();
@@ -116,9 +158,12 @@ int main(int argc, char** argv) {
                         "native JSONL of the items (default: stdout); with --format gepbench a directory");
          app.add_option("--format", command->format,
                         "native, or gepbench: -o DIR gets scenes.jsonl, the engine's rules.json, vqa.jsonl and "
-                        "vqa/<aspect>.jsonl")
-             ->check(CLI::IsMember({"native", "gepbench"}))
+                        "vqa/<aspect>.jsonl; or a harness's layout as export writes it (hf, vlmevalkit, lmms-eval): -o "
+                        "DIR gets it and scenes.jsonl, the pictures drawn into --render (default: a folder removed "
+                        "after)")
+             ->check(CLI::IsMember({"native", "gepbench", "hf", "vlmevalkit", "lmms-eval"}))
              ->capture_default_str();
+         app.add_option("--name", command->name, "with a harness --format: the dataset's name (default: -o's)");
          app.add_option("--render", command->render_dir,
                         "write each item's picture here (<id>.png; with --format gepbench <level>_<image_id>.png as "
                         "the engine names them); a candidate whose picture the cross-check disagrees with is rejected");

@@ -19,10 +19,14 @@ int score(ScoreCommand command, const BandOptions& band_options) {
   if (command.in.from == "visonlyqa")
     models = score::read_visonlyqa_models(command.responses, scorer, command.prompt, command.in.limits);
   else
-    for (const auto& path : command.responses) models.push_back(score::read_model(path, command.in.limits));
+    for (const auto& path : command.responses)
+      models.push_back(score::read_model(path, command.in.limits, {.max_unpacked_bytes = command.max_unpacked_bytes}));
   std::size_t unreadable_rows = 0;
   for (const auto& model : models)
-    for (const auto& row : model.rows) unreadable_rows += !row.error.empty();
+    for (const auto& row : model.rows) {
+      unreadable_rows += !row.error.empty();
+      if (!row.error.empty() && row.line == 0) std::cerr << "geotruth score: " << printable(row.error) << '\n';
+    }
   for (const auto& e : read["unreadable"])
     std::cerr << printable(e["file"].get<std::string>()) << ':' << e["line"] << ": "
               << printable(e["error"]["pointer"].get<std::string>()) << ": "

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <geotruth/version.hpp>
 #include <iostream>
 #include <string>
 
@@ -44,7 +45,7 @@ int run_instead(const char* file, char** argv) {
 
 int run_command_line(int argc, char** argv, Executable self, const std::map<std::string_view, Configure>& configure) {
   CLI::App app{"geotruth: exact ground truth for geometry-perception benchmark items"};
-  app.set_version_flag("--version", std::string("geotruth ") + GEOTRUTH_VERSION);
+  app.set_version_flag("--version", "geotruth " + version_text());
   app.require_subcommand(1);
   const std::string_view named = named_subcommand(argc, argv);
   std::function<int()> run;

@@ -31,9 +31,12 @@ inline constexpr SubcommandInfo kSubcommands[] = {
      Executable::parallel},
     {"audit", "recompute every answer of a dataset; write verdicts, scene findings, a summary and an HTML report",
      Executable::parallel},
-    {"merge", "join the shards of an audit, render, crosscheck, count, analyze, import or generate run into one run's output",
+    {"merge",
+     "join the shards of an audit, render, crosscheck, count, analyze, import or generate run into one run's output",
      Executable::parallel},
     {"filter", "split a dataset into clean and rejected items by their verdicts", Executable::parallel},
+    {"export", "write a dataset with its verdicts as a Hugging Face imagefolder, a VLMEvalKit TSV or an lmms-eval task",
+     Executable::parallel},
     {"score",
      "score model outputs on all items, on the items audited ok, and against the truth where the annotated answer is "
      "wrong",

@@ -9,6 +9,7 @@
 
 #include "audit/html.hpp"
 #include "score/extract.hpp"
+#include "score/harness.hpp"
 
 namespace geotruth::score {
 
@@ -120,6 +121,7 @@ ordered_json rank_changes(const ordered_json& models) {
 
 Model::Row parse_row(const std::string& text, std::size_t line) {
   Model::Row row{line, ordered_json::parse(text, nullptr, false), ""};
+  if (auto sample = lmms_eval_row(row.value)) row.value = std::move(*sample);
   if (!row.value.is_object())
     row.error = "not a JSON object";
   else if (!row.value.contains("response") || !row.value["response"].is_string())
@@ -131,9 +133,14 @@ Model::Row parse_row(const std::string& text, std::size_t line) {
   return row;
 }
 
-Model read_model(const std::string& path, const Limits& limits) {
+Model read_model(const std::string& path, const Limits& limits, const XlsxLimits& xlsx) {
   Model model;
   model.file = path;
+  if (is_prediction_table(path) && !fs::is_directory(path)) {  // VLMEvalKit's predictions
+    model.name = fs::path(path).stem().string();
+    read_prediction_table(path, limits, xlsx, model);
+    return model;
+  }
   std::vector<std::string> files{path};
   if (fs::is_directory(path)) {  // one file per aspect, as GePBench's evaluation writes them
     model.name = fs::path(path).lexically_normal().filename().string();

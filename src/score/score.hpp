@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "batch/batch.hpp"
+#include "score/xlsx.hpp"
 
 namespace geotruth::score {
 
@@ -26,11 +27,13 @@ struct Model {
   std::vector<Row> rows;
 };
 
-/// One model-output row from its JSON text: an object with a "response" text, else the reason.
+/// One model-output row from its JSON text: an object with a "response" text (an lmms-eval
+/// --log_samples row is made one: score/harness.hpp), else the reason.
 Model::Row parse_row(const std::string& text, std::size_t line);
 
-/// Reads a model-output JSONL file (one row per line). The name is the file's stem.
-Model read_model(const std::string& path, const Limits& limits = {});
+/// Reads a model-output JSONL file (one row per line), or a directory of them, or VLMEvalKit's
+/// prediction table (.xlsx, .csv, .tsv: score/harness.hpp). The name is the file's stem.
+Model read_model(const std::string& path, const Limits& limits = {}, const XlsxLimits& xlsx = {});
 
 class Scorer {
  public:

@@ -7,7 +7,8 @@
 //                   own contrast, ends, a shape drawn elsewhere ("Match every stroke …");
 //   categories.cpp  lines, rounds, closed shapes, letters, arrowheads ("Then per category");
 //   extras.cpp      what the picture draws and the scene does not ("find_extras");
-//   gaps.cpp        tangencies and near-touches measured in the picture.
+//   gaps.cpp        tangencies and near-touches measured in the picture;
+// and overlay.cpp draws a finished check over its picture.
 #pragma once
 
 #include <opencv2/core.hpp>

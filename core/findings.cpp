@@ -57,15 +57,6 @@ constexpr KindInfo kKinds[] = {
     {FindingKind::letter_uncertain, "letter_uncertain", Severity::doubtful},
     {FindingKind::letter_unattached, "letter_unattached", Severity::doubtful},
     {FindingKind::stroke_uncertain, "stroke_uncertain", Severity::doubtful},
-    {FindingKind::count_letter_differs, "count_letter_differs", Severity::conflict},
-    {FindingKind::count_letter_missing, "count_letter_missing", Severity::conflict},
-    {FindingKind::count_letter_extra, "count_letter_extra", Severity::conflict},
-    {FindingKind::count_segment_missing, "count_segment_missing", Severity::conflict},
-    {FindingKind::count_segment_extra, "count_segment_extra", Severity::conflict},
-    {FindingKind::count_triangle_missing, "count_triangle_missing", Severity::conflict},
-    {FindingKind::count_triangle_extra, "count_triangle_extra", Severity::conflict},
-    {FindingKind::count_circle_missing, "count_circle_missing", Severity::conflict},
-    {FindingKind::count_circle_extra, "count_circle_extra", Severity::conflict},
 };
 
 const KindInfo& info(FindingKind kind) {

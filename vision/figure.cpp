@@ -17,10 +17,12 @@ constexpr int kMaxSide = 16384;
 // Frame units → image pixels: one uniform scale, the frame's origin corner at `offset`, y-up
 // frames flipped about the frame's top.
 struct Transform {
-  double scale = 1, height = 0;  ///< height: the frame's height in frame units
+  double scale = 1, height = 0;  ///< height: the frame's height in pixels
   bool y_up = false;
   P2 offset;
-  P2 operator()(double x, double y) const { return frame_to_picture(x, y, scale, offset, y_up, height); }
+  P2 operator()(double x, double y) const {
+    return {offset.x + x * scale, offset.y + (y_up ? height - y * scale : y * scale)};
+  }
   P2 operator()(const Vec2& v) const { return (*this)(to_double(v.x), to_double(v.y)); }
   double length(double units) const { return units * scale; }
   // A frame direction angle (degrees, from +x toward +y) as an image angle: the flip mirrors it.
@@ -38,7 +40,7 @@ class Builder {
   Builder(const Scene& scene, int width, int height, double scale, P2 offset, double font_px, bool as_drawn)
       : scene_(scene), as_drawn_(as_drawn) {
     fig_.width = width, fig_.height = height;
-    tf_ = {scale, to_double(scene.frame.height), scene.frame.y == YAxis::up, offset};
+    tf_ = {scale, to_double(scene.frame.height) * scale, scene.frame.y == YAxis::up, offset};
     fig_.px_per_unit = scale;
     fig_.font_px = font_px > 0 ? font_px : std::max(11.0, 0.022 * std::max(width, height));
   }

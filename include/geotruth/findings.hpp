@@ -66,18 +66,6 @@ enum class FindingKind {
   letter_uncertain,   ///< a glyph read as one letter that may be another
   letter_unattached,  ///< a letter that cannot be attached to one point unambiguously
   stroke_uncertain,   ///< a stroke that may or may not be drawn, reach a point, or pass through one
-  // The cross-check's counts (docs/vision.md, "Counts"): the scene's Tangram counts against those of
-  // its picture read on its own. "missing": the scene has it, the picture does not; "extra": the
-  // picture has it, the scene does not.
-  count_letter_differs,    ///< the picture's letter at a scene letter's point reads as another letter
-  count_letter_missing,    ///< a letter the scene names that the picture does not show
-  count_letter_extra,      ///< a letter the picture shows where the scene names none
-  count_segment_missing,   ///< a segment formed by the scene's letters that the picture does not draw
-  count_segment_extra,     ///< a segment the picture draws between two of the scene's letters the scene lacks
-  count_triangle_missing,  ///< a triangle formed by letters of the scene's (not from a segment's difference)
-  count_triangle_extra,    ///< a triangle formed by letters of the picture's (not from a segment's difference)
-  count_circle_missing,    ///< a circle of the scene's the picture does not draw
-  count_circle_extra,      ///< a circle the picture draws the scene does not have
 };
 const char* finding_kind_name(FindingKind kind);
 std::optional<FindingKind> finding_kind_named(std::string_view name);

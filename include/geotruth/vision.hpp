@@ -10,7 +10,6 @@
 #include <geotruth/findings.hpp>
 #include <geotruth/scene.hpp>
 #include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,15 +66,6 @@ Image decode(const std::vector<std::uint8_t>& bytes, std::string& error, const D
 struct PixelPoint {
   double x = 0, y = 0;
 };
-
-/// Where a frame position (x, y) lands in a picture drawn at `scale` pixels per frame unit with the
-/// frame's origin corner at `offset` (CrossCheck::scale, CrossCheck::offset); y-up frames flip
-/// about the frame's top (`frame_height`, in frame units). The one mapping the renderer, the
-/// cross-check and its counts use.
-inline PixelPoint frame_to_picture(double x, double y, double scale, PixelPoint offset, bool y_up,
-                                   double frame_height) {
-  return {offset.x + x * scale, offset.y + (y_up ? frame_height * scale - y * scale : y * scale)};
-}
 
 /// What OpenCV finds in an image, before any matching.
 struct Detections {
@@ -158,23 +148,6 @@ struct ElementEvidence {
   bool matched = false;  ///< and where the scene puts it, with its shape
 };
 
-/// The four Tangram counts of one side (docs/counting.md).
-struct CountTally {
-  int letters = 0, circles = 0, segments = 0, triangles = 0;
-};
-
-/// The cross-check's counts (docs/vision.md, "Counts"): the scene's Tangram counts against those of
-/// its picture read on its own by the picture reader. The differences the pixels confirm (or leave
-/// in doubt) are findings among CrossCheck::reasons (count_letter_differs, count_segment_extra, …);
-/// `unconfirmed` are the reader's differences that the pixels contradict (its own misreads), kept
-/// for the record and for no verdict.
-struct CountCheck {
-  bool done = false;  ///< the picture was read and counted
-  CountTally scene, picture;
-  std::vector<Reason> unconfirmed;
-  double read_seconds = 0;  ///< CPU time the reading and the comparison took
-};
-
 struct CrossCheck {
   bool agree = true;             ///< no reason is a conflict
   bool doubtful = false;         ///< some reason is doubtful (pixel_ambiguous, low_contrast): seen, but not safely
@@ -187,7 +160,6 @@ struct CrossCheck {
   std::vector<GapMeasure> gaps;
   std::vector<ElementEvidence> elements;
   Detections detections;  ///< what was seen: fits of the scene's curves on their ink, glyphs, heads, extras
-  CountCheck count_check;  ///< with the counts compared (the command line's --count-check)
 };
 
 struct CrossCheckOptions {
@@ -205,28 +177,7 @@ struct CrossCheckOptions {
 CrossCheck crosscheck(const Scene& scene, const Image& image, const CrossCheckOptions& options = {});
 
 /// The image, faded, with the scene's elements in blue, the detections in orange and every
-/// disagreement circled in red; a segment the counts find on one side only is drawn in red between
-/// its letters, a letter read otherwise is written beside its circle, and the two sides' counts
-/// are written in the corner.
+/// disagreement circled in red.
 Image overlay(const Scene& scene, const Image& image, const CrossCheck& check);
-
-/// Ink along straight stretches of a picture, measured as the cross-check measures a scene's
-/// strokes (vision/trace.cpp): the picture's paper and noise once, then, per stretch, the share of
-/// samples every 1.5 px with ink at the stretch's own contrast within `tolerance_px` across it.
-/// The cross-check's counts confirm a difference the picture reader finds with it.
-class InkProbe {
- public:
-  InkProbe(const Image& image, double tolerance_px);
-  ~InkProbe();
-  InkProbe(const InkProbe&) = delete;
-  InkProbe& operator=(const InkProbe&) = delete;
-  /// The share (0–1) of the straight stretch from a to b inked; 0 for a stretch off the picture.
-  double straight(PixelPoint a, PixelPoint b) const;
-
- private:
-  struct Paper;
-  std::unique_ptr<Paper> paper_;
-  double tolerance_px_;
-};
 
 }  // namespace geotruth::vision

@@ -2,25 +2,38 @@
 // reader (docs/reader.md), its Tangram counts compared with the scene's, and every difference named
 // by the elements behind it — a letter the picture reads as another, a letter or a circle one side
 // has and the other not, a segment or a triangle formed by letters one side draws and the other not.
-// Plain geometry and counting on two scenes: the picture itself is measured by the caller (the
-// vision module), through `StraightInk`.
+// Counting is geotruth's own (graph/counts.cpp) on both scenes; the picture itself is measured
+// through vision::InkProbe.
 #pragma once
 
-#include <functional>
 #include <geotruth/bands.hpp>
 #include <geotruth/scene.hpp>
+#include <geotruth/ink_probe.hpp>
 #include <geotruth/vision.hpp>
+#include <vector>
 
 namespace geotruth {
 
-/// The share (0–1) of the straight stretch from a to b, in picture pixels, that the picture inks
-/// within its matching tolerance (vision::InkProbe::straight).
-using StraightInk = std::function<double(vision::PixelPoint a, vision::PixelPoint b)>;
+/// The four Tangram counts of one side (docs/counting.md).
+struct CountTally {
+  int letters = 0, circles = 0, segments = 0, triangles = 0;
+};
+
+/// The cross-check's counts: the scene's against those of its picture read on its own. The
+/// differences the pixels confirm (or leave in doubt) are count_mismatch findings among
+/// CrossCheck::reasons; `unconfirmed` are the reader's differences that the pixels contradict (its
+/// own misreads), kept for the record and for no verdict.
+struct CountCheck {
+  CountTally scene, picture;
+  std::vector<vision::Reason> unconfirmed;
+};
 
 /// Compares the Tangram counts (docs/counting.md, merged mode) of `scene`, at `bands`, with those of
 /// `read`, the scene the picture reader read from the picture `check` judged `scene` against (at
-/// its own band: picture_bands), and records them in check.count_check; each difference becomes a
-/// finding among check.reasons, and check.agree and check.doubtful are updated. Preconditions:
+/// its own band: picture_bands), and returns them; each difference becomes a count_mismatch finding
+/// among check.reasons naming the elements behind it (its detail says which difference: "letter
+/// read otherwise", "letter missing", "letter extra", "segment missing", "segment extra", "circle
+/// missing", "circle extra"), and check.agree and check.doubtful are updated. Preconditions:
 /// `check` is the cross-check of `scene` against that picture (its scale and offset put the scene
 /// on it; its reasons say which of the scene's letters and circles it found).
 ///
@@ -28,22 +41,28 @@ using StraightInk = std::function<double(vision::PixelPoint a, vision::PixelPoin
 /// - letters are matched by position first: nearest first, a scene letter's point within
 ///   max(2 × the tolerance, one letter height) of a point the reader lettered (2.5 letter heights
 ///   of a letter written where no point was read), a pair reading the same text preferred by a
-///   letter height; a matched pair reading differently is count_letter_differs, an unmatched scene
-///   letter count_letter_missing, an unmatched read letter count_letter_extra;
+///   letter height; a matched pair reading differently is a letter read otherwise, an unmatched scene
+///   letter missing, an unmatched read letter extra;
 /// - segments and triangles formed by letters are compared through that matching (a segment or a
 ///   triangle with an unmatched letter is its letter's difference, named in it); a triangle whose
 ///   side is a segment difference is named in that segment's finding;
 /// - circles (full ones) are matched by centre and radius within max(2 × the tolerance, 10 % of
 ///   the radius).
-/// Each difference is then confirmed on the picture where the scene puts it, else it is the
-/// reader's misread and goes to check.count_check.unconfirmed: a segment is drawn when the straight
-/// stretch between the scene's two letters is inked along 85 % (35 % dashed) of it; a scene letter
-/// or circle the reader misses is confirmed when the cross-check did not find it either.
-/// Severity: doubtful when the difference rests on a doubtful read — it vanishes under one of the
-/// reader's own other readings (its doubts, questions/picture_doubts.hpp), the reader's runner-up
-/// for the glyph is the scene's letter, or one side's own incidence findings at its band are
-/// doubtful about its letters (a near miss); else a conflict.
-void compare_counts(const Scene& scene, const Bands& bands, const Scene& read, const StraightInk& ink,
+/// Each difference is then confirmed on the picture where the scene puts it (vision::InkProbe);
+/// one the pixels contradict is the reader's misread and goes to CountCheck::unconfirmed:
+/// - a segment: the straight stretch between the scene's two letters inked along ≥ 85 % is drawn
+///   (extra: conflict; missing: unconfirmed), < 50 % is not (missing: conflict; extra:
+///   unconfirmed), between: doubtful; circles alike, along the circle;
+/// - a letter read otherwise: the glyph classifier's confidence that the glyph is the scene's
+///   letter: ≥ 0.2 unconfirmed; ≤ 0.02 a conflict when the glyph reads as the reader's letter
+///   with ≥ 0.5 (its box holds that glyph alone), else doubtful (a label the classifier does not
+///   read alone, A' or B1: doubtful when the reader doubts the letter, else conflict);
+/// - a scene letter the reader misses: conflict when the cross-check found no glyph by the point
+///   either; a letter the reader reads where the scene names none: conflict when the reader
+///   attached it to a point and does not doubt it;
+/// - a triangle difference no segment or letter difference explains (the two sides' bands decide a
+///   collinearity differently): unconfirmed.
+CountCheck compare_counts(const Scene& scene, const Bands& bands, const Scene& read, const vision::InkProbe& probe,
                     vision::CrossCheck& check);
 
 /// Whether a scene is worth reading its picture for (the cross-check's `--count-check auto`): it

@@ -8,6 +8,7 @@
 #include <geotruth/vision.hpp>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace geotruth::vision {
 
@@ -35,6 +36,8 @@ class InkProbe {
   /// pixels) reads as the one character `text` (a lower-case letter shaped like its capital reads
   /// as the capital); -1 when `text` is not one character or the box holds no ink.
   double reads_as(int x, int y, int width, int height, const std::string& text) const;
+  /// The classifier's best reading of the ink in the box and its confidence; {"", 0} for no ink.
+  std::pair<std::string, double> best_reading(int x, int y, int width, int height) const;
 
  private:
   struct Paper;

@@ -52,8 +52,8 @@ double thread_cpu_seconds() {
 // The cross-check's counts (docs/vision.md, "Counts"): the picture read on its own and its counts
 // compared with the scene's. A picture the reader cannot read leaves the counts undone (said in
 // count_check.error), never the record.
-std::string check_counts(const Scene& scene, const vision::Image& image, const Bands& bands,
-                         vision::CrossCheck& check, std::optional<CountCheck>& counts) {
+std::string check_counts(const Scene& scene, const vision::Image& image, const Bands& bands, vision::CrossCheck& check,
+                         std::optional<CountCheck>& counts) {
   const double start = thread_cpu_seconds();
   try {
     const vision::PictureRead read = vision::read_picture(image, scene.id);

@@ -7,8 +7,8 @@
 #pragma once
 
 #include <geotruth/bands.hpp>
-#include <geotruth/scene.hpp>
 #include <geotruth/ink_probe.hpp>
+#include <geotruth/scene.hpp>
 #include <geotruth/vision.hpp>
 #include <vector>
 
@@ -52,18 +52,23 @@ struct CountCheck {
 /// one the pixels contradict is the reader's misread and goes to CountCheck::unconfirmed:
 /// - a segment: the straight stretch between the scene's two letters inked along ≥ 85 % is drawn
 ///   (extra: conflict; missing: unconfirmed), < 50 % is not (missing: conflict; extra:
-///   unconfirmed), between: doubtful; circles alike, along the circle;
-/// - a letter read otherwise: the glyph classifier's confidence that the glyph is the scene's
-///   letter: ≥ 0.2 unconfirmed; ≤ 0.02 a conflict when the glyph reads as the reader's letter
-///   with ≥ 0.5 (its box holds that glyph alone), else doubtful (a label the classifier does not
-///   read alone, A' or B1: doubtful when the reader doubts the letter, else conflict);
+///   unconfirmed), between: doubtful; an extra segment the scene's own lines run along (≥ 85 % of
+///   it within the tolerance: lines nearly in line) is doubtful; circles alike, along the circle;
+/// - a letter read otherwise: the glyph (the reader's box joined with the cross-check's glyphs
+///   overlapping it) is classified again: when it may be the scene's letter (confidence ≥ 0.2), or
+///   is not the reader's letter either (< 0.2), or the reader read the scene's letter with a mark
+///   beside it ("Oe"), unconfirmed; when it reads as the reader's letter (≥ 0.5) and not the
+///   scene's (≤ 0.02), a conflict — doubtful when a stroke of the scene touches the glyph's box
+///   (it may cut or lengthen the glyph); else doubtful (a label the classifier does not read alone,
+///   A' or B1: the reader's word, doubtful when it doubts the letter);
 /// - a scene letter the reader misses: conflict when the cross-check found no glyph by the point
 ///   either; a letter the reader reads where the scene names none: conflict when the reader
-///   attached it to a point and does not doubt it;
+///   attached it to a point and does not doubt it, the cross-check found a glyph there too (not a
+///   crossing of strokes), and no letter of the scene is within 2.5 letter heights (not a piece of one);
 /// - a triangle difference no segment or letter difference explains (the two sides' bands decide a
 ///   collinearity differently): unconfirmed.
 CountCheck compare_counts(const Scene& scene, const Bands& bands, const Scene& read, const vision::InkProbe& probe,
-                    vision::CrossCheck& check);
+                          vision::CrossCheck& check);
 
 /// Whether a scene is worth reading its picture for (the cross-check's `--count-check auto`): it
 /// letters a placed point — Tangram's counts are about letters; a figure of unlettered shapes

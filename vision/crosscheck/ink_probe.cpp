@@ -7,6 +7,8 @@
 #include <geotruth/ink_probe.hpp>
 #include <numbers>
 
+#include <opencv2/imgproc.hpp>
+
 #include "vision/glyphs.hpp"
 #include "vision/letters.hpp"
 #include "vision/paper.hpp"
@@ -40,17 +42,45 @@ double InkProbe::round(PixelPoint centre, double radius) const {
   return trace.samples.empty() ? 0 : trace.coverage;
 }
 
+namespace {
+
+// The glyph's own ink in `box`: the box's darkness split at its own level (Otsu), so that noise
+// the picture's ink level lets through does not widen the glyph; specks (pieces under a tenth of
+// the largest) dropped. Empty when the box holds no ink.
+cv::Mat glyph_ink(const Paper& paper, cv::Rect box) {
+  box &= cv::Rect(0, 0, paper.ink.cols, paper.ink.rows);
+  if (box.area() == 0 || cv::countNonZero(paper.ink(box)) == 0) return {};
+  cv::Mat dark, patch;
+  cv::normalize(paper.darkness(box), dark, 0, 255, cv::NORM_MINMAX, CV_8U);
+  cv::threshold(dark, patch, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(patch, labels, stats, centroids, 8);
+  int largest = 0;
+  for (int k = 1; k < n; ++k) largest = std::max(largest, stats.at<int>(k, cv::CC_STAT_AREA));
+  for (int k = 1; k < n; ++k)
+    if (stats.at<int>(k, cv::CC_STAT_AREA) * 10 < largest) patch.setTo(0, labels == k);
+  return patch;
+}
+
+}  // namespace
+
 double InkProbe::reads_as(int x, int y, int width, int height, const std::string& text) const {
   if (text.size() != 1) return -1;
-  const cv::Rect box = cv::Rect(x, y, width, height) & cv::Rect(0, 0, paper_->ink.cols, paper_->ink.rows);
-  if (box.area() == 0 || cv::countNonZero(paper_->ink(box)) == 0) return -1;
+  const cv::Mat patch = glyph_ink(*paper_, cv::Rect(x, y, width, height));
+  if (patch.empty()) return -1;
   // Lower case shaped like its capital is one class, named by the capital.
   const char c = text[0];
   const std::string wanted(1, case_twin(c) ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c);
-  const cv::Mat patch = paper_->ink(box).clone();
   for (const GlyphGuess& g : classify_glyph(patch, 200, Alphabet::diagram_text))
     if (g.text == wanted) return g.confidence;
   return 0;
+}
+
+std::pair<std::string, double> InkProbe::best_reading(int x, int y, int width, int height) const {
+  const cv::Mat patch = glyph_ink(*paper_, cv::Rect(x, y, width, height));
+  if (patch.empty()) return {"", 0};
+  const std::vector<GlyphGuess> guesses = classify_glyph(patch, 1, Alphabet::diagram_text);
+  return guesses.empty() ? std::pair<std::string, double>{"", 0} : std::pair{guesses[0].text, guesses[0].confidence};
 }
 
 }  // namespace geotruth::vision

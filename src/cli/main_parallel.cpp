@@ -233,7 +233,7 @@ int main(int argc, char** argv) {
                  std::map<std::string, CountCheckMode>{
                      {"auto", CountCheckMode::automatic}, {"on", CountCheckMode::on}, {"off", CountCheckMode::off}},
                  CLI::ignore_case))
-             ->default_str("auto");
+             ->option_text("auto|on|off (default: auto)");
          command->picture.add_to(app);
          bands->add_to(app);
          command->batch.add_to(app);

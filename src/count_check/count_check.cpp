@@ -217,7 +217,7 @@ class Comparison {
     std::string shown;
     if (as_read >= kGlyphIs)
       shown = r.text;
-    else if (boxed)
+    else if (boxed && r.text.size() == 1)
       if (const auto [best, confidence] = probe_.best_reading(x0, y0, x1 - x0, y1 - y0); confidence >= kGlyphIs)
         shown = best;
     std::string detail = "the scene names the point " + s.id + ", the picture shows the letter " +
@@ -229,6 +229,13 @@ class Comparison {
     Severity severity = Severity::doubtful;
     if (r.text.size() > 1 && r.text.find(s.text) != std::string::npos)
       severity = Severity::note;  // the scene's letter read with a mark beside it ("Oe")
+    else if (!std::isalpha(static_cast<unsigned char>(r.text[0])))
+      severity = Severity::note;  // a number written by the point (a length), not a name
+    else if (r.text.size() > 1)
+      // A label of several glyphs (B1, A', or a length such as 24 written by the point): the
+      // classifier reads glyphs one by one, so nothing confirms it; a point's name is doubtful,
+      // anything else (a length, a word) the reader's.
+      severity = looks_like_point_name(r.text) ? Severity::doubtful : Severity::note;
     else if (as_scene >= kGlyphMayBe || (as_scene >= 0 && (shown.empty() || same_letter(shown, s.text))))
       severity = Severity::note;  // the glyph may well be the scene's letter, or reads as no letter surely: a misread
     else if (as_scene >= 0 && as_scene <= kGlyphIsNot)
@@ -238,6 +245,15 @@ class Comparison {
     else if (as_scene < 0 && !doubted_.count(r.id))
       severity = Severity::conflict;  // a label the classifier does not read alone (A', B1): the reader's word
     add("letter read otherwise", {s.id}, detail, severity, {s.at});
+  }
+
+  // A capital, then digits, then primes: how diagrams name points (A, B1, C').
+  static bool looks_like_point_name(const std::string& text) {
+    if (text.empty() || !std::isupper(static_cast<unsigned char>(text[0]))) return false;
+    std::size_t i = 1;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    while (i < text.size() && text[i] == '\'') ++i;
+    return i == text.size();
   }
 
   // Letters whose glyphs the classifier cannot tell apart (c and C, one class).

@@ -59,8 +59,9 @@ struct CountCheck {
 ///   is not the reader's letter either (< 0.2), or the reader read the scene's letter with a mark
 ///   beside it ("Oe"), unconfirmed; when it reads as the reader's letter (≥ 0.5) and not the
 ///   scene's (≤ 0.02), a conflict — doubtful when a stroke of the scene touches the glyph's box
-///   (it may cut or lengthen the glyph); else doubtful (a label the classifier does not read alone,
-///   A' or B1: the reader's word, doubtful when it doubts the letter);
+///   (it may cut or lengthen the glyph); else doubtful. A read label of several glyphs is not read
+///   again: a point's name (B1, C') is doubtful, a number or a word (a length written by the
+///   point) unconfirmed;
 /// - a scene letter the reader misses: conflict when the cross-check found no glyph by the point
 ///   either; a letter the reader reads where the scene names none: conflict when the reader
 ///   attached it to a point and does not doubt it, the cross-check found a glyph there too (not a

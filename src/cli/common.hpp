@@ -256,6 +256,10 @@ struct RenderCommand {
 };
 int render(const RenderCommand& command, const BandOptions& bands);
 
+/// crosscheck --count-check: whether the picture is also read on its own and its Tangram counts
+/// compared with the scene's (docs/vision.md, "Counts"); `automatic`: for scenes that letter a point.
+enum class CountCheckMode { automatic, on, off };
+
 struct CrosscheckCommand {
   InputOptions in;
   BatchOptions batch;
@@ -264,6 +268,7 @@ struct CrosscheckCommand {
   int threads = 0;                               ///< 0: all cores
   double wobble_px = -1;                         ///< negative: measured per picture
   std::uint64_t max_image_pixels = 64ull << 20;  ///< pictures larger are refused before decoding
+  CountCheckMode count_check = CountCheckMode::automatic;
 };
 int crosscheck(CrosscheckCommand command, const BandOptions& bands);
 

@@ -2,13 +2,19 @@
 // executable loads only for this subcommand (cli/vision_loader.cpp).
 #include <cstdio>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <iterator>
 #include <memory>
 #include <optional>
 
+#include <atomic>
+#include <ctime>
+#include <geotruth/reader.hpp>
+
 #include "cli/common.hpp"
 #include "cli/picture_files.hpp"
+#include "count_check/count_check.hpp"
 
 namespace geotruth::cli {
 namespace {
@@ -58,6 +64,37 @@ std::string mapping_text(const vision::PictureMapping& m) {
   return text;
 }
 
+// CPU time the count checks took, all threads (said at the end of the run).
+std::atomic<double> counts_cpu_seconds{0};
+
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// The cross-check's counts (docs/vision.md, "Counts"): the picture read on its own and its counts
+// compared with the scene's. A picture the reader cannot read leaves the counts undone (said in
+// count_check.error), never the record.
+std::string check_counts(const Scene& scene, const vision::Image& image, const Bands& bands, vision::CrossCheck& check,
+                         std::optional<CountCheck>& counts) {
+  const double start = thread_cpu_seconds();
+  try {
+    const vision::PictureRead read = vision::read_picture(image, scene.id);
+    if (auto invalid = validate(read.scene)) return "the scene read from the picture is not valid: " + invalid->message;
+    const vision::InkProbe probe(image, check.picture.tolerance_px);
+    counts = compare_counts(scene, bands, read.scene, probe, check);
+  } catch (const std::exception& e) {  // OpenCV's own checks
+    return std::string("the picture could not be read: ") + e.what();
+  }
+  counts_cpu_seconds.fetch_add(thread_cpu_seconds() - start);
+  return "";
+}
+
+ordered_json tally_json(const CountTally& t) {
+  return {{"letters", t.letters}, {"circles", t.circles}, {"segments", t.segments}, {"triangles", t.triangles}};
+}
+
 // The cross-check's part of a record, after its head.
 void put_check(ordered_json& result, const vision::CrossCheck& check, const Bands& bands) {
   result["agree"] = check.agree;
@@ -88,6 +125,15 @@ void put_check(ordered_json& result, const vision::CrossCheck& check, const Band
   result["elements"] = std::move(elements);
 }
 
+// The counts of both sides and the reader's differences the pixels contradict.
+ordered_json count_check_json(const CountCheck& counts) {
+  ordered_json unconfirmed = ordered_json::array();
+  for (const auto& r : counts.unconfirmed) unconfirmed.push_back(finding_json(r));
+  return {{"scene", tally_json(counts.scene)},
+          {"picture", tally_json(counts.picture)},
+          {"unconfirmed", std::move(unconfirmed)}};
+}
+
 int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options) {
   const RunBands run = resolve_bands(band_options, command.in, std::cerr);
   const vision::RenderOptions options = command.picture.options(run.bands);
@@ -109,7 +155,10 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
                       {"picture", command.picture.json()},
                       {"bands", bands_json(run.bands)},
                       {"wobble", command.wobble_px},
-                      {"max_image_pixels", command.max_image_pixels}},
+                      {"max_image_pixels", command.max_image_pixels},
+                      {"count_check", command.count_check == CountCheckMode::on    ? "on"
+                                      : command.count_check == CountCheckMode::off ? "off"
+                                                                                   : "auto"}},
                      pictures},
                     command.in, command.batch);
   // Disagreements in records written before (a resumed run's exit code is the whole run's).
@@ -145,8 +194,8 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
             const std::vector<std::string> names = picture_names(scene, record.key);
             const auto found = folder->find(names);
             if (!found)
-              throw InputError{"", "no picture for scene \"" + scene.id + "\" (looked for " +
-                                       folder->looked_for(names) + ")"};
+              throw InputError{
+                  "", "no picture for scene \"" + scene.id + "\" (looked for " + folder->looked_for(names) + ")"};
             image_path = *found;
           } else {
             image_path = command.image;
@@ -155,9 +204,18 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
           image = vision::decode(read_bytes(image_path), error, limits);
           if (image.width == 0) throw InputError{"", image_path.string() + ": " + error};
         }
-        const vision::CrossCheck check = vision::crosscheck(scene, image, check_options);
+        vision::CrossCheck check = vision::crosscheck(scene, image, check_options);
+        std::string count_error;
+        std::optional<CountCheck> counts;
+        // auto: lettered scenes drawn in their own pixels. A figure mapped onto its picture by
+        // its dots (VisOnlyQA) is left out: the reader takes its point dots for small circles.
+        if (command.count_check == CountCheckMode::on ||
+            (command.count_check == CountCheckMode::automatic && counts_worth_reading(scene) && !check.mapping.fitted))
+          count_error = check_counts(scene, image, run.bands, check, counts);
         ordered_json result = record_head(scene, record);
         put_check(result, check, run.bands);
+        if (counts) result["count_check"] = count_check_json(*counts);
+        if (!count_error.empty()) result["count_check"] = {{"error", count_error}};
         if (!image_path.empty()) result["image"] = image_path.string();
         std::shared_ptr<const std::vector<std::uint8_t>> overlay;
         if (!command.overlay_dir.empty())
@@ -178,7 +236,10 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
       out.stream(), std::cerr, out.plan());
   if (!out.finish(stats)) return kUsage;
   std::cerr << "crosscheck: " << stats.records << " records, " << checked << " checked, " << checked - disagree
-            << " agree, " << disagree << " disagree, " << stats.errors << " errors\n";
+            << " agree, " << disagree << " disagree, " << stats.errors << " errors";
+  if (const double counted = counts_cpu_seconds.load(); counted > 0)
+    std::cerr << " (counts read from the pictures: " << std::fixed << std::setprecision(1) << counted << " CPU-s)";
+  std::cerr << "\n";
   if (out.totals(stats).errors) return kRecordErrors;
   return disagree + disagree_before ? kDisagree : kOk;
 }

@@ -1,6 +1,7 @@
 // geotruth-parallel: the subcommands that use every core (TBB) or draw and detect (cairo and
 // OpenCV, in modules loaded when they run). geotruth executes it for them (cli/subcommands.hpp).
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -224,6 +225,15 @@ int main(int argc, char** argv) {
          app.add_option("--wobble", command->wobble_px,
                         "how far the pictures' strokes stray from their place, px (default: measured on each picture)");
          app.add_option("--max-image-pixels", command->max_image_pixels, kMaxPixelsHelp)->capture_default_str();
+         app.add_option("--count-check", command->count_check,
+                        "also read the picture on its own (letters included) and compare its counts of letters, "
+                        "circles, segments and triangles formed by letters with the scene's: auto (scenes that "
+                        "letter a point, drawn in their own pixels: not a figure mapped by its dots), on, off")
+             ->transform(CLI::CheckedTransformer(
+                 std::map<std::string, CountCheckMode>{
+                     {"auto", CountCheckMode::automatic}, {"on", CountCheckMode::on}, {"off", CountCheckMode::off}},
+                 CLI::ignore_case))
+             ->option_text("auto|on|off (default: auto)");
          command->picture.add_to(app);
          bands->add_to(app);
          command->batch.add_to(app);

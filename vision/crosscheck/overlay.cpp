@@ -1,5 +1,6 @@
 // The cross-check drawn over its picture: the scene's strokes where the check put them (blue), the
-// detections (orange) and every finding's place (red).
+// detections (orange) and every finding's place (red): circled, or, for a segment the counts find
+// on one side only, drawn.
 #include <opencv2/imgproc.hpp>
 
 #include <cmath>
@@ -35,8 +36,14 @@ Image overlay(const Scene& scene, const Image& image, const CrossCheck& check) {
   for (const P2& h : d.arrowheads)
     cv::drawMarker(canvas, cv::Point(static_cast<int>(h.x), static_cast<int>(h.y)), orange, cv::MARKER_TILTED_CROSS, 8,
                    1);
-  for (const auto& r : check.reasons)
+  for (const auto& r : check.reasons) {
+    // A segment the counts find on one side only (crosscheck --count-check): drawn between its letters.
+    if (r.kind == FindingKind::count_mismatch && r.where.size() == 2 && r.detail.rfind("segment", 0) == 0) {
+      cv::line(canvas, pt(r.where[0]), pt(r.where[1]), red, 2, cv::LINE_AA, shift);
+      continue;
+    }
     for (const P2& p : r.where) cv::circle(canvas, pt(p), 12 * 4, red, 2, cv::LINE_AA, shift);
+  }
   Image out{canvas.cols, canvas.rows, {}};
   out.rgb.assign(canvas.data, canvas.data + canvas.total() * 3);
   return out;

@@ -221,7 +221,7 @@ check "work limit: exit 1" 1 $?
 check "work limit: one record per line" 2 "$(wc -l <"$tmp/limit_out.jsonl")"
 check "work limit: the error names the limit" 1 "$(grep -c 'work limit: more than 1000 pairs.*--max-pairs' "$tmp/limit_out.jsonl")"
 check "work limit: the next scene is counted" 1 "$(grep -c '"id":"small"' "$tmp/limit_out.jsonl")"
-"$geotruth" analyze "$tmp/limit.jsonl" --max-output-bytes 500 >"$tmp/limit_out2.jsonl" 2>/dev/null
+"$geotruth" analyze "$tmp/limit.jsonl" --max-output-bytes 2000 >"$tmp/limit_out2.jsonl" 2>/dev/null
 check "work limit: output size names the limit" 1 "$(grep -c 'max-output-bytes' "$tmp/limit_out2.jsonl")"
 
 # score: the table on stdout, JSON with --json; exit 1 when a response row cannot be read, 2

@@ -30,8 +30,11 @@ struct Glyph {
 struct Piece {
   P2 origin, dir;         ///< the fitted line: origin + t·dir, |dir| = 1
   double t0 = 0, t1 = 0;  ///< the inked run, t0 < t1
-  double coverage = 0;    ///< share of its samples with ink on the line (letters' boxes left out)
-  double contrast = 0;    ///< median darkness of its ink, gray levels
+  /// The stretch the line detector saw (within [t0, t1] or about): it stops short of the dots and
+  /// letters a stroke runs into, which the walk to the run's ends does not.
+  double seen0 = 0, seen1 = 0;
+  double coverage = 0;  ///< share of its samples with ink on the line (letters' boxes left out)
+  double contrast = 0;  ///< median darkness of its ink, gray levels
   bool dashed = false;
   P2 at(double t) const { return {origin.x + t * dir.x, origin.y + t * dir.y}; }
   P2 a() const { return at(t0); }

@@ -184,10 +184,15 @@ class Reader {
       cv::Mat strokes = cv::Mat::zeros(sheet_.paper.ink.rows, sheet_.paper.ink.cols, CV_8U);
       const double long_stroke = std::max(30.0, 0.04 * std::max(sheet_.width, sheet_.height));
       const int thickness = static_cast<int>(std::lround(2 * sheet_.half)) + 1;  // the stroke, not its fringe
+      // The stretch the detector saw, a stroke's width beyond: the walk's run may go on through a
+      // point's dot into the letter written just beyond it (a stem continuing the line).
+      const double pad = sheet_.stroke + 2;
       for (const Piece& p : pieces_)
-        if (p.length() >= long_stroke)
-          cv::line(strokes, cv::Point(cvRound(p.a().x), cvRound(p.a().y)),
-                   cv::Point(cvRound(p.b().x), cvRound(p.b().y)), 255, thickness);
+        if (p.length() >= long_stroke) {
+          const P2 a = p.at(std::max(p.t0, p.seen0 - pad)), b = p.at(std::min(p.t1, p.seen1 + pad));
+          cv::line(strokes, cv::Point(cvRound(a.x), cvRound(a.y)), cv::Point(cvRound(b.x), cvRound(b.y)), 255,
+                   thickness);
+        }
       for (const Round& r : rounds_)
         cv::circle(strokes, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255, thickness);
       read::read_glyphs(sheet_, for_letters, strokes);

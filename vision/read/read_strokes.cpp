@@ -192,6 +192,7 @@ std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>&
       if (overlap < std::min(min_length, 0.5 * (t1 - t0))) continue;
       Piece p;
       p.origin = origin, p.dir = dir, p.t0 = run.a, p.t1 = run.b;
+      p.seen0 = std::max(run.a, t0), p.seen1 = std::min(run.b, t1);
       p.coverage = run.known ? static_cast<double>(run.ink) / run.known : 0;
       p.contrast = median_of(std::move(run.peaks));
       pieces.push_back(p);
@@ -210,6 +211,8 @@ std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>&
       const double lo = std::min(a, b), hi = std::max(a, b);
       if (lo > k.t1 + gap_max || hi < k.t0 - gap_max) continue;
       k.t0 = std::min(k.t0, lo), k.t1 = std::max(k.t1, hi);
+      const double s0 = k.along(p.at(p.seen0)), s1 = k.along(p.at(p.seen1));
+      k.seen0 = std::min(k.seen0, std::min(s0, s1)), k.seen1 = std::max(k.seen1, std::max(s0, s1));
       merged = true;
       break;
     }

@@ -290,11 +290,19 @@ def main():
         print()
 
     if not args.no_images:
-        scales = [s for s in audited.values() if "mapping" in s]
-        if scales:
-            res = sorted(s["mapping"]["residual_px"] for s in scales)
-            print(f"## picture mapping\n\n{len(scales)} pictures mapped; residual median "
-                  f"{res[len(res) // 2]:.2f} px, max {res[-1]:.2f} px\n")
+        mapped = [s["mapping"] for s in audited.values() if "mapping" in s]
+        fitted = [m for m in mapped if not m.startswith("no mapping")]
+        if mapped:
+            res = sorted(float(re.search(r"residual ([0-9.]+) px", m).group(1)) for m in fitted) or [0.0]
+            worst = sorted(float(re.search(r"worst ([0-9.]+)", m).group(1)) for m in fitted) or [0.0]
+            scale = sorted(float(re.search(r"^([0-9.]+) px per unit", m).group(1)) for m in fitted) or [0.0]
+            print(f"## picture mapping\n\n{len(fitted)} of {len(mapped)} scenes mapped onto their pictures by "
+                  f"their point dots; residual median {res[len(res) // 2]:.2f} px, 90th percentile "
+                  f"{res[int(0.9 * (len(res) - 1))]:.2f} px, largest dot distance {worst[-1]:.2f} px; scale "
+                  f"{scale[0]:.0f}–{scale[-1]:.0f} px per unit (median {scale[len(scale) // 2]:.0f})")
+            for m in sorted(set(m for m in mapped if m.startswith("no mapping")))[:10]:
+                print(f"- {m}")
+            print()
 
     # 4. score
     responses = os.path.join(args.checkout, "results", "model_responses")

@@ -48,6 +48,31 @@ check "broken source exit code" 1 $?
 "$geotruth" count "$fixtures/two_valid_three_bad.jsonl" --mode sideways >/dev/null 2>&1
 check "bad --mode exit code" 2 $?
 
+# count --list names what it counts: one-cevian (A B, A C, B D C, A D) has the triangles ABD, ADC, ABC.
+"$geotruth" count "$fixtures/linelist_figures.txt" --from linelist --list 2>/dev/null |
+  /usr/bin/python3 -c 'import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    if r.get("id") == "one-cevian":
+        f = r["figures"]
+        print(len(f["segments"]) == r["segments"], len(f["triangles"]) == r["triangles"],
+              sorted("".join(sorted(t)) for t in f["triangles"]))' >"$tmp/list"
+check "count --list: the triangles by letters" "True True ['ABC', 'ABD', 'ACD']" "$(cat "$tmp/list")"
+
+# VisOnlyQA: a split's folder (fixtures of our own in its format), one scene per item, named by its id.
+"$geotruth" import --from visonlyqa "$fixtures/visonlyqa/split" -o "$tmp/voqa.jsonl" 2>/dev/null
+check "visonlyqa import exit code" 0 $?
+check "visonlyqa one scene per item" 21 "$(wc -l <"$tmp/voqa.jsonl")"
+check "visonlyqa plain items paired" 9 "$(grep -c '"scene_from":"text_fixture' "$tmp/voqa.jsonl")"
+"$geotruth" audit --from visonlyqa "$fixtures/visonlyqa/split" -o "$tmp/voqa_audit" --no-progress >/dev/null 2>&1
+check "visonlyqa audit exit code" 0 $?
+check "visonlyqa wrong labels" 2 "$(grep -c '"verdict":"wrong"' "$tmp/voqa_audit/verdicts.jsonl")"
+check "visonlyqa unsupported (real, 3D)" 3 "$(grep -c '"verdict":"unsupported"' "$tmp/voqa_audit/verdicts.jsonl")"
+"$geotruth" score --from visonlyqa "$fixtures/visonlyqa/split" --responses "$fixtures/visonlyqa/responses/model_responses" \
+  --json "$tmp/voqa_scores.json" >/dev/null 2>&1
+check "visonlyqa score exit code" 0 $?
+check "visonlyqa score models" 4 "$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["models"]))' "$tmp/voqa_scores.json")"
+
 # GePBench: rules and VQA files read together.
 "$geotruth" count --from gepbench "$fixtures/gepbench/rules.json" "$fixtures/gepbench/size.jsonl" >/dev/null 2>&1
 check "gepbench import through count" 0 $?

@@ -32,12 +32,16 @@ Checker::Checker(const Scene& scene, const Image& image, const CrossCheckOptions
   const double longer = std::max(image.width, image.height);
   min_extra_line_ = std::max(20.0, 0.05 * longer), min_extra_radius_ = std::max(6.0, 0.02 * longer);
   min_extra_stroke_ = std::max(16.0, 0.035 * longer);
-  bool fills = false;
-  out_.scale = scale_for_image(scene.frame, image.width, image.height, fills);
-  fig_ = build_figure(scene, image.width, image.height, out_.scale, {}, 0, options.dataset_picture);
-  if (!fills) {
-    out_.offset = register_offset();
-    fig_ = build_figure(scene, image.width, image.height, out_.scale, out_.offset, 0, options.dataset_picture);
+  // A frame drawn at a scale of its own (VisOnlyQA) is mapped by the picture's point dots; any
+  // other frame fills the picture (own renderings) or is registered on its ink (users' pictures).
+  if (!(scene.frame.px_per_unit && fit_dots(scene))) {
+    bool fills = false;
+    out_.scale = scale_for_image(scene.frame, image.width, image.height, fills);
+    fig_ = build_figure(scene, image.width, image.height, out_.scale, {}, 0, options.dataset_picture);
+    if (!fills) {
+      out_.offset = register_offset();
+      fig_ = build_figure(scene, image.width, image.height, out_.scale, out_.offset, 0, options.dataset_picture);
+    }
   }
   evidence_.resize(fig_.curves.size());
   out_.dataset_picture = options.dataset_picture;

@@ -59,6 +59,10 @@ struct SceneAudit {
 struct PictureEvidence {
   std::string image;
   std::vector<Finding> findings;
+  /// A frame drawn at a scale of its own (Frame::px_per_unit): the scale fitted on the picture (its
+  /// questions are then judged at it), and the fit in one line (or why there is none).
+  std::optional<double> px_per_unit;
+  std::string mapping;
   std::vector<std::uint8_t>
       overlay_png;  ///< the picture with the scene and every finding marked, when there are findings
 };

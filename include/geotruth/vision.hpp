@@ -148,11 +148,28 @@ struct ElementEvidence {
   bool matched = false;  ///< and where the scene puts it, with its shape
 };
 
+/// How a frame drawn at a scale of its own (Frame::px_per_unit: VisOnlyQA's matplotlib figures)
+/// maps onto its picture, fitted on the picture: the scene's placed points matched to the point dots
+/// the picture draws, and a similarity (Eigen's umeyama) fitted to the matches.
+struct PictureMapping {
+  bool fitted = false;
+  double scale = 0;         ///< image pixels per frame unit
+  double rotation_deg = 0;  ///< the similarity's rotation (matplotlib draws none: near 0)
+  bool flipped = false;     ///< the frame's y axis runs up the image (y-up frames)
+  PixelPoint translation;   ///< where the frame's origin lands in the image
+  double residual_px = 0;   ///< RMS distance of the matched dots from where the mapping puts their points
+  double worst_px = 0;      ///< the largest of those distances
+  int dots = 0;             ///< points matched to a dot
+  int points = 0;           ///< placed points of the scene
+  std::string reason;       ///< why no mapping was fitted (then the frame is registered as for any picture)
+};
+
 struct CrossCheck {
   bool agree = true;             ///< no reason is a conflict
   bool doubtful = false;         ///< some reason is doubtful (pixel_ambiguous, low_contrast): seen, but not safely
   double scale = 1;              ///< image pixels per frame unit
   PixelPoint offset;             ///< where the frame's origin lands in the image (registration of users' images)
+  PictureMapping mapping;        ///< frames drawn at a scale of their own: the mapping fitted on the picture
   bool dataset_picture = false;  ///< judged against the shapes as the dataset's source draws them
   PictureReading picture;
   std::vector<Reason> reasons;

@@ -257,7 +257,11 @@ void judge_by_picture(const Question& q, const Truth& truth, const PictureEviden
                       std::vector<Lacking>& lacking, QuestionVerdict& v) {
   if (v.verdict != Verdict::ok && v.verdict != Verdict::wrong) return;
   std::vector<const Finding*> rests_on;
-  const bool counting = q.ask == "count" || q.ask == "exists" || q.ask == "reference";
+  // Something drawn the scene lacks can change a count, an existence or a reference; a named
+  // polygon's sides and an estimate's measures are the named points' (the scene's), and only a
+  // diameter or radius asks about any drawn circle.
+  const bool counting = ((q.ask == "count" || q.ask == "exists") && q.vertices.empty()) || q.ask == "reference" ||
+                        q.ask == "diameter" || q.ask == "radius";
   for (const Finding& f : picture.findings) {
     if (f.kind == FindingKind::count_mismatch || f.severity == Severity::note) continue;
     // A fact about the finding's elements: all of them (a gap between two strokes is about the pair).

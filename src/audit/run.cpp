@@ -72,11 +72,18 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& run_bands, const
   const SceneOrError parsed =
       scene_for_truth(std::get<Scene>(described), item.raw.key, read_pictures, truth_from_picture);
   if (const auto* error = std::get_if<InputError>(&parsed)) return error_audit(item, *error);
-  const Scene& scene = std::get<Scene>(parsed);
-  const bool from_picture = read_from_picture(scene);
+  const Scene& parsed_scene = std::get<Scene>(parsed);
+  const bool from_picture = read_from_picture(parsed_scene);
   // A scene read from its picture is not cross-checked against that picture again; it sets its own band.
   std::optional<PictureEvidence> picture;
-  if (pictures && *pictures && !from_picture) picture = (*pictures)(scene, item.raw.key);
+  if (pictures && *pictures && !from_picture) picture = (*pictures)(parsed_scene, item.raw.key);
+  // A frame drawn at a scale of its own is judged at the scale fitted on its picture.
+  std::optional<Scene> at_picture_scale;
+  if (picture && picture->px_per_unit && parsed_scene.frame.px_per_unit) {
+    at_picture_scale = parsed_scene;
+    at_picture_scale->frame.px_per_unit = Rational(*picture->px_per_unit);
+  }
+  const Scene& scene = at_picture_scale ? *at_picture_scale : parsed_scene;
   const std::optional<Bands> own = picture_bands(scene, run_bands);
   const Bands& bands = own ? *own : run_bands;
   SceneAudit audit;
@@ -111,6 +118,7 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& run_bands, const
   if (!audit.difficulty.empty()) out.scene["difficulty"] = audit.difficulty;
   out.scene["hash"] = audit.content_hash;
   if (picture && !picture->image.empty()) out.scene["image"] = picture->image;
+  if (picture && !picture->mapping.empty()) out.scene["mapping"] = picture->mapping;
   if (picture) out.overlay = std::move(picture->overlay_png);
   out.scene["findings"] = std::move(findings);
   if (!item.raw.notes.empty()) {

@@ -387,9 +387,21 @@ PictureFolder::PictureFolder(std::filesystem::path dir) : dir_(std::move(dir)) {
   }
 }
 
+std::vector<std::string> picture_names(const Scene& scene, const std::string& key) {
+  std::vector<std::string> names{scene.id, key};
+  if (!scene.extra.empty())
+    if (const auto extra = ordered_json::parse(scene.extra, nullptr, false);
+        extra.is_object() && extra.contains("image") && extra["image"].is_string())
+      names.push_back(extra["image"].get<std::string>());
+  return names;
+}
+
 std::optional<std::filesystem::path> PictureFolder::find(const std::vector<std::string>& names) const {
   for (const std::string& name : names) {
     if (name.empty()) continue;
+    // A path under the folder (VisOnlyQA's image_path: "images/SyntheticGeometry/…jpeg").
+    if (name.find('/') != std::string::npos && name.find("..") == std::string::npos)
+      if (std::error_code error; std::filesystem::is_regular_file(dir_ / name, error)) return dir_ / name;
     if (auto it = by_stem_.find(name); it != by_stem_.end()) return it->second;
     if (const auto nested = dir_ / name / "img_diagram.png"; std::filesystem::exists(nested)) return nested;
     constexpr std::string_view kGepbench = "gepbench-";
@@ -404,7 +416,9 @@ std::optional<std::filesystem::path> PictureFolder::find(const std::vector<std::
 std::string PictureFolder::looked_for(const std::vector<std::string>& names) const {
   std::string out;
   for (const std::string& name : names)
-    if (!name.empty())
+    if (name.find('/') != std::string::npos)
+      out += (out.empty() ? "" : ", ") + (dir_ / name).string();
+    else if (!name.empty())
       out += (out.empty() ? "" : ", ") + (dir_ / name).string() + ".png/.jpg/.jpeg, " +
              (dir_ / name / "img_diagram.png").string();
   return out + (out.empty() ? "" : " in ") + dir_.string();

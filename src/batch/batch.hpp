@@ -148,6 +148,10 @@ std::string printable(std::string_view text);
 /// source key: <name>.png, .jpg or .jpeg, or <name>/img_diagram.png (Geometry3K's layout); and for
 /// a GePBench scene "gepbench-<i>", the engine's own name <prefix>_<i as 8 digits>.jpg (any prefix:
 /// "easy_00000012.jpg").
+/// The names a scene's picture may have: the scene's id, its source key, and the picture its
+/// importer recorded under extra "image" (a path relative to the dataset's folder).
+std::vector<std::string> picture_names(const Scene& scene, const std::string& key);
+
 class PictureFolder {
  public:
   explicit PictureFolder(std::filesystem::path dir);

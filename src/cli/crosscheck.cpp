@@ -34,11 +34,36 @@ ordered_json picture_json(const vision::PictureReading& p) {
   return out;
 }
 
+// A frame drawn at a scale of its own: the mapping fitted on the picture's dots, or why none was.
+ordered_json mapping_json(const vision::PictureMapping& m) {
+  if (!m.fitted) return {{"fitted", false}, {"reason", m.reason}};
+  return {{"fitted", true},
+          {"px_per_unit", std::round(m.scale * 1e4) / 1e4},
+          {"rotation_deg", std::round(m.rotation_deg * 1e4) / 1e4},
+          {"y_flipped", m.flipped},
+          {"translation", {rounded_px(m.translation.x), rounded_px(m.translation.y)}},
+          {"dots", m.dots},
+          {"points", m.points},
+          {"residual_px", rounded_px(m.residual_px)},
+          {"worst_px", rounded_px(m.worst_px)}};
+}
+
+// One line for an audit's scene record.
+std::string mapping_text(const vision::PictureMapping& m) {
+  if (!m.fitted) return "no mapping fitted: " + m.reason;
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "%.2f px per unit, rotation %.3f deg%s, %d of %d points on their dots, residual %.2f px (worst %.2f)",
+                m.scale, m.rotation_deg, m.flipped ? ", y flipped" : "", m.dots, m.points, m.residual_px, m.worst_px);
+  return text;
+}
+
 // The cross-check's part of a record, after its head.
 void put_check(ordered_json& result, const vision::CrossCheck& check, const Bands& bands) {
   result["agree"] = check.agree;
   result["status"] = !check.agree ? "disagree" : check.doubtful ? "doubtful" : "agree";
   result["bands"] = bands_json(bands);
+  if (check.mapping.fitted || !check.mapping.reason.empty()) result["mapping"] = mapping_json(check.mapping);
   result["picture"] = picture_json(check.picture);
   ordered_json reasons = ordered_json::array();
   for (const auto& r : check.reasons) reasons.push_back(finding_json(r));
@@ -117,11 +142,11 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
           }
         } else {
           if (folder) {
-            const std::vector<std::string> picture_names{scene.id, record.key};
-            const auto found = folder->find(picture_names);
+            const std::vector<std::string> names = picture_names(scene, record.key);
+            const auto found = folder->find(names);
             if (!found)
               throw InputError{"", "no picture for scene \"" + scene.id + "\" (looked for " +
-                                       folder->looked_for(picture_names) + ")"};
+                                       folder->looked_for(names) + ")"};
             image_path = *found;
           } else {
             image_path = command.image;
@@ -170,7 +195,7 @@ PictureCheck make_picture_check(const std::string& image, const Bands& bands, st
     PictureEvidence out;
     fs::path path = image;
     if (folder) {
-      const std::vector<std::string> names{scene.id, source_key};
+      const std::vector<std::string> names = picture_names(scene, source_key);
       const auto found = folder->find(names);
       if (!found) {
         out.findings.push_back(
@@ -188,6 +213,8 @@ PictureCheck make_picture_check(const std::string& image, const Bands& bands, st
     }
     out.image = path.string();
     const vision::CrossCheck check = vision::crosscheck(scene, picture, options);
+    if (check.mapping.fitted || !check.mapping.reason.empty()) out.mapping = mapping_text(check.mapping);
+    if (check.mapping.fitted) out.px_per_unit = check.mapping.scale;
     for (const vision::Reason& r : check.reasons) out.findings.push_back(r);
     if (!check.reasons.empty())
       out.overlay_png = vision::encode(vision::overlay(scene, picture, check), vision::ImageFormat::png);

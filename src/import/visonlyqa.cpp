@@ -295,9 +295,10 @@ Built build_scene(const Description& d) {
   s.frame.width = xr * Rational(8, 5);
   s.frame.height = yr * Rational(8, 5);
   s.frame.y = YAxis::up;
-  // Without the picture: the scale of the generator's smallest canvas (512 × 512 px at 100 dpi),
-  // where matplotlib fits 1.6 × the figure's larger extent: 320 / extent pixels per unit.
-  s.frame.px_per_unit = Rational(320) / std::max(xr, yr);
+  // Without the picture: the scale of the generator's smallest canvas (512 × 512 px at 100 dpi,
+  // 1.5 times that for figures of more than ten points), where matplotlib fits 1.6 × the figure's
+  // larger extent: 320 / extent pixels per unit (480 / extent).
+  s.frame.px_per_unit = Rational(s.points.size() > 10 ? 480 : 320) / std::max(xr, yr);
   s.frame.precision = Rational(1, 100);
   out.offset = {ox, oy};
   return out;
@@ -560,7 +561,9 @@ std::vector<ImportedScene> import_visonlyqa(const std::vector<std::pair<std::str
     }
     Scene scene;
     scene.id = item.id;
+    // "image": the picture under the split's folder, where audit/crosscheck --image look for it.
     ordered_json extra{
+        {"image", item.image_path},
         {"visonlyqa", {{"image_path", item.image_path}, {"set", item.set}, {"task", item.task}, {"kind", item.kind}}}};
     const Description* description = nullptr;
     if (item.kind == "geometry_text" || item.kind == "geometry")

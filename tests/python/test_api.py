@@ -32,10 +32,21 @@ def test_analyze_returns_the_cli_record_for_every_embedded_scene(cli):
 
 @pytest.mark.parametrize("options, flags", [({}, []), ({"any_vertex": True, "quadrilaterals": True},
                                                        ["--any-vertex", "--quadrilaterals"]),
+                                            ({"list": True, "quadrilaterals": True}, ["--list", "--quadrilaterals"]),
                                             ({"mode": "declared"}, ["--mode", "declared"])])
 def test_count_returns_the_cli_record_for_every_embedded_scene(cli, options, flags):
     printed = jsonl(cli("count", DATA, *flags))
     assert [geotruth.count(scene, **options) for scene in SCENES] == [without_place(r) for r in printed]
+
+
+def test_count_lists_what_it_counts_and_analyze_names_the_same_figures():
+    for scene in SCENES:
+        counted = geotruth.count(scene, list=True, quadrilaterals=True)
+        figures = counted["figures"]
+        assert len(figures["segments"]) == counted["segments"]
+        assert len(figures["triangles"]) == counted["triangles"]
+        assert len(figures["quadrilaterals"]) == counted["quadrilaterals"]
+        assert geotruth.analyze(scene)["figures"] == figures
 
 
 def test_audit_yields_the_verdicts_and_scene_records_of_an_audit_directory(cli, tmp_path):

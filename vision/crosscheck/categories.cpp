@@ -10,6 +10,7 @@
 #include <set>
 
 #include "vision/detectors.hpp"
+#include "vision/letters.hpp"
 #include "vision/pixels.hpp"
 
 namespace geotruth::vision::check {
@@ -205,6 +206,10 @@ void Checker::match_closed_shapes() {
 // --- letters: a glyph near each labelled point ------------------------------------------
 void Checker::match_letters() {
   if (std::none_of(fig_.texts.begin(), fig_.texts.end(), [](const Text& t) { return t.letter; })) return;
+  if (out_.mapping.fitted) {
+    match_read_letters();
+    return;
+  }
   std::vector<bool> compact;
   out_.detections.glyphs = find_glyphs(letter_ink(), compact);
   std::vector<bool> used(out_.detections.glyphs.size(), false);
@@ -281,6 +286,93 @@ void Checker::match_arrowheads() {
       ++count.matched;
     else
       add(FindingKind::not_detected, {h.element}, "no arrowhead detected at the link's end", std::nullopt, {c});
+  }
+}
+
+// A frame mapped by its dots (VisOnlyQA's matplotlib figures, lettered beside each dot, often
+// touching a stroke): the letters are read by the letter reader (read_letters, separating glyphs
+// from the scene's strokes) and each point's letter is the label of its name within reach of it
+// (three letter heights, or a twentieth of the picture's longer side). A label of another name
+// nearest the point is a note (letter_uncertain): the reader's reads of glyphs touching strokes are
+// not sure enough to doubt a question by, let alone call the picture wrong. A point with no label
+// and no glyph-sized mark within reach is not_detected.
+void Checker::match_read_letters() {
+  cv::Mat strokes = cv::Mat::zeros(paper_.ink.rows, paper_.ink.cols, CV_8U);
+  const int thickness = static_cast<int>(std::ceil(stroke_ + 2));
+  for (const Curve& c : fig_.curves) cv::polylines(strokes, pixel_path(c.path), c.closed, 255, thickness);
+  LetterOptions options;
+  options.alphabet = Alphabet::point_labels;
+  options.stroke_ink = strokes;
+  const std::vector<LetterRead> read = read_letters(paper_, options);
+  std::vector<double> heights;
+  for (const LetterRead& l : read) heights.push_back(l.height_px);
+  std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2), heights.end());
+  // matplotlib sets a letter off its dot by a share of the figure, not of the letter: on the larger
+  // canvases that is more than three letter heights.
+  const double reach = std::max(3 * std::max(10.0, heights.empty() ? 0.0 : heights[heights.size() / 2]),
+                                0.05 * std::max(image_.width, image_.height));
+  for (const LetterRead& l : read) out_.detections.glyphs.push_back({l.box.x, l.box.y, l.box.width, l.box.height});
+  std::vector<bool> used(read.size(), false);
+  Count& count = out_.counts["letters"];
+  auto distance = [&](const Text& t, const LetterRead& l) { return dist(t.anchor, {l.centre.x, l.centre.y}); };
+  std::vector<const Text*> others;
+  // Named right first, so that a neighbour's label is not taken for a point's own.
+  for (const Text& t : fig_.texts) {
+    if (!t.letter || !inside(t.anchor)) continue;
+    ++count.symbolic;
+    std::size_t best = read.size();
+    for (std::size_t k = 0; k < read.size(); ++k)
+      if (!used[k] && read[k].label == t.text && distance(t, read[k]) < reach &&
+          (best == read.size() || distance(t, read[k]) < distance(t, read[best])))
+        best = k;
+    if (best < read.size())
+      used[best] = true, ++count.matched;
+    else
+      others.push_back(&t);
+  }
+  std::vector<const Text*> unread;
+  for (const Text* t : others) {
+    std::size_t best = read.size();
+    for (std::size_t k = 0; k < read.size(); ++k)
+      if (!used[k] && distance(*t, read[k]) < reach &&
+          (best == read.size() || distance(*t, read[k]) < distance(*t, read[best])))
+        best = k;
+    if (best < read.size()) {
+      used[best] = true, ++count.matched;
+      const LetterRead& l = read[best];
+      add(FindingKind::letter_uncertain, {t->element},
+          "the label nearest point " + t->text + " reads \"" + l.label + "\" (confidence " + fixed(l.confidence, 2) +
+              (l.runner_up.text.empty() ? "" : ", else \"" + l.runner_up.text + "\"") + ")",
+          std::nullopt, {t->anchor});
+      out_.reasons.back().severity = Severity::note;  // evidence too weak to doubt a question by
+    } else {
+      unread.push_back(t);
+    }
+  }
+  if (unread.empty()) return;
+  // A letter the reader left out (a mark it could not read as one): the glyph-sized marks of the
+  // picture's letter ink, as for any other picture; none within reach is not_detected.
+  std::vector<bool> compact;
+  const auto marks = find_glyphs(letter_ink(), compact);
+  std::vector<bool> taken(marks.size(), false);
+  for (std::size_t g = 0; g < marks.size(); ++g)
+    taken[g] = std::any_of(read.begin(), read.end(), [&](const LetterRead& l) {
+      return l.box.contains(cv::Point(marks[g].x + marks[g].width / 2, marks[g].y + marks[g].height / 2));
+    });
+  for (const Text* t : unread) {
+    std::size_t best = marks.size();
+    double best_d = reach;
+    for (std::size_t g = 0; g < marks.size(); ++g) {
+      const double d = dist(t->anchor, {marks[g].x + marks[g].width / 2.0, marks[g].y + marks[g].height / 2.0});
+      if (!taken[g] && d < best_d) best_d = d, best = g;
+    }
+    if (best < marks.size()) {
+      taken[best] = true, ++count.matched;
+      out_.detections.glyphs.push_back(marks[best]);
+    } else {
+      add(FindingKind::not_detected, {t->element}, "no letter within " + fixed(reach, 0) + " px of point " + t->text,
+          std::nullopt, {t->anchor});
+    }
   }
 }
 

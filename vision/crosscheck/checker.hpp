@@ -82,6 +82,11 @@ class Checker {
   }
   double needed_coverage(const Curve& c) const { return c.dashed ? 0.35 : options_.min_coverage; }
 
+  // dots.cpp: a frame drawn at a scale of its own, mapped by the picture's point dots.
+  bool fit_dots(const Scene& scene);
+  void match_read_letters();
+  std::vector<P2> dot_candidates(std::size_t points) const;
+
   // register.cpp: the scene on the picture.
   double estimate_stroke_width() const;
   const cv::Mat& distance_to_ink();
@@ -131,6 +136,7 @@ class Checker {
   const Image& image_;
   CrossCheckOptions options_;
   FrameBands bands_;
+  Frame fitted_frame_;  // fit_dots: the scene's frame at the picture's scale (bands_ refers to it)
   Paper paper_;
   Figure fig_;
   CrossCheck out_;

@@ -67,12 +67,22 @@ void Checker::find_extras() {
   // The detectors keep their state in the instances detect_in makes: one per call, so one per
   // thread (OpenCV 4.6's EdgeDrawing has no static data: ximgproc/src/edge_drawing*.{cpp,hpp}).
   const Detections found = detect_in(gray, keep);
+  // matplotlib's figure border, smeared by JPEG a few pixels inward: a line along one side of the
+  // picture, both its ends within 1 % of the shorter side (at least 8 px) of that side, frames the
+  // figure and is none of its strokes.
+  const double edge = std::max(8.0, 0.01 * std::min(image_.width, image_.height));
+  auto along_edge = [&](P2 a, P2 b) {
+    return (a.x < edge && b.x < edge) || (a.y < edge && b.y < edge) ||
+           (a.x > image_.width - edge && b.x > image_.width - edge) ||
+           (a.y > image_.height - edge && b.y > image_.height - edge);
+  };
   std::vector<P2> reported;  // where extra lines and circles were named
   for (const auto& line : found.lines) {
     // A line is ink along most of its extent; scattered pieces that happen to line up are not.
     if (dist(line.a, line.b) < min_extra_line_ || line.length < 0.5 * dist(line.a, line.b)) continue;
     const P2 mid = midpoint(line.a, line.b);
     if (in_text(line.a) && in_text(line.b)) continue;
+    if (along_edge(line.a, line.b)) continue;
     ++out_.counts["lines"].extra;
     out_.detections.lines.push_back(line);
     reported.push_back(mid);

@@ -6,6 +6,7 @@ Usage:
   scripts/measure_reader.py tangram [--n 200] [--seed 3] [--build build]
   scripts/measure_reader.py geometry3k [--samples ../shared/samples/geometry3k] [--build build]
   scripts/measure_reader.py countshapes --figures DIR [--build build]
+  scripts/measure_reader.py gepbench [--level easy] [--n 200] [--seed 3] [--build build]
   scripts/measure_reader.py speed [--build build]
 
 visonlyqa: the pictures of VisOnlyQA's synthetic geometry items (its val split; the test split is
@@ -209,7 +210,7 @@ def prf(tp, predicted, actual):
 def measure_visonlyqa(args):
     if args.split != "val":
         sys.exit("the test split is kept for checking: measure on val only")
-    work = tempfile.mkdtemp(prefix="reader-voqa-")
+    work = args.work or tempfile.mkdtemp(prefix="reader-voqa-")
     # The split read in place from the mirror's git history (never copied into the project).
     subprocess.run(["git", "-C", args.repo, "archive", "-o", os.path.join(work, "split.tar"), "HEAD",
                     "dataset/" + args.split], check=True)
@@ -284,6 +285,8 @@ def measure_visonlyqa(args):
         out[what] = {"precision": round(p, 4), "recall": round(r, 4), "true": totals[what + "_tp"],
                      "read": totals[what + "_read"], "actual": totals[what + "_actual"]}
     out["unregistered"] = totals["unregistered"]
+    if not args.no_questions:
+        out["questions"] = visonlyqa_questions(args, split_dir, work)
     print(json.dumps(out, indent=1))
     if args.misses:
         for m in misses[: args.misses]:
@@ -292,6 +295,75 @@ def measure_visonlyqa(args):
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1)
     return out
+
+
+def answered_and_right(verdicts, truth_of):
+    """Per task: questions, answered (a truth given, not ambiguous or unsupported) and right (that
+    truth equals truth_of(verdict)). Returns {task: {...}} with a total row."""
+    rows = collections.defaultdict(collections.Counter)
+    for v, task in verdicts:
+        for key in (task, "all"):
+            row = rows[key]
+            row["questions"] += 1
+            if v.get("truth") and v["verdict"] not in ("ambiguous", "unsupported", "invalid"):
+                row["answered"] += 1
+                row["right"] += v["truth"] == truth_of(v)
+            else:
+                row["not_answered_" + v["verdict"]] += 1
+    out = {}
+    for key, row in sorted(rows.items()):
+        out[key] = dict(row)
+        out[key]["coverage"] = round(row["answered"] / row["questions"], 4) if row["questions"] else None
+        out[key]["accuracy"] = round(row["right"] / row["answered"], 4) if row["answered"] else None
+    return out
+
+
+def visonlyqa_questions(args, split_dir, work):
+    """Every synthetic geometry question of the split answered from its picture alone (audit
+    --from visonlyqa --truth-from picture): coverage and accuracy against the dataset's answer, per
+    task (triangle, quadrilateral, length, angle, area; the plain and the text items alike)."""
+    out_dir = os.path.join(work, "audit")
+    inputs = sorted(glob.glob(os.path.join(split_dir, "synthetic*", "*syntheticgeometry__*.jsonl")))
+    start = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = run([os.path.join(args.build, "geotruth"), "audit", "--from", "visonlyqa", "-o", out_dir, "--image",
+                split_dir, "--truth-from", "picture", "--threads", str(args.threads)] + inputs)
+    end = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if not os.path.exists(os.path.join(out_dir, "verdicts.jsonl")):
+        sys.exit("audit --truth-from picture failed: " + proc.stderr[-2000:])
+    # The task is the question's template without its negation (triangle_absent is a triangle question).
+    verdicts = [(v, re.sub(r"_(absent|not)$", "", v.get("template") or "unmapped"))
+                for v in read_jsonl(os.path.join(out_dir, "verdicts.jsonl"))]
+    result = answered_and_right(verdicts, lambda v: v.get("annotated"))
+    result["cpu_seconds"] = round((end.ru_utime - start.ru_utime) + (end.ru_stime - start.ru_stime), 2)
+    return result
+
+
+# ---------------------------------------------------------------- GePBench
+
+
+def measure_gepbench(args):
+    """GePBench engine items (generate --family gepbench) drawn by geotruth, their counting and
+    existence questions answered from the picture alone (audit --truth-from picture) against the
+    items' certified answers."""
+    work = args.work or tempfile.mkdtemp(prefix="reader-gepbench-")
+    items = os.path.join(work, "g.jsonl")
+    pictures = os.path.join(work, "pictures")
+    proc = run([os.path.join(args.build, "geotruth"), "generate", "--family", "gepbench", "--level", args.level,
+                "-n", str(args.n), "--seed", str(args.seed), "-o", items, "--render", pictures])
+    if proc.returncode not in (0, 1):
+        sys.exit("generate failed: " + proc.stderr)
+    out_dir = os.path.join(work, "audit")
+    start = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run([os.path.join(args.build, "geotruth"), "audit", items, "-o", out_dir, "--image", pictures, "--truth-from",
+         "picture", "--threads", str(args.threads)])
+    end = resource.getrusage(resource.RUSAGE_CHILDREN)
+    verdicts = [(v, v["question"].split("-")[0]) for v in read_jsonl(os.path.join(out_dir, "verdicts.jsonl"))
+                if v["question"].startswith(("counting", "existence"))]
+    result = answered_and_right(verdicts, lambda v: v.get("annotated"))
+    result["pictures"] = len(glob.glob(os.path.join(pictures, "*.png")))
+    result["cpu_seconds"] = round((end.ru_utime - start.ru_utime) + (end.ru_stime - start.ru_stime), 2)
+    print(json.dumps(result, indent=1))
+    return result
 
 
 # ---------------------------------------------------------------- Tangram
@@ -454,7 +526,10 @@ def measure_speed(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["visonlyqa", "tangram", "geometry3k", "countshapes", "speed"])
+    parser.add_argument("what", choices=["visonlyqa", "tangram", "geometry3k", "countshapes", "gepbench", "speed"])
+    parser.add_argument("--work", default="", help="working folder (default: a new one under the temp dir)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--no-questions", action="store_true", help="visonlyqa: the read only, no audit")
     parser.add_argument("--build", default="build")
     parser.add_argument("--repo", default="/work/.mirror/psunlpgroup+VisOnlyQA/repo")
     parser.add_argument("--split", default="val")
@@ -469,7 +544,7 @@ def main():
     parser.add_argument("--json", default="")
     args = parser.parse_args()
     {"visonlyqa": measure_visonlyqa, "tangram": measure_tangram, "geometry3k": measure_geometry3k,
-     "countshapes": measure_countshapes, "speed": measure_speed}[args.what](args)
+     "countshapes": measure_countshapes, "gepbench": measure_gepbench, "speed": measure_speed}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "vision/figure.hpp"
+#include "vision/letters.hpp"
 #include "vision/paper.hpp"
 
 namespace geotruth::vision::read {
@@ -27,10 +28,13 @@ struct Glyph {
 
 /// A straight stroke: a maximal inked run along a line fitted to its ink.
 struct Piece {
-  P2 origin, dir;  ///< the fitted line: origin + t·dir, |dir| = 1
+  P2 origin, dir;         ///< the fitted line: origin + t·dir, |dir| = 1
   double t0 = 0, t1 = 0;  ///< the inked run, t0 < t1
-  double coverage = 0;    ///< share of its samples with ink on the line (letters' boxes left out)
-  double contrast = 0;    ///< median darkness of its ink, gray levels
+  /// The stretch the line detector saw (within [t0, t1] or about): it stops short of the dots and
+  /// letters a stroke runs into, which the walk to the run's ends does not.
+  double seen0 = 0, seen1 = 0;
+  double coverage = 0;  ///< share of its samples with ink on the line (letters' boxes left out)
+  double contrast = 0;  ///< median darkness of its ink, gray levels
   bool dashed = false;
   P2 at(double t) const { return {origin.x + t * dir.x, origin.y + t * dir.y}; }
   P2 a() const { return at(t0); }
@@ -45,8 +49,8 @@ struct Piece {
 struct Round {
   P2 centre;
   double radius = 0;
-  bool full = true;                          ///< inked (nearly) all round
-  double start_deg = 0, sweep_deg = 360;     ///< arcs: from start, toward +y (image angles)
+  bool full = true;                       ///< inked (nearly) all round
+  double start_deg = 0, sweep_deg = 360;  ///< arcs: from start, toward +y (image angles)
   double coverage = 0, contrast = 0;
 };
 
@@ -66,12 +70,12 @@ struct Dot {
 /// The picture as the reader works on it.
 struct Sheet {
   Paper paper;
-  double stroke = 2;     ///< typical stroke width (px), as the cross-check estimates it
-  double ridge = 2;  ///< the distance transform's median ridge over the ink mask
+  double stroke = 2;  ///< typical stroke width (px), as the cross-check estimates it
+  double ridge = 2;   ///< the distance transform's median ridge over the ink mask
   /// The strokes' typical half-width: a binary ink line n pixels wide has a ridge of (n + 1) / 2, so
   /// half = ridge − 0.5 (the reader's ink level, a third of the strokes' darkness, cuts the fringe).
   double half = 1;
-  cv::Mat unknown;       ///< 8-bit: pixels under a letter (neither ink nor paper for the strokes)
+  cv::Mat unknown;  ///< 8-bit: pixels under a letter (neither ink nor paper for the strokes)
   std::vector<Glyph> glyphs;
   int width = 0, height = 0;
   bool inside(P2 p) const { return p.x >= 0 && p.y >= 0 && p.x < width && p.y < height; }
@@ -82,6 +86,12 @@ struct Sheet {
 /// level; `strokes`: the long strokes already read, which it separates letters from), with their
 /// boxes marked unknown in `sheet`.
 void read_glyphs(Sheet& sheet, const Paper& paper, const cv::Mat& strokes);
+
+/// True when the letters read surely (not doubtful) are all capitals (digits, primes and subscripts
+/// after the first character allowed, no small letter), two at least: such a figure names its
+/// points in capitals, and read_glyphs reads its glyphs again among the point labels alone (a
+/// capital's thin or broken glyph is then no small letter or mark).
+bool lettered_in_capitals(const std::vector<LetterRead>& letters);
 
 /// Straight strokes: FastLineDetector segments grouped on one supporting line, each line refitted
 /// to its ink and walked end to end; every inked run long enough is a piece. Pieces that lie on

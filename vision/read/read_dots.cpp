@@ -48,7 +48,8 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
   auto stroke_distance = [&](P2 p) {
     double best = 1e300;
     for (const Piece& piece : pieces) best = std::min(best, piece_distance(piece, p));
-    for (const Round& r : rounds) best = std::min(best, std::abs(std::hypot(p.x - r.centre.x, p.y - r.centre.y) - r.radius));
+    for (const Round& r : rounds)
+      best = std::min(best, std::abs(std::hypot(p.x - r.centre.x, p.y - r.centre.y) - r.radius));
     return best;
   };
   const double off_stroke = sheet.ridge + 0.5;  // past a stroke's ink (its fringe cut by the ink level)
@@ -57,9 +58,8 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
   for (const Peak& peak : peaks) {
     const P2 c{peak.x + 0.5, peak.y + 0.5};
     const double r = peak.value;
-    if (std::any_of(examined.begin(), examined.end(), [&](const Dot& d) {
-          return std::hypot(d.at.x - c.x, d.at.y - c.y) < d.radius + r;
-        }))
+    if (std::any_of(examined.begin(), examined.end(),
+                    [&](const Dot& d) { return std::hypot(d.at.x - c.x, d.at.y - c.y) < d.radius + r; }))
       continue;
     examined.push_back({c, r});
     // Ink of the blob off every stroke, and the blob's centre (weighted by thickness).

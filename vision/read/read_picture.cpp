@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <geotruth/reader.hpp>
 #include <cstdio>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
+#include <geotruth/reader.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -129,15 +129,16 @@ class Reader {
     }
     const int longer = std::max(image_.width, image_.height);
     double scale = 1;
-    if (longer < options_.upscale_below_px) scale = std::min(4.0, static_cast<double>(options_.upscale_below_px) / longer);
-    if (options_.reduce_above_px > 0 && longer > options_.reduce_above_px)
-      scale = static_cast<double>(options_.reduce_above_px) / longer;
+    if (longer < options_.upscale_below_px)
+      scale = std::min(4.0, static_cast<double>(options_.upscale_below_px) / longer);
+    const int reduce_above = options_.reduce_above_px;
+    if (reduce_above > 0 && longer > reduce_above) scale = static_cast<double>(reduce_above) / longer;
     StepClock clock;
     Image work = scale == 1 ? image_ : resized(image_, scale);
     sheet_.paper = measure_paper(work);
     // Hairlines (a pixel wide, often aliased) are read at twice the size: the line detector needs
     // two edges a pixel or more apart, and the fits gain the sub-pixel steps.
-    if (scale == 1 && longer * 2 <= std::max(options_.reduce_above_px, 2 * options_.upscale_below_px) &&
+    if (scale == 1 && longer * 2 <= std::max(reduce_above, 2 * options_.upscale_below_px) &&
         ink_half_thickness(sheet_.paper.ink) <= 1.0) {
       scale = 2;
       work = resized(image_, scale);
@@ -147,7 +148,7 @@ class Reader {
     const double contrast = stroke_contrast(sheet_.paper);
     Paper for_letters = sheet_.paper;
     const bool halos = has_halos(sheet_.paper, contrast);
-    if (halos) raise_ink_level(for_letters, 0.25, contrast);
+    if (halos || sheet_.paper.smoothing > 0) raise_ink_level(for_letters, 0.25, contrast);
     if (std::getenv("GEOTRUTH_READER_DEBUG"))
       std::fprintf(stderr, "contrast %.1f halos %d letters' ink level %.1f\n", contrast, halos, for_letters.ink_level);
     raise_ink_level(sheet_.paper, 0.33, contrast);
@@ -164,8 +165,8 @@ class Reader {
     clock.step("detectors");
     std::vector<cv::Vec4f> segments;
     for (const auto& s : found.segments)
-      segments.push_back({static_cast<float>(s.a.x), static_cast<float>(s.a.y), static_cast<float>(s.b.x),
-                          static_cast<float>(s.b.y)});
+      segments.push_back(
+          {static_cast<float>(s.a.x), static_cast<float>(s.a.y), static_cast<float>(s.b.x), static_cast<float>(s.b.y)});
     if (std::getenv("GEOTRUTH_READER_DEBUG")) {
       std::fprintf(stderr, "ridge %.2f half %.2f stroke %.2f ink_level %.1f proposals %zu segments %zu\n", sheet_.ridge,
                    sheet_.half, sheet_.stroke, sheet_.paper.ink_level, found.ellipses.size(), found.segments.size());
@@ -183,10 +184,15 @@ class Reader {
       cv::Mat strokes = cv::Mat::zeros(sheet_.paper.ink.rows, sheet_.paper.ink.cols, CV_8U);
       const double long_stroke = std::max(30.0, 0.04 * std::max(sheet_.width, sheet_.height));
       const int thickness = static_cast<int>(std::lround(2 * sheet_.half)) + 1;  // the stroke, not its fringe
+      // The stretch the detector saw, a stroke's width beyond: the walk's run may go on through a
+      // point's dot into the letter written just beyond it (a stem continuing the line).
+      const double pad = sheet_.stroke + 2;
       for (const Piece& p : pieces_)
-        if (p.length() >= long_stroke)
-          cv::line(strokes, cv::Point(cvRound(p.a().x), cvRound(p.a().y)), cv::Point(cvRound(p.b().x), cvRound(p.b().y)),
-                   255, thickness);
+        if (p.length() >= long_stroke) {
+          const P2 a = p.at(std::max(p.t0, p.seen0 - pad)), b = p.at(std::min(p.t1, p.seen1 + pad));
+          cv::line(strokes, cv::Point(cvRound(a.x), cvRound(a.y)), cv::Point(cvRound(b.x), cvRound(b.y)), 255,
+                   thickness);
+        }
       for (const Round& r : rounds_)
         cv::circle(strokes, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255, thickness);
       read::read_glyphs(sheet_, for_letters, strokes);
@@ -241,8 +247,10 @@ class Reader {
         continue;
       }
       std::string id = glyph.text;
-      if (used.count(id)) id += "?" + std::to_string(++used[id]);  // the same letter twice
-      else used[id] = 1;
+      if (used.count(id))
+        id += "?" + std::to_string(++used[id]);  // the same letter twice
+      else
+        used[id] = 1;
       names_[a.point] = id;
       letter_of_[a.point] = static_cast<int>(g);
     }
@@ -256,13 +264,14 @@ class Reader {
       if (a.point < 0 || names_[a.point].empty()) continue;
       const std::string& id = names_[a.point];
       if (id != glyph.text)
-        doubt(FindingKind::letter_uncertain, {id}, "the letter " + glyph.text + " is written twice", Json{{"unlabel", id}});
+        doubt(FindingKind::letter_uncertain, {id}, "the letter " + glyph.text + " is written twice",
+              Json{{"unlabel", id}});
       if (glyph.doubtful && plausible_instead(g)) {
-          doubt(FindingKind::letter_uncertain, {id},
-                "the glyph read as " + glyph.text + " may be " + glyph.runner_up + " (confidence " +
-                    std::to_string(rounded(glyph.confidence)).substr(0, 4) + " against " +
-                    std::to_string(rounded(glyph.runner_up_confidence)).substr(0, 4) + ")",
-                glyph.runner_up.empty() ? Json{{"unlabel", id}} : Json{{"rename", id}, {"to", glyph.runner_up}});
+        doubt(FindingKind::letter_uncertain, {id},
+              "the glyph read as " + glyph.text + " may be " + glyph.runner_up + " (confidence " +
+                  std::to_string(rounded(glyph.confidence)).substr(0, 4) + " against " +
+                  std::to_string(rounded(glyph.runner_up_confidence)).substr(0, 4) + ")",
+              glyph.runner_up.empty() ? Json{{"unlabel", id}} : Json{{"rename", id}, {"to", glyph.runner_up}});
       }
       if (a.runner_up >= 0 && a.runner_up_cost <= a.cost + 0.2 && !names_[a.runner_up].empty())
         doubt(FindingKind::letter_unattached, {id, names_[a.runner_up]},
@@ -345,7 +354,8 @@ class Reader {
     if (lower && capitals >= 0.8 * labels) return false;
     std::sort(run.begin(), run.end());
     run.erase(std::unique(run.begin(), run.end()), run.end());
-    const bool consecutive = run.size() >= 3 && run.front() == 'A' && run.back() - 'A' + 1 == static_cast<int>(run.size());
+    const bool consecutive =
+        run.size() >= 3 && run.front() == 'A' && run.back() - 'A' + 1 == static_cast<int>(run.size());
     if (consecutive && r.size() == 1 && r != "O" && r[0] > run.back()) return false;
     return true;
   }
@@ -361,17 +371,18 @@ class Reader {
       point.at = Vec2{px(at.x), px(at.y)};
       point.labelled = letter_of_[p] >= 0;
       Json evidence{{"at", {rounded(at.x), rounded(at.y)}},
-                    {"from", rp.dot >= 0                                  ? "dot"
+                    {"from", rp.dot >= 0                                ? "dot"
                              : rp.pieces.size() + rp.rounds.size() >= 2 ? "crossing"
                              : rp.pieces.size() + rp.rounds.size() == 1 ? "stroke end"
-                                                                          : "letter"}};
+                                                                        : "letter"}};
       if (rp.dot >= 0) evidence["dot_radius_px"] = rounded(original(dots_[rp.dot].radius), 0.1);
       if (letter_of_[p] >= 0) {
         const Glyph& g = sheet_.glyphs[letter_of_[p]];
         Json letter{{"text", g.text},
                     {"confidence", rounded(g.confidence, 0.001)},
-                    {"box", {rounded(original(g.box.x), 0.1), rounded(original(g.box.y), 0.1),
-                             rounded(original(g.box.width), 0.1), rounded(original(g.box.height), 0.1)}}};
+                    {"box",
+                     {rounded(original(g.box.x), 0.1), rounded(original(g.box.y), 0.1),
+                      rounded(original(g.box.width), 0.1), rounded(original(g.box.height), 0.1)}}};
         if (!g.runner_up.empty())
           letter["runner_up"] = g.runner_up, letter["runner_up_confidence"] = rounded(g.runner_up_confidence, 0.001);
         evidence["letter"] = std::move(letter);
@@ -490,8 +501,8 @@ class Reader {
               Json(), r.slack_px);
         continue;
       }
-      if (r.elements.size() != 1 ||
-          (r.kind != FindingKind::not_visible && r.kind != FindingKind::not_detected && r.kind != FindingKind::low_contrast))
+      if (r.elements.size() != 1 || (r.kind != FindingKind::not_visible && r.kind != FindingKind::not_detected &&
+                                     r.kind != FindingKind::low_contrast))
         continue;
       const std::string& name = r.elements.front();
       Json instead;
@@ -516,7 +527,8 @@ class Reader {
     e.eps_vis_px = std::max(3.0, 2 * e.eps_num_px);
     Json doubts = Json::array();
     for (const Doubt& d : doubts_) {
-      Json item{{"kind", finding_kind_name(d.finding.kind)}, {"elements", d.finding.elements}, {"detail", d.finding.detail}};
+      Json item{
+          {"kind", finding_kind_name(d.finding.kind)}, {"elements", d.finding.elements}, {"detail", d.finding.detail}};
       if (d.finding.slack_px) item["slack_px"] = rounded(*d.finding.slack_px);
       if (!d.instead.is_null()) item["instead"] = d.instead;
       doubts.push_back(std::move(item));
@@ -525,19 +537,20 @@ class Reader {
     char reason[160];
     std::snprintf(reason, sizeof reason, "read from the picture: strokes %.1f px wide, wobble %.1f px",
                   e.reading.stroke_px, e.reading.wobble_px);
-    Json picture{{"read_by", "geotruth import --from picture"},
-                 {"size", {image_.width, image_.height}},
-                 {"scale", rounded(scale_, 0.001)},
-                 {"background", rounded(e.reading.background, 0.1)},
-                 {"noise_sigma", rounded(e.reading.noise_sigma, 0.01)},
-                 {"ink_level", rounded(e.reading.ink_level, 0.1)},
-                 {"stroke_px", rounded(e.reading.stroke_px, 0.01)},
-                 {"wobble_px", rounded(e.reading.wobble_px, 0.01)},
-                 {"wobble_source", e.reading.wobble_source},
-                 {"tolerance_px", rounded(e.reading.tolerance_px, 0.01)},
-                 {"band", {{"eps_num_px", rounded(e.eps_num_px)}, {"eps_vis_px", rounded(e.eps_vis_px)}, {"reason", reason}}},
-                 {"found", {{"letters", e.letters}, {"dots", e.dots}, {"strokes", e.strokes}, {"circles", e.rounds}}},
-                 {"doubts", std::move(doubts)}};
+    Json picture{
+        {"read_by", "geotruth import --from picture"},
+        {"size", {image_.width, image_.height}},
+        {"scale", rounded(scale_, 0.001)},
+        {"background", rounded(e.reading.background, 0.1)},
+        {"noise_sigma", rounded(e.reading.noise_sigma, 0.01)},
+        {"ink_level", rounded(e.reading.ink_level, 0.1)},
+        {"stroke_px", rounded(e.reading.stroke_px, 0.01)},
+        {"wobble_px", rounded(e.reading.wobble_px, 0.01)},
+        {"wobble_source", e.reading.wobble_source},
+        {"tolerance_px", rounded(e.reading.tolerance_px, 0.01)},
+        {"band", {{"eps_num_px", rounded(e.eps_num_px)}, {"eps_vis_px", rounded(e.eps_vis_px)}, {"reason", reason}}},
+        {"found", {{"letters", e.letters}, {"dots", e.dots}, {"strokes", e.strokes}, {"circles", e.rounds}}},
+        {"doubts", std::move(doubts)}};
     out_.scene.extra = Json{{"dataset", "picture"}, {"picture", std::move(picture)}}.dump();
     return std::move(out_);
   }

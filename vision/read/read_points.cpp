@@ -93,8 +93,8 @@ void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std
     }
 }
 
-std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds,
-                                   const std::vector<Dot>& dots) {
+std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>& pieces,
+                                   const std::vector<Round>& rounds, const std::vector<Dot>& dots) {
   const double merge = std::max(2.5, 2 * sheet.half + 1.5);
   struct Candidate {
     P2 at;

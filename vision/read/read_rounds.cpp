@@ -117,7 +117,8 @@ RoundWalk walk_round(const Sheet& sheet, const Detections::Ellipse& e, double to
         if (run_start < 0) run_start = k;
         run_end = k, paper = 0;
       } else if (state[i] == 0 && run_start >= 0 && ++paper > gap_max) {
-        if (run_end - run_start + 1 > best_len) best_len = run_end - run_start + 1, best_start = (first + run_start) % n;
+        if (run_end - run_start + 1 > best_len)
+          best_len = run_end - run_start + 1, best_start = (first + run_start) % n;
         run_start = -1, paper = 0;
       }
     }

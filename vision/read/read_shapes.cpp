@@ -54,7 +54,8 @@ void add_shapes(const Sheet& sheet, const std::vector<Piece>& pieces, const std:
   for (const Round& r : rounds)
     if (r.full) add("circle", EllipseShape{vec(r.centre), {px(r.radius * to_picture), px(r.radius * to_picture)}, 0});
   for (const Oval& o : ovals)
-    add("ellipse", EllipseShape{vec(o.centre), {px(o.a * to_picture), px(o.b * to_picture)},
+    add("ellipse", EllipseShape{vec(o.centre),
+                                {px(o.a * to_picture), px(o.b * to_picture)},
                                 Rational(static_cast<long>(std::llround(o.angle_deg * 10))) / 10});
 
   // Corners: ends of two or more pieces at one place.
@@ -94,10 +95,10 @@ void add_shapes(const Sheet& sheet, const std::vector<Piece>& pieces, const std:
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     if (!side[i]) continue;
     const int a = corner_of[i][0], b = corner_of[i][1];
-    around[a].push_back({std::atan2(corners[b].at.y - corners[a].at.y, corners[b].at.x - corners[a].at.x),
-                         static_cast<int>(i), b});
-    around[b].push_back({std::atan2(corners[a].at.y - corners[b].at.y, corners[a].at.x - corners[b].at.x),
-                         static_cast<int>(i), a});
+    around[a].push_back(
+        {std::atan2(corners[b].at.y - corners[a].at.y, corners[b].at.x - corners[a].at.x), static_cast<int>(i), b});
+    around[b].push_back(
+        {std::atan2(corners[a].at.y - corners[b].at.y, corners[a].at.x - corners[b].at.x), static_cast<int>(i), a});
   }
   for (auto& list : around)
     std::sort(list.begin(), list.end(), [](const Out& x, const Out& y) { return x.angle < y.angle; });
@@ -174,9 +175,12 @@ void add_shapes(const Sheet& sheet, const std::vector<Piece>& pieces, const std:
     if (in_polygon[i]) continue;
     const P2 a = pieces[i].a(), b = pieces[i].b();
     const bool ea = at_edge(a), eb = at_edge(b);
-    if (ea && eb) add("line", StraightShape{Extent::line, vec(a), vec(b)});
-    else if (ea || eb) add("ray", StraightShape{Extent::ray, vec(ea ? b : a), vec(ea ? a : b)});
-    else add("segment", StraightShape{Extent::segment, vec(a), vec(b)});
+    if (ea && eb)
+      add("line", StraightShape{Extent::line, vec(a), vec(b)});
+    else if (ea || eb)
+      add("ray", StraightShape{Extent::ray, vec(ea ? b : a), vec(ea ? a : b)});
+    else
+      add("segment", StraightShape{Extent::segment, vec(a), vec(b)});
   }
 }
 

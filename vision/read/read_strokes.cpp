@@ -8,8 +8,8 @@
 #include <numeric>
 
 #include "vision/pixels.hpp"
-#include "vision/trace.hpp"
 #include "vision/read/read.hpp"
+#include "vision/trace.hpp"
 
 namespace geotruth::vision::read {
 namespace {
@@ -149,6 +149,7 @@ std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>&
       double a, b;
       int ink = 0, known = 0;
       std::vector<double> peaks;
+      std::vector<std::pair<double, double>> gaps;  // bridged: from the last ink before to the first after
     };
     std::vector<Run> runs;
     std::optional<Run> open;
@@ -157,6 +158,7 @@ std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>&
       if (s.state == Sample::State::unknown) continue;
       if (s.state == Sample::State::ink && s.peak >= level) {
         if (!open) open = Run{s.t, s.t};
+        if (paper_since >= 2) open->gaps.push_back({open->b, s.t});
         open->known += paper_since;
         open->b = s.t;
         ++open->ink, ++open->known;
@@ -170,6 +172,13 @@ std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>&
     }
     if (open) runs.push_back(*open);
     for (Run& run : runs) {
+      // A short stretch beyond a gap, past the detected stroke, is the next mark on its line (a
+      // letter written just beyond a point: its stem or bar along the line), not the stroke's end.
+      const double tail = 2 * min_length;
+      if (!run.gaps.empty() && run.gaps.back().second > t1 && run.b - run.gaps.back().second < tail)
+        run.b = run.gaps.back().first;
+      if (!run.gaps.empty() && run.gaps.front().first < t0 && run.gaps.front().first - run.a < tail)
+        run.a = run.gaps.front().second;
       if (run.b - run.a < min_length) continue;
       // Renderers and encoders leave a line along the picture's edge (the cross-check's rule too):
       // a run within 3 px of the edge along all its length is not a stroke of the figure.
@@ -183,13 +192,15 @@ std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>&
       if (overlap < std::min(min_length, 0.5 * (t1 - t0))) continue;
       Piece p;
       p.origin = origin, p.dir = dir, p.t0 = run.a, p.t1 = run.b;
+      p.seen0 = std::max(run.a, t0), p.seen1 = std::min(run.b, t1);
       p.coverage = run.known ? static_cast<double>(run.ink) / run.known : 0;
       p.contrast = median_of(std::move(run.peaks));
       pieces.push_back(p);
     }
   }
   // One stroke found twice (two clusters of its edges): the longer keeps it, extended to both.
-  std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.length() > b.length(); });
+  std::stable_sort(pieces.begin(), pieces.end(),
+                   [](const Piece& a, const Piece& b) { return a.length() > b.length(); });
   std::vector<Piece> kept;
   for (const Piece& p : pieces) {
     bool merged = false;
@@ -200,6 +211,8 @@ std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>&
       const double lo = std::min(a, b), hi = std::max(a, b);
       if (lo > k.t1 + gap_max || hi < k.t0 - gap_max) continue;
       k.t0 = std::min(k.t0, lo), k.t1 = std::max(k.t1, hi);
+      const double s0 = k.along(p.at(p.seen0)), s1 = k.along(p.at(p.seen1));
+      k.seen0 = std::min(k.seen0, std::min(s0, s1)), k.seen1 = std::max(k.seen1, std::max(s0, s1));
       merged = true;
       break;
     }
@@ -213,7 +226,8 @@ void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const
   // the walk's tolerance), and a bit where a stroke crosses a circle at a shallow angle lies along
   // the two; a line tangent to a circle, or crossing another line, leaves them.
   const double tolerance = on_tolerance(sheet) + 1;
-  std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.length() > b.length(); });
+  std::stable_sort(pieces.begin(), pieces.end(),
+                   [](const Piece& a, const Piece& b) { return a.length() > b.length(); });
   std::vector<Piece> kept;
   for (const Piece& p : pieces) {
     int samples = 0, any = 0;
@@ -255,7 +269,8 @@ PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& piec
     std::vector<P2> path;
     const int n = std::clamp(static_cast<int>(2 * kPi * r.radius / 2), 24, 4000);
     for (int k = 0; k < n; ++k)
-      path.push_back({r.centre.x + r.radius * std::cos(2 * kPi * k / n), r.centre.y + r.radius * std::sin(2 * kPi * k / n)});
+      path.push_back(
+          {r.centre.x + r.radius * std::cos(2 * kPi * k / n), r.centre.y + r.radius * std::sin(2 * kPi * k / n)});
     paths.push_back(std::move(path)), closed.push_back(true);
   }
   // Crowded: another stroke passes within the tolerance.
@@ -281,8 +296,10 @@ PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& piec
       std::nth_element(v.begin(), it, v.end());
       return *it;
     };
-    if (uncrowded.size() >= std::max(kWobbleSamples, trace.samples.size() / 2)) alone.push_back(p90(uncrowded));
-    else if (all.size() >= kWobbleSamples) touching.push_back(p90(all));
+    if (uncrowded.size() >= std::max(kWobbleSamples, trace.samples.size() / 2))
+      alone.push_back(p90(uncrowded));
+    else if (all.size() >= kWobbleSamples)
+      touching.push_back(p90(all));
   }
   const std::vector<double>& spreads = alone.empty() ? touching : alone;
   reading.wobble_strokes = static_cast<int>(spreads.size());

@@ -25,19 +25,9 @@ Bounds bounds_of(const std::vector<P2>& points) {
 // Twice the typical half-width of ink (distance-transform ridge), for users' images whose
 // stroke width is unknown.
 double Checker::estimate_stroke_width() const {
-  cv::Mat dt;
-  cv::distanceTransform(paper_.ink, dt, cv::DIST_L2, 3);
-  std::vector<float> ridge;
-  for (int y = 1; y + 1 < dt.rows; ++y)
-    for (int x = 1; x + 1 < dt.cols; ++x) {
-      const float v = dt.at<float>(y, x);
-      if (v > 0 && v >= dt.at<float>(y, x - 1) && v >= dt.at<float>(y, x + 1) && v >= dt.at<float>(y - 1, x) &&
-          v >= dt.at<float>(y + 1, x))
-        ridge.push_back(v);
-    }
-  if (ridge.empty()) return 2;
-  std::nth_element(ridge.begin(), ridge.begin() + ridge.size() / 2, ridge.end());
-  return std::clamp(2.0 * ridge[ridge.size() / 2], 1.0, 8.0);
+  const double half = ink_half_thickness(paper_.ink);
+  if (half == 0) return 2;
+  return std::clamp(2.0 * half, 1.0, 8.0);
 }
 
 // Distance (px) from every pixel to the nearest ink, computed once.

@@ -55,8 +55,8 @@ std::set<std::set<std::string>> line_sets(const Scene& scene) {
 std::string describe(const Scene& scene) {
   std::string out;
   for (const Point& p : scene.points)
-    out += p.id + "(" + std::to_string(static_cast<int>(x_of(p))) + "," + std::to_string(static_cast<int>(y_of(p))) +
-           ") ";
+    out +=
+        p.id + "(" + std::to_string(static_cast<int>(x_of(p))) + "," + std::to_string(static_cast<int>(y_of(p))) + ") ";
   out += "\nlines:";
   for (const auto& ids : line_sets(scene)) {
     out += " {";

@@ -1,5 +1,7 @@
 #include "batch/batch.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -7,8 +9,6 @@
 #include <optional>
 #include <ostream>
 #include <stdexcept>
-#include <algorithm>
-#include <cctype>
 
 #include "batch/batch_writer.hpp"
 
@@ -150,8 +150,9 @@ ImportedScene read_picture_file(const std::string& path) {
   const PictureFileReader& reader = registered_picture_reader();
   if (!reader)
     return {picture_id(path),
-            InputError{"", "this process cannot read pictures: geotruth-parallel reads them with its vision module "
-                           "(run geotruth, which runs it for --from picture)"},
+            InputError{"",
+                       "this process cannot read pictures: geotruth-parallel reads them with its vision module "
+                       "(run geotruth, which runs it for --from picture)"},
             {},
             {}};
   return reader(path);

@@ -50,7 +50,8 @@ PictureFileReader lazy_picture_reader(std::uint64_t max_image_pixels) {
   return [loaded, max_image_pixels](const std::string& path) -> ImportedScene {
     std::call_once(loaded->once, [&] {
       try {
-        load<PictureReaderFunction>(GEOTRUTH_VISION_MODULE, "geotruth_picture_reader")(max_image_pixels, loaded->reader);
+        load<PictureReaderFunction>(GEOTRUTH_VISION_MODULE, "geotruth_picture_reader")(max_image_pixels,
+                                                                                       loaded->reader);
       } catch (const std::exception& e) {
         loaded->error = e.what();
       }

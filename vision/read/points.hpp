@@ -25,8 +25,8 @@ void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std
 
 /// Dots, crossings (piece–piece, piece–round, round–round), piece ends and circle centres, merged
 /// where they are one place; then every stroke through each point.
-std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds,
-                                   const std::vector<Dot>& dots);
+std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>& pieces,
+                                   const std::vector<Round>& rounds, const std::vector<Dot>& dots);
 
 /// A letter's point, and the next best one.
 struct Attachment {

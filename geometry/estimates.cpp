@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "geometry/measures.hpp"
 
@@ -57,6 +58,18 @@ EstimateChoice nearest_by(std::size_t n, Far far) {
   return choice;
 }
 
+// The boundary √(best · runner-up) between the two nearest options of a ratio, with the value's
+// log-scale margin to it set on `choice`; nothing when there is no runner-up or the two tie (a
+// tie is decided: it holds).
+std::optional<double> log_boundary(EstimateChoice& choice, const std::vector<Rational>& options) {
+  if (!choice.runner_up) return std::nullopt;
+  const double boundary = std::sqrt(to_double(options[choice.best] * options[*choice.runner_up]));
+  choice.margin = std::abs(std::log(choice.value) - std::log(boundary));
+  if (!choice.tie) return boundary;
+  choice.decision = Decision::holds;
+  return std::nullopt;
+}
+
 // How far a ratio X = A / C may be moved before it reaches the log-scale boundary B = √(o1·o2)
 // between two options: |A − B·C|, in the units of A.
 CORE::Expr to_boundary(const CORE::Expr& a, const CORE::Expr& c, const Rational& o1, const Rational& o2) {
@@ -84,14 +97,10 @@ EstimateChoice length_ratio_choice(const Vec2& a, const Vec2& b, const Vec2& c, 
     return std::max(Rational(r / o2), Rational(o2 / r));
   });
   choice.value = std::sqrt(to_double(r));
-  if (!choice.runner_up) return choice;
+  const std::optional<double> boundary_at = log_boundary(choice, options);
+  if (!boundary_at) return choice;
+  const double boundary = *boundary_at;
   const Rational &ob = options[choice.best], &oq = options[*choice.runner_up];
-  const double boundary = std::sqrt(to_double(ob * oq));
-  choice.margin = std::abs(std::log(choice.value) - std::log(boundary));
-  if (choice.tie) {
-    choice.decision = Decision::holds;
-    return choice;
-  }
   const CORE::Expr L1 = CORE::sqrt(expr(l1)), L2 = CORE::sqrt(expr(l2)), B = CORE::sqrt(expr(ob * oq));
   const CORE::Expr gap = to_boundary(L1, L2, ob, oq);
   choice.slack_units = std::abs(std::sqrt(to_double(l1)) - boundary * std::sqrt(to_double(l2))) / (2 * (1 + boundary));
@@ -105,14 +114,10 @@ EstimateChoice area_ratio_choice(const std::vector<Vec2>& p, const std::vector<V
   EstimateChoice choice = nearest_by(
       options.size(), [&](std::size_t i) { return std::max(Rational(x / options[i]), Rational(options[i] / x)); });
   choice.value = to_double(x);
-  if (!choice.runner_up) return choice;
+  const std::optional<double> boundary_at = log_boundary(choice, options);
+  if (!boundary_at) return choice;
+  const double boundary = *boundary_at;
   const Rational &ob = options[choice.best], &oq = options[*choice.runner_up];
-  const double boundary = std::sqrt(to_double(ob * oq));
-  choice.margin = std::abs(std::log(choice.value) - std::log(boundary));
-  if (choice.tie) {
-    choice.decision = Decision::holds;
-    return choice;
-  }
   // Sensitivity of a polygon's area to moving its corners: Σ |next − previous| / 2 (first order).
   auto sensitivity = [](const std::vector<Vec2>& poly, CORE::Expr& exact) {
     double rough = 0;

@@ -78,6 +78,10 @@ write_recipe() {  # write_recipe DOC NAME: a job script, written to the file NAM
   echo "$2" >>"$ran"
   recipe "$1" "$2" >"$2"
 }
+check_recipe() {  # check_recipe NAME STATUS LOG: a recipe that failed shows the end of its log
+  check "$1" 0 "$2"
+  [ "$2" -eq 0 ] || { echo "== the end of $3:"; tail -n 30 "$3" | sed 's/^/  | /'; }
+}
 same_tree() {  # same_tree A B: every file (hidden ones too) and its bytes, or what differs
   diff -r "$1" "$2" >/dev/null 2>&1 && echo same || diff -rq "$1" "$2" 2>&1 | head -5
 }
@@ -86,9 +90,9 @@ same_tree() {  # same_tree A B: every file (hidden ones too) and its bytes, or w
 workdir one
 cd "$tmp/one" || exit 1
 run_recipe scale.md one-process >"$tmp/log/one-process.txt" 2>&1
-check "one process: the recipe runs" 0 $?
+check_recipe "one process: the recipe runs" $? "$tmp/log/one-process.txt"
 run_recipe scale.md one-generate >"$tmp/log/one-generate.txt" 2>&1
-check "one process: generate runs" 0 $?
+check_recipe "one process: generate runs" $? "$tmp/log/one-generate.txt"
 phase() { echo "== $1 (${SECONDS}s)"; }
 phase "one process done"
 
@@ -223,7 +227,7 @@ workdir parallel
 cd "$tmp/parallel" || exit 1
 export GEOTRUTH_KILL_AT=checkpoint GEOTRUTH_HOOK_ONCE="$tmp/killed"
 run_recipe scale.md parallel >"$tmp/log/parallel.txt" 2>&1
-check "parallel: the recipe runs" 0 $?
+check_recipe "parallel: the recipe runs" $? "$tmp/log/parallel.txt"
 unset GEOTRUTH_KILL_AT GEOTRUTH_HOOK_ONCE
 check "parallel: one audit shard was killed at its checkpoint" yes "$([ -s "$tmp/killed" ] && echo yes)"
 check "parallel: its retry resumed" 1 "$(grep -c '^audit: resuming after record [1-9][0-9]*$' "$tmp/log/parallel.txt")"
@@ -234,7 +238,7 @@ check "parallel crosscheck overlays = one process" same "$(same_tree overlays/al
 geotruth count dataset.jsonl -o one-count.jsonl 2>/dev/null
 check "parallel count, merged = one process" same "$(cmp counts.jsonl one-count.jsonl && echo same)"
 run_recipe scale.md parallel-generate >"$tmp/log/parallel-generate.txt" 2>&1
-check "parallel generate: the recipe runs" 0 $?
+check_recipe "parallel generate: the recipe runs" $? "$tmp/log/parallel-generate.txt"
 check "parallel generate, merged = one process" same \
   "$(cmp tangram.jsonl "$tmp/one/tangram.jsonl" && cmp .tangram.jsonl.run.json "$tmp/one/.tangram.jsonl.run.json" && echo same)"
 check "parallel generate pictures = one process" same "$(same_tree tangram-figures "$tmp/one/tangram-figures")"

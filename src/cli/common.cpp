@@ -47,7 +47,9 @@ void InputOptions::add_to(CLI::App& app, const std::string& what) {
   app.add_option("--max-pairs", limits.work.max_pairs,
                  "work limit: most pairs of elements examined for one scene (then an error record)")
       ->capture_default_str();
-  app.add_option("--max-seconds", limits.work.max_seconds, "work limit: most wall-clock seconds for one scene")
+  app.add_option(
+         "--max-seconds", limits.work.max_seconds,
+         "work limit: most CPU seconds for one scene (its thread's, so a loaded machine gives the same verdicts)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--max-output-bytes", limits.work.max_output_bytes, "work limit: largest output record in bytes")

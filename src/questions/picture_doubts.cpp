@@ -104,6 +104,16 @@ std::optional<Scene> edited(const Scene& scene, const ordered_json& edit) {
     if (out.circles.size() == before) return std::nullopt;
     return out;
   }
+  if (auto id = text("retype"); id) {
+    const auto to = text("to");
+    if (!to) return std::nullopt;
+    for (Shape& shape : out.shapes)
+      if (shape.id == *id) {
+        shape.kind = *to;
+        return out;
+      }
+    return std::nullopt;
+  }
   if (edit.contains("add_line") && edit["add_line"].is_array() && edit["add_line"].size() == 2 &&
       edit["add_line"][0].is_string() && edit["add_line"][1].is_string()) {
     const auto p = point_named(out, edit["add_line"][0].get<std::string>());

@@ -31,7 +31,8 @@ struct PictureDoubt {
 /// Edits (`instead`): {"rename": P, "to": L} the letter of P read as L; {"unlabel": P} P's letter
 /// belongs to no point; {"swap": [P, Q]} P's letter is Q's point's (and Q's P's); {"drop_line": N}
 /// the line whose stroke is named N (first-last point ids) is not drawn; {"add_to_line": N, "point":
-/// P} P lies on it; {"drop_circle": C}; {"add_line": [P, Q]} a stroke joins P and Q.
+/// P} P lies on it; {"drop_circle": C}; {"add_line": [P, Q]} a stroke joins P and Q; {"retype": S,
+/// "to": K} the shape S is of kind K ("square", "regular pentagon", …; "" by its corners' count).
 std::vector<PictureDoubt> picture_doubts(const Scene& scene);
 
 /// The findings of those doubts alone (for records that list a scene's findings).

@@ -196,6 +196,10 @@ class Reader {
       for (const Round& r : rounds_)
         cv::circle(strokes, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255, thickness);
       read::read_glyphs(sheet_, for_letters, strokes);
+      if (!lettered()) {
+        sheet_.glyphs.clear();
+        sheet_.unknown.setTo(0);
+      }
       clock.step("letters");
     }
     pieces_ = read::read_pieces(sheet_, segments);
@@ -213,10 +217,10 @@ class Reader {
     write_points();
     write_lines();
     write_circles();
-    if (sheet_.glyphs.empty()) read::add_shapes(sheet_, pieces_, rounds_, ovals_, 1 / scale_, out_.scene);
     clock.step("scene");
     check_against(work);
     clock.step("crosscheck");
+    if (sheet_.glyphs.empty()) add_shapes();
     return finish();
   }
 
@@ -277,6 +281,38 @@ class Reader {
         doubt(FindingKind::letter_unattached, {id, names_[a.runner_up]},
               "the letter " + id + " is about as near the point " + names_[a.runner_up] + " as its own",
               Json{{"swap", Json::array({id, names_[a.runner_up]})}}, original(a.runner_up_cost * glyph.height));
+    }
+  }
+
+  // Whether the picture names its points with letters. A lettered figure names two points or more,
+  // and most of its letters read surely; a picture without letters (GePBench's engine writes none)
+  // may still show a glyph-like mark or two (a spiral's inner turn, a short arc or a corner read as
+  // C, J, l), which the letter reader mostly cannot tell from another glyph. So at most two glyphs
+  // of which fewer than two read surely are marks of the figure, not letters.
+  bool lettered() const {
+    const auto sure =
+        std::count_if(sheet_.glyphs.begin(), sheet_.glyphs.end(), [](const Glyph& g) { return !g.doubtful; });
+    return sheet_.glyphs.size() > 2 || sure >= 2;
+  }
+
+  // The band the picture sets (docs/reader.md, "The band"), once the wobble is measured.
+  void set_band() {
+    ReadEvidence& e = out_.evidence;
+    e.eps_num_px = std::max(1.0, e.reading.stroke_px / 2 + 1.5 * e.reading.wobble_px);
+    e.eps_vis_px = std::max(3.0, 2 * e.eps_num_px);
+  }
+
+  // The shapes of a picture without letters, each polygon's kind on the picture's band; a kind too
+  // close to call is a doubt whose other reading is that kind.
+  void add_shapes() {
+    set_band();
+    const ReadEvidence& e = out_.evidence;
+    for (const read::ShapeDoubt& d :
+         read::add_shapes(sheet_, pieces_, rounds_, ovals_, 1 / scale_, e.eps_num_px, e.eps_vis_px, out_.scene)) {
+      char detail[200];
+      std::snprintf(detail, sizeof detail, "the polygon read as %s may be a %s (its corners %.2f px from one)",
+                    d.kind.empty() ? "a plain polygon" : ("a " + d.kind).c_str(), d.instead.c_str(), d.gap);
+      doubt(FindingKind::shape_uncertain, {d.shape}, detail, Json{{"retype", d.shape}, {"to", d.instead}}, d.gap);
     }
   }
 
@@ -523,8 +559,7 @@ class Reader {
     e.dots = static_cast<int>(dots_.size());
     e.strokes = static_cast<int>(pieces_.size());
     e.rounds = static_cast<int>(rounds_.size());
-    e.eps_num_px = std::max(1.0, e.reading.stroke_px / 2 + 1.5 * e.reading.wobble_px);
-    e.eps_vis_px = std::max(3.0, 2 * e.eps_num_px);
+    set_band();
     Json doubts = Json::array();
     for (const Doubt& d : doubts_) {
       Json item{

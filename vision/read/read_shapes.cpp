@@ -1,5 +1,11 @@
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -37,10 +43,173 @@ P2 meeting_point(const std::vector<Piece>& pieces, const Corner& c) {
   return dist(x, c.at) < 10 ? x : c.at;
 }
 
+using Z = std::complex<double>;
+
+// How far the vertices of `z` (in order, either way round) lie from the nearest regular n-gon:
+// the largest distance from a vertex to its place on the similarity fitted in least squares
+// (centre the mean, z_k ≈ c + a·ω^k: a = Σ (z_k − c)·conj(ω^k) / n).
+double regular_gap(const std::vector<Z>& z) {
+  const std::size_t n = z.size();
+  const Z c = std::accumulate(z.begin(), z.end(), Z{}) / static_cast<double>(n);
+  double best = std::numeric_limits<double>::infinity();
+  for (double turn : {1.0, -1.0}) {
+    std::vector<Z> w(n);
+    for (std::size_t k = 0; k < n; ++k) w[k] = std::polar(1.0, turn * 2 * kPi * static_cast<double>(k) / n);
+    Z a{};
+    for (std::size_t k = 0; k < n; ++k) a += (z[k] - c) * std::conj(w[k]);
+    a /= static_cast<double>(n);
+    double gap = 0;
+    for (std::size_t k = 0; k < n; ++k) gap = std::max(gap, std::abs(z[k] - c - a * w[k]));
+    best = std::min(best, gap);
+  }
+  return best;
+}
+
+// How far a quadrilateral lies from a rectangle: a rectangle's diagonals halve each other (else a
+// vertex is |z0 + z2 − z1 − z3| / 2 from the parallelogram) and are of one length (else each end
+// is half the difference from it).
+double rectangle_gap(const std::vector<Z>& z) {
+  return std::max(std::abs(z[0] + z[2] - z[1] - z[3]) / 2, std::abs(std::abs(z[0] - z[2]) - std::abs(z[1] - z[3])) / 2);
+}
+
+// How far 2n vertices lie from a regular star (GePBench's: n tips on one circle, n inner corners
+// on a smaller one, each halfway between two tips, the outline concave at them): the largest
+// distance from a vertex to its place on the fitted star (the tips' ring fitted as in
+// regular_gap, the inner ring at the same rotation plus π/n and a real ratio of its radius).
+// Infinite when the fitted inner ring does not make the outline concave.
+double star_gap(const std::vector<Z>& z) {
+  const std::size_t n = z.size() / 2;
+  const Z c = std::accumulate(z.begin(), z.end(), Z{}) / static_cast<double>(z.size());
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t first = 0; first < 2; ++first)
+    for (double turn : {1.0, -1.0}) {
+      auto tip = [&](std::size_t j) { return z[(2 * j + first) % z.size()] - c; };
+      auto inner = [&](std::size_t j) { return z[(2 * j + 1 + first) % z.size()] - c; };
+      std::vector<Z> w(n);
+      for (std::size_t j = 0; j < n; ++j) w[j] = std::polar(1.0, turn * 2 * kPi * static_cast<double>(j) / n);
+      const Z half = std::polar(1.0, turn * kPi / static_cast<double>(n));
+      Z a{}, b{};
+      for (std::size_t j = 0; j < n; ++j) a += tip(j) * std::conj(w[j]), b += inner(j) * std::conj(w[j] * half);
+      a /= static_cast<double>(n), b /= static_cast<double>(n);
+      if (std::norm(a) == 0) continue;
+      const double ratio = (b * std::conj(a)).real() / std::norm(a);
+      if (ratio <= 0 || ratio >= std::cos(kPi / static_cast<double>(n))) continue;
+      double gap = 0;
+      for (std::size_t j = 0; j < n; ++j)
+        gap = std::max({gap, std::abs(tip(j) - a * w[j]), std::abs(inner(j) - a * ratio * w[j] * half)});
+      best = std::min(best, gap);
+    }
+  return best;
+}
+
+// A sector as GePBench draws it (matplotlib's Wedge: from the centre along one radius, round the
+// arc, back along the other): two straight pieces of one length from a common end, and the arc
+// between their far ends inked.
+struct SectorRead {
+  P2 centre;
+  double radius = 0, start_deg = 0, sweep_deg = 0;  // image angles (y down), from start toward +y
+  int sides[2] = {-1, -1};
+};
+
+// The share of the arc of (c, r) from `start` over `sweep` (radians) with ink within `tolerance`
+// across it, sampled a pixel apart.
+double arc_coverage(const Sheet& sheet, P2 c, double r, double start, double sweep, double tolerance) {
+  const int n = std::max(8, static_cast<int>(std::abs(sweep) * r));
+  int ink = 0, known = 0;
+  for (int k = 1; k < n; ++k) {  // the ends are the radii's
+    const double t = start + sweep * k / n;
+    const P2 u{std::cos(t), std::sin(t)};
+    const P2 p{c.x + r * u.x, c.y + r * u.y};
+    if (!sheet.inside(p)) continue;
+    ++known;
+    double peak = 0;
+    for (double s = -tolerance; s <= tolerance + 1e-9; s += 0.5)
+      peak = std::max(peak, darkness_at(sheet.paper, {p.x + s * u.x, p.y + s * u.y}));
+    ink += peak >= sheet.paper.ink_level;
+  }
+  return known ? static_cast<double>(ink) / known : 0;
+}
+
+// The sectors among the pieces: pairs of pieces with a common end (the centre, within `merge`),
+// lengths equal within `merge`, whose far ends are joined by an inked arc about the centre (90 % of
+// it, the way round that is inked; the other way not) that passes no third piece's far end from
+// that centre (adjacent sectors share a radius), on no full circle read.
+std::vector<SectorRead> find_sectors(const Sheet& sheet, const std::vector<Piece>& pieces,
+                                     const std::vector<Round>& rounds, double merge) {
+  std::vector<SectorRead> out;
+  const double tolerance = std::max(1.5, sheet.half + 1.0) + 1;
+  auto ends = [&](std::size_t i) { return std::array<P2, 2>{pieces[i].a(), pieces[i].b()}; };
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    for (std::size_t j = i + 1; j < pieces.size(); ++j)
+      for (int ei = 0; ei < 2; ++ei)
+        for (int ej = 0; ej < 2; ++ej) {
+          const P2 ci = ends(i)[ei], cj = ends(j)[ej];
+          if (dist(ci, cj) > merge) continue;
+          const P2 c{(ci.x + cj.x) / 2, (ci.y + cj.y) / 2};
+          const P2 fi = ends(i)[1 - ei], fj = ends(j)[1 - ej];
+          const double ri = dist(c, fi), rj = dist(c, fj), r = (ri + rj) / 2;
+          if (std::abs(ri - rj) > merge || r < 4 * merge) continue;
+          if (std::any_of(rounds.begin(), rounds.end(), [&](const Round& o) {
+                return o.full && dist(o.centre, c) <= merge && std::abs(o.radius - r) <= merge;
+              }))
+            continue;
+          const double ti = std::atan2(fi.y - c.y, fi.x - c.x), tj = std::atan2(fj.y - c.y, fj.x - c.x);
+          double sweep = tj - ti;  // from i's end toward +y
+          while (sweep <= 0) sweep += 2 * kPi;
+          const double one = arc_coverage(sheet, c, r, ti, sweep, tolerance),
+                       other = arc_coverage(sheet, c, r, tj, 2 * kPi - sweep, tolerance);
+          const bool this_way = one >= 0.9 && other < 0.9, that_way = other >= 0.9 && one < 0.9;
+          if (!this_way && !that_way) continue;
+          SectorRead sector;
+          sector.centre = c, sector.radius = r;
+          sector.start_deg = (this_way ? ti : tj) * 180 / kPi;
+          sector.sweep_deg = (this_way ? sweep : 2 * kPi - sweep) * 180 / kPi;
+          sector.sides[0] = static_cast<int>(i), sector.sides[1] = static_cast<int>(j);
+          // A third radius ending on the arc: these are two sectors side by side, not one.
+          const double from = sector.start_deg * kPi / 180, span = sector.sweep_deg * kPi / 180;
+          bool split = false;
+          for (std::size_t k = 0; k < pieces.size() && !split; ++k) {
+            if (k == i || k == j) continue;
+            for (int ek = 0; ek < 2; ++ek) {
+              const P2 near = ends(k)[ek], far = ends(k)[1 - ek];
+              if (dist(near, c) > merge || std::abs(dist(far, c) - r) > merge) continue;
+              double t = std::atan2(far.y - c.y, far.x - c.x) - from;
+              while (t < 0) t += 2 * kPi;
+              split = split || (t > 0.02 && t < span - 0.02);
+            }
+          }
+          if (!split) out.push_back(sector);
+        }
+  return out;
+}
+
 }  // namespace
 
-void add_shapes(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds,
-                const std::vector<Oval>& ovals, double to_picture, Scene& scene) {
+PolygonKind polygon_kind(const std::vector<P2>& vertices, double eps_num, double eps_vis) {
+  std::vector<Z> z;
+  for (P2 v : vertices) z.emplace_back(v.x, v.y);
+  // The kinds the polygon may be, the most particular first, each with its gap.
+  std::vector<std::pair<std::string, double>> candidates;
+  const std::size_t n = z.size();
+  if (n == 4) candidates = {{"square", regular_gap(z)}, {"rectangle", rectangle_gap(z)}};
+  if (n == 5) candidates = {{"regular pentagon", regular_gap(z)}};
+  if (n == 6) candidates = {{"regular hexagon", regular_gap(z)}};
+  if (n >= 6 && n % 2 == 0) candidates.insert(candidates.begin(), {"star", star_gap(z)});
+  PolygonKind out;
+  for (const auto& [kind, gap] : candidates) {
+    if (gap <= eps_num) {  // holds: the more particular kinds before it were doubtful or failed
+      out.kind = kind;
+      return out;
+    }
+    if (gap < eps_vis && !out.doubt) out.doubt = kind, out.gap = gap;  // too close to call
+  }
+  return out;
+}
+
+std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>& pieces,
+                                   const std::vector<Round>& rounds, const std::vector<Oval>& ovals, double to_picture,
+                                   double eps_num_px, double eps_vis_px, Scene& scene) {
+  std::vector<ShapeDoubt> doubts;
   const double merge = std::max(3.0, 2 * sheet.half + 2.5);
   auto vec = [&](P2 p) { return Vec2{px(p.x * to_picture), px(p.y * to_picture)}; };
   int next = 0;
@@ -57,6 +226,37 @@ void add_shapes(const Sheet& sheet, const std::vector<Piece>& pieces, const std:
     add("ellipse", EllipseShape{vec(o.centre),
                                 {px(o.a * to_picture), px(o.b * to_picture)},
                                 Rational(static_cast<long>(std::llround(o.angle_deg * 10))) / 10});
+
+  // Sectors first: their radii are no polygon's sides, and the straight bits read along their
+  // arcs are the arc's.
+  std::vector<bool> taken(pieces.size(), false);
+  const double on_arc = std::max(1.5, sheet.half + 1.0) + 1;
+  const std::vector<SectorRead> sectors = find_sectors(sheet, pieces, rounds, merge);
+  if (std::getenv("GEOTRUTH_READER_DEBUG"))
+    std::fprintf(stderr, "shapes: %zu pieces, %zu sectors\n", pieces.size(), sectors.size());
+  for (const SectorRead& sector : sectors) {
+    if (std::getenv("GEOTRUTH_READER_DEBUG"))
+      std::fprintf(stderr, "sector %.1f %.1f r %.1f from %.1f sweep %.1f\n", sector.centre.x, sector.centre.y,
+                   sector.radius, sector.start_deg, sector.sweep_deg);
+    if (taken[sector.sides[0]] || taken[sector.sides[1]]) continue;
+    taken[sector.sides[0]] = taken[sector.sides[1]] = true;
+    const double from = sector.start_deg * kPi / 180, span = sector.sweep_deg * kPi / 180;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      if (taken[i]) continue;
+      int samples = 0, along = 0;
+      for (double t = pieces[i].t0; t <= pieces[i].t1; t += 2, ++samples) {
+        const P2 q = pieces[i].at(t);
+        double angle = std::atan2(q.y - sector.centre.y, q.x - sector.centre.x) - from;
+        while (angle < 0) angle += 2 * kPi;
+        along += std::abs(dist(q, sector.centre) - sector.radius) <= on_arc && angle <= span + 0.05;
+      }
+      if (samples > 0 && along >= 0.7 * samples) taken[i] = true;
+    }
+    const double end = std::fmod(sector.start_deg + sector.sweep_deg, 360.0);
+    auto degrees = [](double v) -> Rational { return Rational(static_cast<long>(std::llround(v * 10))) / 10; };
+    add("sector",
+        SectorShape{vec(sector.centre), px(sector.radius * to_picture), degrees(sector.start_deg), degrees(end)});
+  }
 
   // Corners: ends of two or more pieces at one place.
   std::vector<Corner> corners;
@@ -75,7 +275,7 @@ void add_shapes(const Sheet& sheet, const std::vector<Piece>& pieces, const std:
   // Sides: pieces between two corners where other pieces end too; pruned of dangling sides.
   std::vector<bool> side(pieces.size(), false);
   for (std::size_t i = 0; i < pieces.size(); ++i)
-    side[i] = corner_of[i][0] != corner_of[i][1] && corners[corner_of[i][0]].ends.size() >= 2 &&
+    side[i] = !taken[i] && corner_of[i][0] != corner_of[i][1] && corners[corner_of[i][0]].ends.size() >= 2 &&
               corners[corner_of[i][1]].ends.size() >= 2;
   for (bool pruned = true; pruned;) {
     pruned = false;
@@ -162,8 +362,12 @@ void add_shapes(const Sheet& sheet, const std::vector<Piece>& pieces, const std:
     }
     if (vertices.size() < 3 || std::abs(faces[f].area) < 4 * merge * merge) continue;
     PolygonShape polygon;
-    for (P2 v : vertices) polygon.points.push_back(vec(v));
+    std::vector<P2> in_picture;
+    for (P2 v : vertices) polygon.points.push_back(vec(v)), in_picture.push_back({v.x * to_picture, v.y * to_picture});
     add("polygon", polygon);
+    const PolygonKind kind = polygon_kind(in_picture, eps_num_px, eps_vis_px);
+    scene.shapes.back().kind = kind.kind;
+    if (kind.doubt) doubts.push_back({scene.shapes.back().id, kind.kind, *kind.doubt, kind.gap});
     for (int i : faces[f].pieces) in_polygon[i] = true;
   }
   // Strokes in no polygon: segments, rays and lines by their ends at the picture's edge.
@@ -172,7 +376,7 @@ void add_shapes(const Sheet& sheet, const std::vector<Piece>& pieces, const std:
     return p.x <= edge || p.y <= edge || p.x >= sheet.width - edge || p.y >= sheet.height - edge;
   };
   for (std::size_t i = 0; i < pieces.size(); ++i) {
-    if (in_polygon[i]) continue;
+    if (in_polygon[i] || taken[i]) continue;
     const P2 a = pieces[i].a(), b = pieces[i].b();
     const bool ea = at_edge(a), eb = at_edge(b);
     if (ea && eb)
@@ -182,6 +386,7 @@ void add_shapes(const Sheet& sheet, const std::vector<Piece>& pieces, const std:
     else
       add("segment", StraightShape{Extent::segment, vec(a), vec(b)});
   }
+  return doubts;
 }
 
 }  // namespace geotruth::vision::read

@@ -1,0 +1,166 @@
+// The shapes GePBench draws, read from a picture without letters (docs/reader.md, "Shapes"): a
+// polygon's particular kind (square, rectangle, regular pentagon or hexagon, star) decided on the
+// picture's band with closed-form gaps, sectors from their two radii and their arc, a glyph-like
+// mark or two not taken for letters, and a kind too close to call a doubt that makes a question
+// resting on it ambiguous.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <geotruth/input.hpp>
+#include <geotruth/questions.hpp>
+#include <geotruth/reader.hpp>
+#include <geotruth/shape_types.hpp>
+#include <geotruth/vision.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "questions/picture_doubts.hpp"
+#include "scene_of.hpp"
+#include "vision/read/shapes.hpp"
+
+namespace geotruth::vision {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+std::vector<P2> regular(P2 c, double r, int n, double turn_deg) {
+  std::vector<P2> out;
+  for (int k = 0; k < n; ++k) {
+    const double t = (turn_deg + 360.0 * k / n) * kPi / 180;
+    out.push_back({c.x + r * std::cos(t), c.y + r * std::sin(t)});
+  }
+  return out;
+}
+
+TEST(ReaderShapes, APolygonsKindIsTheMostParticularOneItsCornersFit) {
+  // Exact figures: each is its kind, whichever way round its corners are listed.
+  EXPECT_EQ(read::polygon_kind(regular({300, 300}, 80, 4, 17), 1, 3).kind, "square");
+  EXPECT_EQ(read::polygon_kind({{100, 100}, {100, 160}, {300, 160}, {300, 100}}, 1, 3).kind, "rectangle");
+  EXPECT_EQ(read::polygon_kind(regular({300, 300}, 90, 5, 40), 1, 3).kind, "regular pentagon");
+  auto hexagon = regular({300, 300}, 90, 6, 5);
+  std::reverse(hexagon.begin(), hexagon.end());
+  EXPECT_EQ(read::polygon_kind(hexagon, 1, 3).kind, "regular hexagon");
+  // A five-pointed star: tips on r = 100, inner corners on r = 55 halfway between.
+  std::vector<P2> star;
+  for (int k = 0; k < 10; ++k) {
+    const double r = k % 2 ? 55 : 100, t = (12 + 36.0 * k) * kPi / 180;
+    star.push_back({320 + r * std::cos(t), 300 + r * std::sin(t)});
+  }
+  EXPECT_EQ(read::polygon_kind(star, 1, 3).kind, "star");
+  // A decagon with alternating radii whose outline is not concave (inner ring at 0.95 of the tips,
+  // above cos 36° ≈ 0.81) is no star.
+  std::vector<P2> blunt;
+  for (int k = 0; k < 10; ++k) {
+    const double r = k % 2 ? 95 : 100, t = 36.0 * k * kPi / 180;
+    blunt.push_back({320 + r * std::cos(t), 300 + r * std::sin(t)});
+  }
+  EXPECT_EQ(read::polygon_kind(blunt, 1, 3).kind, "");
+  // A kite and a plain pentagon are of no particular kind.
+  EXPECT_EQ(read::polygon_kind({{0, 0}, {40, -30}, {120, 0}, {40, 30}}, 1, 3).kind, "");
+  EXPECT_EQ(read::polygon_kind({{0, 0}, {100, 0}, {130, 70}, {50, 120}, {-20, 60}}, 1, 3).kind, "");
+}
+
+TEST(ReaderShapes, AKindTooCloseToCallIsADoubtNotAGuess) {
+  // A square (diagonals along the axes, half-diagonal 80) with one corner moved out along its
+  // diagonal by d: the fitted centre moves by d/4 and the fitted radius vector by d/4, so that
+  // corner is d/2 from its fitted place (the others less). Its diagonals no longer halve each other
+  // (|z0 + z2 − z1 − z3| / 2 = d/2) and differ by d (half: d/2): the rectangle's gap is d/2 too.
+  auto moved = [](double d) { return std::vector<P2>{{380 + d, 300}, {300, 380}, {220, 300}, {300, 220}}; };
+  const auto within = read::polygon_kind(moved(1.6), 1, 3);  // 0.8 ≤ ε_num: a square
+  EXPECT_EQ(within.kind, "square");
+  EXPECT_FALSE(within.doubt);
+  const auto between = read::polygon_kind(moved(2.4), 1, 3);  // 1.2: too close to call
+  EXPECT_EQ(between.kind, "");                                // and so is the rectangle
+  ASSERT_TRUE(between.doubt);
+  EXPECT_EQ(*between.doubt, "square");
+  EXPECT_NEAR(between.gap, 1.2, 1e-9);
+  const auto beyond = read::polygon_kind(moved(8), 1, 3);  // 4: visibly neither
+  EXPECT_EQ(beyond.kind, "");
+  EXPECT_FALSE(beyond.doubt);
+  // A 100 × 103 rectangle: its diagonals halve each other and are equal (a rectangle), and the
+  // fitted square is 0.75 px off along both axes at every corner (0.75·√2 ≈ 1.06 px): too close to
+  // call a square.
+  const auto near_square = read::polygon_kind({{100, 100}, {100, 203}, {200, 203}, {200, 100}}, 1, 3);
+  EXPECT_EQ(near_square.kind, "rectangle");
+  ASSERT_TRUE(near_square.doubt);
+  EXPECT_EQ(*near_square.doubt, "square");
+  EXPECT_NEAR(near_square.gap, 0.75 * std::sqrt(2.0), 1e-9);
+}
+
+// Counts of a read scene's shapes by the type a GePBench question uses.
+std::map<std::string, int> types_of(const Scene& scene) {
+  std::map<std::string, int> out;
+  for (const Shape& s : scene.shapes) ++out[shape_type(s)];
+  return out;
+}
+
+RenderOptions plain() {
+  RenderOptions options;
+  options.size = 640;
+  options.draw_labels = false;
+  return options;
+}
+
+// Shapes apart from each other, in pixels (y down), as GePBench's engine would place them.
+const char* kShapes = R"({"id":"shapes","frame":{"width":640,"height":640,"y":"down"},"shapes":[
+  {"id":"q","type":"polygon","points":[[60,60],[160,40],[180,140],[80,160]]},
+  {"id":"r","type":"polygon","points":[[260,50],[420,50],[420,130],[260,130]]},
+  {"id":"p","type":"polygon","points":[[560,60],[612.31,98],[592.33,159.5],[527.67,159.5],[507.69,98]]},
+  {"id":"t","type":"polygon","points":[[60,300],[200,260],[150,400]]},
+  {"id":"st","type":"star","center":[330,330],"outer_radius":90,"inner_radius":50,"num_points":5,"rotation":10},
+  {"id":"se","type":"sector","center":[470,520],"radius":100,"start_angle":150,"end_angle":210},
+  {"id":"c","type":"circle","center":[130,530],"radius":60}]})";
+
+TEST(ReaderShapes, ARenderedFigureReadsBackAsItsShapesWithTheirKinds) {
+  const Scene truth = scene_of(kShapes);
+  const PictureRead read = read_picture(render(truth, plain()), "shapes");
+  std::string shapes;
+  for (const Shape& s : read.scene.shapes) shapes += s.id + ":" + shape_type(s) + " ";
+  const std::map<std::string, int> expected = {{"square", 1},   {"rectangle", 1}, {"regular pentagon", 1},
+                                               {"triangle", 1}, {"star", 1},      {"sector", 1},
+                                               {"circle", 1}};
+  EXPECT_EQ(types_of(read.scene), expected) << shapes;
+  for (const Finding& f : read.doubts) EXPECT_NE(f.kind, FindingKind::shape_uncertain) << f.detail;
+}
+
+TEST(ReaderShapes, AGlyphLikeMarkDoesNotMakeAPictureLettered) {
+  // One letter beside the figure (a mark): the shapes are read; three letters naming points: the
+  // picture is lettered, its points are named and it has no shapes.
+  Scene one = scene_of(kShapes);
+  one.points.push_back(scene_of(R"({"id":"mark","points":[{"id":"C","at":[600,330]}]})").points.front());
+  RenderOptions labels = plain();
+  labels.draw_labels = true;
+  const PictureRead marked = read_picture(render(one, labels), "marked");
+  EXPECT_EQ(types_of(marked.scene)["square"], 1);
+  EXPECT_EQ(types_of(marked.scene)["star"], 1);
+
+  const Scene lettered = scene_of(R"({"id":"abc","frame":{"width":640,"height":640},
+    "points":[{"id":"A","at":[100,500]},{"id":"B","at":[520,500]},{"id":"C","at":[300,120]}],
+    "lines":[{"through":["A","B"]},{"through":["B","C"]},{"through":["C","A"]}]})");
+  const PictureRead named = read_picture(render(lettered, labels), "abc");
+  EXPECT_TRUE(named.scene.shapes.empty());
+  int letters = 0;
+  for (const Point& p : named.scene.points) letters += p.id == "A" || p.id == "B" || p.id == "C";
+  EXPECT_EQ(letters, 3);
+}
+
+TEST(ReaderShapes, ADoubtfulKindMakesAQuestionOnItAmbiguous) {
+  Scene scene = scene_of(R"({"id":"kind","frame":{"width":640,"height":640,"y":"down"},
+    "shapes":[{"id":"s1","type":"polygon","kind":"rectangle","points":[[100,100],[100,203],[200,203],[200,100]]},
+              {"id":"s2","type":"polygon","points":[[300,300],[400,300],[350,380]]}],
+    "questions":[{"id":"sq","ask":"count","of":"square","answer":"0"},
+                 {"id":"tr","ask":"count","of":"triangle","answer":"1"}],
+    "extra":{"picture":{"doubts":[{"kind":"shape_uncertain","elements":["s1"],"detail":"square?",
+                                   "instead":{"retype":"s1","to":"square"}}]}}})");
+  const auto doubts = picture_doubts(scene);
+  ASSERT_EQ(doubts.size(), 1u);
+  ASSERT_TRUE(doubts.front().instead);
+  EXPECT_EQ(doubts.front().instead->shapes[0].kind, "square");
+  SceneEvaluator evaluator(scene);
+  EXPECT_TRUE(answer_is_ambiguous(scene.questions[0], evaluator.evaluate(scene.questions[0])));
+  EXPECT_FALSE(answer_is_ambiguous(scene.questions[1], evaluator.evaluate(scene.questions[1])));
+}
+
+}  // namespace
+}  // namespace geotruth::vision

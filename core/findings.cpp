@@ -57,7 +57,6 @@ constexpr KindInfo kKinds[] = {
     {FindingKind::letter_uncertain, "letter_uncertain", Severity::doubtful},
     {FindingKind::letter_unattached, "letter_unattached", Severity::doubtful},
     {FindingKind::stroke_uncertain, "stroke_uncertain", Severity::doubtful},
-    {FindingKind::shape_uncertain, "shape_uncertain", Severity::doubtful},
 };
 
 const KindInfo& info(FindingKind kind) {

@@ -110,7 +110,8 @@ const char* kShapes = R"({"id":"shapes","frame":{"width":640,"height":640,"y":"d
   {"id":"t","type":"polygon","points":[[60,300],[200,260],[150,400]]},
   {"id":"st","type":"star","center":[330,330],"outer_radius":90,"inner_radius":50,"num_points":5,"rotation":10},
   {"id":"se","type":"sector","center":[470,520],"radius":100,"start_angle":150,"end_angle":210},
-  {"id":"c","type":"circle","center":[130,530],"radius":60}]})";
+  {"id":"c","type":"circle","center":[130,530],"radius":60},
+  {"id":"e","type":"ellipse","center":[560,330],"axes":[70,30],"rotation":75}]})";
 
 TEST(ReaderShapes, ARenderedFigureReadsBackAsItsShapesWithTheirKinds) {
   const Scene truth = scene_of(kShapes);
@@ -119,9 +120,9 @@ TEST(ReaderShapes, ARenderedFigureReadsBackAsItsShapesWithTheirKinds) {
   for (const Shape& s : read.scene.shapes) shapes += s.id + ":" + shape_type(s) + " ";
   const std::map<std::string, int> expected = {{"square", 1},   {"rectangle", 1}, {"regular pentagon", 1},
                                                {"triangle", 1}, {"star", 1},      {"sector", 1},
-                                               {"circle", 1}};
+                                               {"circle", 1},   {"ellipse", 1}};
   EXPECT_EQ(types_of(read.scene), expected) << shapes;
-  for (const Finding& f : read.doubts) EXPECT_NE(f.kind, FindingKind::shape_uncertain) << f.detail;
+  for (const Finding& f : read.doubts) EXPECT_NE(f.kind, FindingKind::pixel_ambiguous) << f.detail;
 }
 
 TEST(ReaderShapes, AGlyphLikeMarkDoesNotMakeAPictureLettered) {
@@ -151,7 +152,7 @@ TEST(ReaderShapes, ADoubtfulKindMakesAQuestionOnItAmbiguous) {
               {"id":"s2","type":"polygon","points":[[300,300],[400,300],[350,380]]}],
     "questions":[{"id":"sq","ask":"count","of":"square","answer":"0"},
                  {"id":"tr","ask":"count","of":"triangle","answer":"1"}],
-    "extra":{"picture":{"doubts":[{"kind":"shape_uncertain","elements":["s1"],"detail":"square?",
+    "extra":{"picture":{"doubts":[{"kind":"pixel_ambiguous","elements":["s1"],"detail":"square?",
                                    "instead":{"retype":"s1","to":"square"}}]}}})");
   const auto doubts = picture_doubts(scene);
   ASSERT_EQ(doubts.size(), 1u);

@@ -66,7 +66,6 @@ enum class FindingKind {
   letter_uncertain,   ///< a glyph read as one letter that may be another
   letter_unattached,  ///< a letter that cannot be attached to one point unambiguously
   stroke_uncertain,   ///< a stroke that may or may not be drawn, reach a point, or pass through one
-  shape_uncertain,    ///< a shape read whose kind (square or rectangle, regular or not, …) is too close to call
 };
 const char* finding_kind_name(FindingKind kind);
 std::optional<FindingKind> finding_kind_named(std::string_view name);

@@ -312,7 +312,7 @@ class Reader {
       char detail[200];
       std::snprintf(detail, sizeof detail, "the polygon read as %s may be a %s (its corners %.2f px from one)",
                     d.kind.empty() ? "a plain polygon" : ("a " + d.kind).c_str(), d.instead.c_str(), d.gap);
-      doubt(FindingKind::shape_uncertain, {d.shape}, detail, Json{{"retype", d.shape}, {"to", d.instead}}, d.gap);
+      doubt(FindingKind::pixel_ambiguous, {d.shape}, detail, Json{{"retype", d.shape}, {"to", d.instead}}, d.gap);
     }
   }
 

@@ -103,6 +103,8 @@ Image letter_on_the_line() {
   sheet.strokes.push_back(dot);
   // The stem's left edge on the line's, the letter's foot on the dot.
   sheet.texts.push_back({"H", {p.x - 1 + box.width / 2.0, p.y - 3 - box.height / 2.0}, font, 22});
+  // A lettered figure names two points at least (one glyph alone is a mark: docs/reader.md, 4).
+  sheet.texts.push_back({"A", {382, 362}, font, 22});
   return draw_sheet(sheet);
 }
 

@@ -284,15 +284,14 @@ class Reader {
     }
   }
 
-  // Whether the picture names its points with letters. A lettered figure names two points or more,
-  // and most of its letters read surely; a picture without letters (GePBench's engine writes none)
-  // may still show a glyph-like mark or two (a spiral's inner turn, a short arc or a corner read as
-  // C, J, l), which the letter reader mostly cannot tell from another glyph. So at most two glyphs
-  // of which fewer than two read surely are marks of the figure, not letters.
+  // Whether the picture names its points with letters. A lettered figure names two points or more;
+  // a picture without letters (GePBench's engine writes none) may still show a glyph-like mark or
+  // two (a spiral's inner turn, a short arc or a corner read as C, J, l), mostly unsure. So one
+  // glyph alone, or two of which none reads surely, are marks of the figure, not letters.
   bool lettered() const {
     const auto sure =
         std::count_if(sheet_.glyphs.begin(), sheet_.glyphs.end(), [](const Glyph& g) { return !g.doubtful; });
-    return sheet_.glyphs.size() > 2 || sure >= 2;
+    return sheet_.glyphs.size() > 2 || (sheet_.glyphs.size() == 2 && sure >= 1);
   }
 
   // The band the picture sets (docs/reader.md, "The band"), once the wobble is measured.

@@ -69,6 +69,15 @@ struct CurveEvidence {
   std::optional<P2> shift;  // drawn elsewhere: by this much
 };
 
+// Where the figure's generator put a point's letter (AlphaGeometry's naming rule, dots.cpp): the
+// point's dot in the picture and the text's anchor, the left end of its baseline, in pixels; the
+// rule's choice first, then the other places the rule may have chosen on the unrounded figure.
+struct LabelSpot {
+  std::string point;
+  P2 dot;
+  std::vector<P2> corners;
+};
+
 class Checker {
  public:
   Checker(const Scene& scene, const Image& image, const CrossCheckOptions& options);
@@ -86,6 +95,8 @@ class Checker {
   bool fit_dots(const Scene& scene);
   void match_read_letters();
   std::vector<P2> dot_candidates(std::size_t points) const;
+  void place_labels(const Scene& scene, const std::vector<P2>& dots);
+  bool letter_ink_at(P2 corner, double height, const std::vector<cv::Rect>& others, cv::Rect& found) const;
 
   // register.cpp: the scene on the picture.
   double estimate_stroke_width() const;
@@ -136,6 +147,7 @@ class Checker {
   const Image& image_;
   CrossCheckOptions options_;
   FrameBands bands_;
+  std::vector<LabelSpot> label_spots_;  // fit_dots: where the generator put each point's letter
   Frame fitted_frame_;  // fit_dots: the scene's frame at the picture's scale (bands_ refers to it)
   Paper paper_;
   Figure fig_;

@@ -130,6 +130,7 @@ class Checker {
 
   // extras.cpp: what the picture draws and the scene does not.
   void find_extras();
+  std::optional<Detections::Ellipse> extra_circle(const cv::Mat& unexplained) const;
   cv::Mat stroke_ink() const;
   void report_unexplained_strokes(const cv::Mat& labels, const cv::Mat& stats, int n, const std::vector<P2>& reported);
   bool stroke_shaped(const cv::Mat& mask) const;

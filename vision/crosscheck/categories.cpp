@@ -8,8 +8,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <cstdio>
-#include <cstdlib>
 
 #include "vision/detectors.hpp"
 #include "vision/letters.hpp"
@@ -331,10 +329,6 @@ void Checker::match_read_letters() {
   auto expected = [&](P2 corner) { return P2{corner.x + 0.35 * height, corner.y - 0.5 * height}; };
   const double near = height;
   for (const LetterRead& l : read) out_.detections.glyphs.push_back({l.box.x, l.box.y, l.box.width, l.box.height});
-  if (std::getenv("GT_DEBUG_LETTERS")) {
-    for (const LetterRead& l : read) fprintf(stderr, "read %s %d %d %d %d conf %.2f\n", l.label.c_str(), l.box.x, l.box.y, l.box.width, l.box.height, l.confidence);
-    for (const LabelSpot& s : label_spots_) fprintf(stderr, "spot %s dot %.0f %.0f corner %.0f %.0f (%zu)\n", s.point.c_str(), s.dot.x, s.dot.y, s.corners[0].x, s.corners[0].y, s.corners.size());
-  }
   std::vector<bool> used(read.size(), false);
   // What of each read no point has taken yet: two letters set side by side read as one label ("IC"
   // for the I and the C of two close points) serve both, each its own character.

@@ -149,7 +149,7 @@ class Checker {
   CrossCheckOptions options_;
   FrameBands bands_;
   std::vector<LabelSpot> label_spots_;  // fit_dots: where the generator put each point's letter
-  Frame fitted_frame_;  // fit_dots: the scene's frame at the picture's scale (bands_ refers to it)
+  Frame fitted_frame_;                  // fit_dots: the scene's frame at the picture's scale (bands_ refers to it)
   Paper paper_;
   Figure fig_;
   CrossCheck out_;

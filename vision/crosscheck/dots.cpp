@@ -188,8 +188,8 @@ bool Checker::fit_dots(const Scene& scene) {
   std::vector<P2> dot_px(scene.points.size());
   for (std::size_t i = 0, k = 0; i < scene.points.size(); ++i) {
     if (!scene.points[i].at) continue;
-    dot_px[i] = to_dot[k] >= 0 ? dots[static_cast<std::size_t>(to_dot[k])]
-                               : P2{t.x + s * points[k].x, t.y + s * points[k].y};
+    dot_px[i] =
+        to_dot[k] >= 0 ? dots[static_cast<std::size_t>(to_dot[k])] : P2{t.x + s * points[k].x, t.y + s * points[k].y};
     ++k;
   }
   m.fitted = true;

@@ -172,8 +172,8 @@ std::optional<Detections::Ellipse> Checker::extra_circle(const cv::Mat& unexplai
               y = static_cast<int>(std::lround(e.center.y + e.a * std::sin(t)));
     if (x < 0 || y < 0 || x >= strokes.cols || y >= strokes.rows) continue;
     ++inside;
-    const cv::Rect around = cv::Rect(x - reach, y - reach, 2 * reach + 1, 2 * reach + 1) &
-                            cv::Rect(0, 0, strokes.cols, strokes.rows);
+    const cv::Rect around =
+        cv::Rect(x - reach, y - reach, 2 * reach + 1, 2 * reach + 1) & cv::Rect(0, 0, strokes.cols, strokes.rows);
     inked += cv::countNonZero(strokes(around)) > 0;
   }
   if (inside < 0.8 * samples || inked < 0.8 * samples) return std::nullopt;

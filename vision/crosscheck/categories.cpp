@@ -448,10 +448,11 @@ void Checker::match_read_letters() {
 // Ink of a letter at a spot: within the letter's box (from the anchor, a capital's height up and
 // 0.9 of it across), widened by a third of a letter's height (the rule's angle moves with the 0.01
 // rounding), the picture's letter ink apart from the scene's strokes (drawn as wide as the stroke
-// plus a pixel each side), every point's dot and the other letters' boxes; the connected pieces of
-// it that reach into the box count when together they stand at least half a letter's height and
-// hold at least a letter's height of pixels (a one-pixel-wide I). A dot, a stroke's JPEG fringe or
-// a crossing does not.
+// plus a pixel each side), every point's dot (its measured radius plus a pixel) and the other
+// letters' boxes. Its connected pieces centred in the box (pieces a stroke cut a letter into; not
+// a neighbour's letter reaching in) count when together they stand at least half a letter's
+// height and hold at least a letter's height of pixels (a one-pixel-wide I). A dot, a stroke's
+// JPEG fringe or a crossing does not.
 bool Checker::letter_ink_at(P2 corner, double height, const std::vector<cv::Rect>& others, cv::Rect& found) const {
   const double slack = height / 3;
   const cv::Rect canvas(0, 0, paper_.ink.cols, paper_.ink.rows);
@@ -472,10 +473,9 @@ bool Checker::letter_ink_at(P2 corner, double height, const std::vector<cv::Rect
     for (cv::Point& q : path) q += shift;
     cv::polylines(ink, path, c.closed, 0, thickness);
   }
-  const int dot_radius = static_cast<int>(std::ceil(2 * stroke_ + 1));
   for (const LabelSpot& s : label_spots_)
     cv::circle(ink, cv::Point(static_cast<int>(std::lround(s.dot.x)), static_cast<int>(std::lround(s.dot.y))) + shift,
-               dot_radius, 0, cv::FILLED);
+               static_cast<int>(std::ceil((s.dot_radius > 0 ? s.dot_radius : stroke_) + 1)), 0, cv::FILLED);
   for (const cv::Rect& r : others) cv::rectangle(ink, r + shift, 0, cv::FILLED);
   cv::Mat labels, stats, centroids;
   const int n = cv::connectedComponentsWithStats(ink > 0, labels, stats, centroids, 8, CV_32S);
@@ -490,8 +490,10 @@ bool Checker::letter_ink_at(P2 corner, double height, const std::vector<cv::Rect
     if (!reaches[static_cast<std::size_t>(l)]) continue;
     const cv::Rect piece(stats.at<int>(l, cv::CC_STAT_LEFT), stats.at<int>(l, cv::CC_STAT_TOP),
                          stats.at<int>(l, cv::CC_STAT_WIDTH), stats.at<int>(l, cv::CC_STAT_HEIGHT));
-    // A piece as tall as two letters is a stroke of the figure the scene does not draw, not a letter.
+    // A piece as tall as two letters is a stroke of the figure the scene does not draw, not a
+    // letter; a piece centred outside the box is a neighbour's letter reaching into it.
     if (piece.height > 2 * height || piece.width > 2 * height) continue;
+    if (!inner.contains(cv::Point(piece.x + piece.width / 2, piece.y + piece.height / 2))) continue;
     united = united.area() ? (united | piece) : piece;
     pixels += stats.at<int>(l, cv::CC_STAT_AREA);
   }

@@ -75,6 +75,7 @@ struct CurveEvidence {
 struct LabelSpot {
   std::string point;
   P2 dot;
+  double dot_radius = 0;  // as the dot finder measured it (0: no dot found there)
   std::vector<P2> corners;
 };
 
@@ -94,8 +95,8 @@ class Checker {
   // dots.cpp: a frame drawn at a scale of its own, mapped by the picture's point dots.
   bool fit_dots(const Scene& scene);
   void match_read_letters();
-  std::vector<P2> dot_candidates(std::size_t points) const;
-  void place_labels(const Scene& scene, const std::vector<P2>& dots);
+  std::vector<P2> dot_candidates(std::size_t points, std::vector<double>& radii) const;
+  void place_labels(const Scene& scene, const std::vector<P2>& dots, const std::vector<double>& radii);
   bool letter_ink_at(P2 corner, double height, const std::vector<cv::Rect>& others, cv::Rect& found) const;
 
   // register.cpp: the scene on the picture.

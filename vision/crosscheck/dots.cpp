@@ -31,7 +31,7 @@ constexpr double kRoundingArc = 0.125;
 // and a thick bit of a letter too). The figure draws every point with one marker, the thickest ink
 // it has: candidates thinner than 0.7 of the `points`-th thickest are bits of strokes, and at most
 // 3 · points + 20 of the thickest are kept (the matching below leaves the rest without a point).
-std::vector<P2> Checker::dot_candidates(std::size_t points) const {
+std::vector<P2> Checker::dot_candidates(std::size_t points, std::vector<double>& radii) const {
   read::Sheet sheet;
   sheet.paper = paper_;
   sheet.width = image_.width, sheet.height = image_.height;
@@ -45,7 +45,7 @@ std::vector<P2> Checker::dot_candidates(std::size_t points) const {
   if (dots.empty() || points == 0) return out;
   const double level = 0.7 * dots[std::min(points, dots.size()) - 1].radius;
   for (const read::Dot& dot : dots)
-    if (dot.radius >= level && out.size() < 3 * points + 20) out.push_back(dot.at);
+    if (dot.radius >= level && out.size() < 3 * points + 20) out.push_back(dot.at), radii.push_back(dot.radius);
   return out;
 }
 
@@ -60,7 +60,8 @@ bool Checker::fit_dots(const Scene& scene) {
     m.reason = "fewer than two placed points";
     return false;
   }
-  const std::vector<P2> dots = dot_candidates(points.size());
+  std::vector<double> radii;
+  const std::vector<P2> dots = dot_candidates(points.size(), radii);
   if (dots.size() < 2) {
     m.reason = "fewer than two point dots found in the picture";
     return false;
@@ -186,10 +187,12 @@ bool Checker::fit_dots(const Scene& scene) {
   (void)sum;
   // Each point's dot as the picture draws it (where the fit put no dot, where the mapping puts it).
   std::vector<P2> dot_px(scene.points.size());
+  std::vector<double> dot_radius(scene.points.size(), 0);
   for (std::size_t i = 0, k = 0; i < scene.points.size(); ++i) {
     if (!scene.points[i].at) continue;
     dot_px[i] =
         to_dot[k] >= 0 ? dots[static_cast<std::size_t>(to_dot[k])] : P2{t.x + s * points[k].x, t.y + s * points[k].y};
+    if (to_dot[k] >= 0) dot_radius[i] = radii[static_cast<std::size_t>(to_dot[k])];
     ++k;
   }
   m.fitted = true;
@@ -204,7 +207,7 @@ bool Checker::fit_dots(const Scene& scene) {
   fitted_frame_.px_per_unit = Rational(s);
   bands_ = FrameBands(options_.bands, fitted_frame_);
   fig_ = build_figure(scene, image_.width, image_.height, out_.scale, out_.offset, 0, options_.dataset_picture);
-  place_labels(scene, dot_px);
+  place_labels(scene, dot_px, dot_radius);
   return true;
 }
 
@@ -244,7 +247,7 @@ void circle_meets_circle(P2 p, double r, P2 c, double rc, std::vector<P2>& out) 
 // limits as they stood when the point was drawn (the data's extent so far, plus matplotlib's 5 %
 // margins). The offset depends only on the figure's units, not on the picture: on a canvas drawn at
 // 1,000 px per unit the letter sits 80 px off its dot, at 50 px per unit on it.
-void Checker::place_labels(const Scene& scene, const std::vector<P2>& dot_px) {
+void Checker::place_labels(const Scene& scene, const std::vector<P2>& dot_px, const std::vector<double>& dot_radius) {
   constexpr double r = 0.08;
   const PictureMapping& m = out_.mapping;
   std::vector<std::pair<P2, P2>> segments;
@@ -310,7 +313,7 @@ void Checker::place_labels(const Scene& scene, const std::vector<P2>& dot_px) {
     }
     // From the point's own dot in the picture (its place there is measured, not rounded to 0.01).
     const double s = m.scale, flip = m.flipped ? -1 : 1;
-    LabelSpot spot{point.id, dot_px[i], {}};
+    LabelSpot spot{point.id, dot_px[i], dot_radius[i], {}};
     for (const P2& c : corners)
       spot.corners.push_back({dot_px[i].x + s * (c.x - p.x), dot_px[i].y + flip * s * (c.y - p.y)});
     label_spots_.push_back(std::move(spot));

@@ -3,6 +3,7 @@
 
 #include <time.h>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -18,8 +19,7 @@ double thread_cpu_seconds() {
 }
 }  // namespace
 
-WorkBudget::WorkBudget(const WorkLimits& limits)
-    : limits_(limits), cpu_deadline_(thread_cpu_seconds() + limits.max_seconds), outer_(current) {
+WorkBudget::WorkBudget(const WorkLimits& limits) : limits_(limits), next_clock_check_(kClockEvery), outer_(current) {
   current = this;
 }
 
@@ -34,14 +34,26 @@ void charge_work(std::uint64_t units) {
   if (budget->spent_ > budget->limits_.max_pairs)
     throw InputError{"", "work limit: more than " + std::to_string(budget->limits_.max_pairs) +
                              " pairs of elements examined for this scene (--max-pairs)"};
-  if (budget->spent_ >= budget->next_clock_check_) {
-    budget->next_clock_check_ = budget->spent_ + kClockEvery;
-    if (thread_cpu_seconds() > budget->cpu_deadline_) {
-      char seconds[32];
-      std::snprintf(seconds, sizeof seconds, "%g", budget->limits_.max_seconds);
-      throw InputError{"", std::string("work limit: this scene took more than ") + seconds + " CPU-s (--max-seconds)"};
-    }
+  if (budget->spent_ < budget->next_clock_check_) return;
+  budget->next_clock_check_ = budget->spent_ + kClockEvery;
+  const auto now = std::chrono::steady_clock::now();
+  const auto seconds = [](double s) {
+    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
+  };
+  if (!budget->clock_started_) {
+    budget->clock_started_ = true;
+    budget->cpu_start_ = thread_cpu_seconds();
+    budget->cpu_check_at_ = now + seconds(budget->limits_.max_seconds);
+    return;
   }
+  if (now < budget->cpu_check_at_) return;
+  const double spent = thread_cpu_seconds() - budget->cpu_start_;
+  if (spent > budget->limits_.max_seconds) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", budget->limits_.max_seconds);
+    throw InputError{"", std::string("work limit: this scene took more than ") + limit + " CPU-s (--max-seconds)"};
+  }
+  budget->cpu_check_at_ = now + seconds(budget->limits_.max_seconds - spent);
 }
 
 }  // namespace geotruth

@@ -2,6 +2,7 @@
 // error record naming the limit, not minutes of CPU and gigabytes of memory.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
@@ -34,15 +35,21 @@ class WorkBudget {
  private:
   friend void charge_work(std::uint64_t);
   WorkLimits limits_;
-  std::uint64_t spent_ = 0, next_clock_check_ = 0;
-  double cpu_deadline_;  ///< the thread's CPU clock, in seconds, at which the scene's time is up
+  std::uint64_t spent_ = 0, next_clock_check_;
+  // The clocks start at the first check: a scene that never reaches it costs no clock reading.
+  bool clock_started_ = false;
+  double cpu_start_ = 0;  ///< the thread's CPU clock, in seconds, at the first check
+  /// Before this wall-clock time the thread cannot have spent its CPU seconds (CPU time never
+  /// runs faster than the wall clock), so the costly CPU clock is not read.
+  std::chrono::steady_clock::time_point cpu_check_at_;
   WorkBudget* outer_;
 };
 
 /// Charges `units` pairs of elements examined to this thread's budget. Throws InputError
 /// (pointer "", a message naming the limit and its option) when the budget is spent or the
-/// scene's CPU time (this thread's) is up. Called in the loops that examine pairs: cheap (a counter; the clock is
-/// read every 4,096 units).
+/// scene's CPU time (this thread's) is up. Called in the loops that examine pairs: cheap (a
+/// counter; every 4,096 units the wall clock, and the thread's CPU clock, a system call, only
+/// once the wall clock says the limit could have been reached).
 void charge_work(std::uint64_t units = 1);
 
 }  // namespace geotruth

@@ -16,6 +16,7 @@
 #include "questions/named_figures.hpp"
 #include "questions/picture_doubts.hpp"
 #include "questions/shapes.hpp"
+#include "questions/truths.hpp"
 
 namespace geotruth {
 
@@ -81,12 +82,7 @@ std::string normalized(std::string_view text) {
   return out;
 }
 
-Truth unsupported(std::string reason) {
-  Truth t;
-  t.supported = false;
-  t.reason = std::move(reason);
-  return t;
-}
+using questions::unsupported;
 
 Truth value(std::size_t n) {
   Truth t;

@@ -9,6 +9,7 @@
 #include "geometry/estimates.hpp"
 #include "geometry/measures.hpp"
 #include "geometry/predicates.hpp"
+#include "questions/truths.hpp"
 
 namespace geotruth::questions {
 
@@ -39,13 +40,6 @@ std::string joined(const std::vector<std::string>& names, const char* separator 
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : separator) + n;
   return out;
-}
-
-Truth unsupported(std::string reason) {
-  Truth t;
-  t.supported = false;
-  t.reason = std::move(reason);
-  return t;
 }
 
 class Figures {

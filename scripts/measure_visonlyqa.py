@@ -224,8 +224,8 @@ def pictures_report(items, scenes, checks):
         row["items"] += 1
         if c is None:
             row["none"] += 1
-        elif not (scene and scene.get("points")):
-            row["no scene"] += 1
+        elif c.get("status") == "unchecked" or not (scene and scene.get("points")):
+            row["no scene"] += 1  # crosscheck says "unchecked" (agree null): the scene draws nothing
         elif scene.get("extra", {}).get("visonlyqa", {}).get("scene_from"):
             row["shared"] += 1
             twin = checks.get(scene["extra"]["visonlyqa"]["scene_from"])
@@ -241,7 +241,8 @@ def pictures_report(items, scenes, checks):
             print(f"| {folder} | 0 (the split has no {folder}/ folder) | | | | |")
     print(f"\nplain items (the text items' pictures, checked against the scenes taken from them): "
           f"{twins[0]}/{twins[1]} with the same agreement as their text item. Items with no geometry scene "
-          f"(3D, real) have nothing to check a picture against: their records are not counted.\n")
+          f"(3D, real) have nothing to check a picture against: their records say \"unchecked\" and are not "
+          f"counted.\n")
     text = [c for i, c in checks.items() if items.get(i, (None,))[0] == "synthetic_with_text"
             and scenes.get(i, {}).get("points")]
     if not text:
@@ -341,7 +342,7 @@ def main():
         rule_label = rule_n = rule_geotruth = rule_geotruth_n = 0
         for i in ids:
             scene = scenes.get(i)
-            if i in checks and scene and scene.get("points"):
+            if i in checks and scene and scene.get("points") and checks[i].get("status") != "unchecked":
                 pictures += 1
                 agree += bool(checks[i].get("agree"))
             if folder != "real" and scene and scene.get("points") and "syntheticgeometry" in task:

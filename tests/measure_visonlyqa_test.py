@@ -79,6 +79,20 @@ def main():
             none = sum(1 for i in ids if not scenes[i].get("points"))
             row = f"| {folder} | {len(ids)} | {own} | {shared} | {none} | 0 |"
             check(row in report, f"row {row!r} in the pictures table")
+        # Items with no scene (3D, real) are not checked: agree null, status "unchecked" with a reason,
+        # and the summary line counts them apart from agreements.
+        sceneless = [i for i in items if not scenes[i].get("points")]
+        check(len(sceneless) > 0, "the fixture has items with no scene")
+        for i in sceneless:
+            c = checks[i]
+            check(c.get("status") == "unchecked" and "agree" in c and c["agree"] is None and c.get("reason"),
+                  f"{i}: unchecked, agree null, with a reason: {c}")
+        checked = [c for c in checks.values() if "error" not in c and c.get("status") != "unchecked"]
+        agreeing = sum(c.get("agree") is True for c in checked)
+        m = re.search(r"crosscheck: (\d+) records, (\d+) checked, (\d+) agree, (\d+) disagree, (\d+) unchecked", report)
+        check(m is not None and [int(g) for g in m.groups()] ==
+              [len(checks), len(checked), agreeing, len(checked) - agreeing, len(sceneless)],
+              f"summary line: {len(checked)} checked, {agreeing} agree, {len(sceneless)} unchecked")
         check(any(v[0] == "synthetic" and scenes[i]["extra"]["visonlyqa"].get("scene_from") for i, v in items.items()),
               "the fixture has plain items that share their text item's picture")
 

@@ -73,4 +73,9 @@ check "count visonlyqa folder: the error names the second file and its line" "$s
 check "audit visonlyqa folder: the error names the second file and its line" "$second:3" \
   "$(error_places "$tmp/audit/scenes.jsonl" | sed 's#//*#/#g')"
 
+# A whole-file import reads the bytes as they are: a blank line (which ends a line list's figure)
+# is not lost on the way.
+"$geotruth" import --from linelist "$places/linelist_blank_line_ends_figure.txt" -o "$tmp/ll.jsonl" 2>/dev/null
+check "import linelist: a blank line ends the figure" 2 "$(wc -l <"$tmp/ll.jsonl")"
+
 finish crosscheck_places

@@ -2,22 +2,28 @@
 """Measure geotruth on a VisOnlyQA checkout: import, audit, pictures and scores, per task.
 
 Usage: scripts/measure_visonlyqa.py CHECKOUT [--split val] [--build build] [--out DIR]
-                                    [--no-images] [--list N]
+                                    [--no-images] [--list N] [--threads N]
 
 CHECKOUT is a copy of psunlpgroup/VisOnlyQA (its dataset/ and results/ folders; read in place,
 nothing of it is written anywhere but --out). Debian's python3 and the standard library only.
 The script runs, on CHECKOUT/dataset/SPLIT:
 
 - `geotruth import --from visonlyqa`: items per task, importer notes by kind;
-- `geotruth audit --from visonlyqa [--image]`: verdicts by kind per task, and every label geotruth
-  calls wrong or ambiguous with its reasons (the first --list of each task);
+- `geotruth audit --from visonlyqa`: verdicts by kind per task, and every label geotruth calls
+  wrong or ambiguous with its reasons (the first --list of each task);
 - an independent check of the synthetic labels: VisOnlyQA's own generator rule (its
   create_syntheticgeometry.py: a triangle's or quadrilateral's sides are pairs on one line of the
   text, no three corners on one line of the text, the polygon not self-crossing; the estimates'
   ranges), re-run here on the description's numbers, against the annotated labels (does the
   dataset follow its own rule?) and against geotruth's truth (where do the two semantics part?);
-- with pictures: the scenes whose picture agrees with them (`crosscheck` finds no conflict), and
-  the similarity fitted from the figure's units to the picture's pixels;
+- with pictures (unless --no-images): `geotruth crosscheck --from visonlyqa SPLIT --image SPLIT` over
+  every item of the split, saying what it did for each kind of item (a text item's picture checked
+  against its own scene; a plain item's, the same picture, against the scene of the text item with
+  its image_path; an item with no geometry scene, 3D or real, not checked) and, per task, the
+  pictures that agree with their scenes (no conflict); the similarity fitted from the figure's units
+  to the picture's pixels; letters found; and the disagreements by cause: a circle the text drops
+  (the picture draws a whole circle the scene lacks), a letter the cropped picture cuts off, a
+  letter missing where the generator puts it, strokes;
 - `geotruth score --from visonlyqa` on the published responses (results/model_responses, which
   answer the test split's items), when SPLIT has them: all / audited-ok / corrected accuracy per
   model and task, and the "all items" accuracies against the paper's tables (results/tables).
@@ -188,6 +194,88 @@ def finetuned_rows(path):
     return rows
 
 
+def cause_of(reason):
+    """The cause a conflict of a picture's check names (the docs' words)."""
+    d = reason["detail"]
+    if d.startswith("a circle the scene does not draw"):
+        return "a circle the text drops"
+    if "cut off by the picture's edge" in d:
+        return "a letter the cropped picture cuts off"
+    if reason["kind"] == "not_detected" and "letter" in d:
+        return "a letter missing where the generator puts it"
+    if reason["kind"] == "count_mismatch":
+        return None  # a sum of the others
+    if reason["kind"] == "picture_unavailable":
+        return "no picture"
+    return "strokes (" + reason["kind"] + ")"
+
+
+def pictures_report(items, scenes, checks):
+    """What crosscheck --image did for every item, and the text items' pictures against their scenes."""
+    print("## pictures (crosscheck --image)\n")
+    print("| set | items | checked against a geometry scene | the text item's scene (shared picture) | "
+          "no geometry scene (not checked) | no record |\n|---|---|---|---|---|---|")
+    # (an item whose picture is missing or unreadable has an error record and counts where its scene does)
+    by_set = collections.defaultdict(collections.Counter)
+    twins = [0, 0]  # plain items whose verdict equals their text item's, of those compared
+    for item_id, (folder, task, it) in sorted(items.items()):
+        scene, c = scenes.get(item_id), checks.get(item_id)
+        row = by_set[folder]
+        row["items"] += 1
+        if c is None:
+            row["none"] += 1
+        elif c.get("status") == "unchecked" or not (scene and scene.get("points")):
+            row["no scene"] += 1  # crosscheck says "unchecked" (agree null): the scene draws nothing
+        elif scene.get("extra", {}).get("visonlyqa", {}).get("scene_from"):
+            row["shared"] += 1
+            twin = checks.get(scene["extra"]["visonlyqa"]["scene_from"])
+            if twin is not None:
+                twins[1] += 1
+                twins[0] += twin.get("agree") == c.get("agree")
+        else:
+            row["own"] += 1
+    for folder, row in sorted(by_set.items()):
+        print(f"| {folder} | {row['items']} | {row['own']} | {row['shared']} | {row['no scene']} | {row['none']} |")
+    for folder in ("synthetic_with_text", "synthetic", "real"):
+        if folder not in by_set:
+            print(f"| {folder} | 0 (the split has no {folder}/ folder) | | | | |")
+    print(f"\nplain items (the text items' pictures, checked against the scenes taken from them): "
+          f"{twins[0]}/{twins[1]} with the same agreement as their text item. Items with no geometry scene "
+          f"(3D, real) have nothing to check a picture against: their records say \"unchecked\" and are not "
+          f"counted.\n")
+    text = [c for i, c in checks.items() if items.get(i, (None,))[0] == "synthetic_with_text"
+            and scenes.get(i, {}).get("points")]
+    if not text:
+        return
+    mapped = [c["mapping"] for c in text if c.get("mapping", {}).get("fitted")]
+    agree = sum(bool(c.get("agree")) for c in text)
+    letters = [c.get("counts", {}).get("letters", {}) for c in text if "error" not in c]
+    found, total = sum(l.get("matched", 0) for l in letters), sum(l.get("symbolic", 0) for l in letters)
+    every = sum(l.get("matched", 0) == l.get("symbolic", 0) for l in letters)
+    causes = collections.Counter()
+    only = collections.Counter()
+    for c in text:
+        mine = set(filter(None, (cause_of(r) for r in c.get("reasons", []) if r.get("severity") == "conflict")))
+        if "error" in c:
+            mine.add("no picture" if c["error"].get("message", "").startswith("no picture") else "error")
+        causes.update(mine)
+        if len(mine) == 1:
+            only.update(mine)
+    print(f"text items' pictures: {len(text)}; mapping fitted on {len(mapped)}")
+    if mapped:
+        res = sorted(m["residual_px"] for m in mapped)
+        scale = sorted(m["px_per_unit"] for m in mapped)
+        print(f"residual median {res[len(res) // 2]:.2f} px, 90th percentile {res[int(0.9 * (len(res) - 1))]:.2f} px, "
+              f"largest {res[-1]:.2f} px; largest single dot {max(m['worst_px'] for m in mapped):.2f} px; "
+              f"scale {scale[0]:.0f}–{scale[-1]:.0f} px per unit (median {scale[len(scale) // 2]:.0f})")
+    print(f"letters found: {found} of {total}; {every} of {len(letters)} pictures read with every letter found")
+    print(f"**pictures that agree with their scene: {agree}/{len(text)} ({100 * agree / len(text):.1f} %)**\n")
+    print("| disagreeing pictures, by cause (a picture may have several) | pictures | only this cause |\n|---|---|---|")
+    for cause, n in causes.most_common():
+        print(f"| {cause} | {n} | {only[cause]} |")
+    print(f"\npictures that draw a circle the text drops: {causes['a circle the text drops']}\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("checkout")
@@ -196,6 +284,7 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--no-images", action="store_true")
     ap.add_argument("--list", type=int, default=10, help="wrong/ambiguous labels listed per task")
+    ap.add_argument("--threads", type=int, default=0, help="crosscheck's worker threads (0: all cores)")
     args = ap.parse_args()
     geotruth = os.path.join(args.build, "geotruth")
     split_dir = os.path.join(args.checkout, "dataset", args.split)
@@ -226,13 +315,22 @@ def main():
 
     # 2. audit (with the pictures)
     audit_dir = os.path.join(out, "audit")
-    cmd = [geotruth, "audit", "--from", "visonlyqa", split_dir, "-o", audit_dir]
-    if not args.no_images:
-        cmd += ["--image", split_dir]
-    r = run(cmd)
+    r = run([geotruth, "audit", "--from", "visonlyqa", split_dir, "-o", audit_dir])
     print("## audit\n\n" + "\n".join(l for l in r.stderr.splitlines() if not l.startswith("\r"))[-2000:] + "\n")
     verdicts = {v["scene"]: v for v in read_jsonl(os.path.join(audit_dir, "verdicts.jsonl"))}
     audited = {s["id"]: s for s in read_jsonl(os.path.join(audit_dir, "scenes.jsonl")) if "id" in s}
+
+    # 3. pictures: crosscheck --image over every item of the split
+    checks = {}
+    if not args.no_images:
+        cc_path = os.path.join(out, "crosscheck.jsonl")
+        cmd = [geotruth, "crosscheck", "--from", "visonlyqa", split_dir, "--image", split_dir, "-o", cc_path]
+        if args.threads:
+            cmd += ["--threads", str(args.threads)]
+        r = run(cmd)
+        print("## crosscheck --image\n\n" + "\n".join(l for l in r.stderr.splitlines() if not l.startswith("\r"))[-1000:] + "\n")
+        # A check's record names its item by "id"; an error record (no picture) by "key".
+        checks = {c.get("id", c.get("key")): c for c in read_jsonl(cc_path) if "id" in c or "key" in c}
 
     print("| set | task | items | ok | wrong | ambiguous | invalid | unsupported | pictures agree | generator rule = label | geotruth = generator rule |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -243,14 +341,10 @@ def main():
         pictures = agree = 0
         rule_label = rule_n = rule_geotruth = rule_geotruth_n = 0
         for i in ids:
-            s = audited.get(i, {})
-            if "image" in s or any(f["kind"] == "picture_unavailable" for f in s.get("findings", [])):
-                pictures += 1
-                vision = [f for f in s.get("findings", []) if f.get("source") == "picture" or f["kind"] in (
-                    "not_visible", "not_detected", "extra_detection", "count_mismatch", "pixel_disagreement",
-                    "picture_unavailable", "low_contrast", "pixel_ambiguous")]
-                agree += not any(f.get("severity") == "conflict" for f in vision)
             scene = scenes.get(i)
+            if i in checks and scene and scene.get("points") and checks[i].get("status") != "unchecked":
+                pictures += 1
+                agree += bool(checks[i].get("agree"))
             if folder != "real" and scene and scene.get("points") and "syntheticgeometry" in task:
                 q = scene["questions"][0]
                 text_item = items.get(scene["extra"]["visonlyqa"].get("scene_from", i), (None, None, None))[2] or items[i][2]
@@ -289,20 +383,8 @@ def main():
                   f"{v.get('text', '')} — {reasons}")
         print()
 
-    if not args.no_images:
-        mapped = [s["mapping"] for s in audited.values() if "mapping" in s]
-        fitted = [m for m in mapped if not m.startswith("no mapping")]
-        if mapped:
-            res = sorted(float(re.search(r"residual ([0-9.]+) px", m).group(1)) for m in fitted) or [0.0]
-            worst = sorted(float(re.search(r"worst ([0-9.]+)", m).group(1)) for m in fitted) or [0.0]
-            scale = sorted(float(re.search(r"^([0-9.]+) px per unit", m).group(1)) for m in fitted) or [0.0]
-            print(f"## picture mapping\n\n{len(fitted)} of {len(mapped)} scenes mapped onto their pictures by "
-                  f"their point dots; residual median {res[len(res) // 2]:.2f} px, 90th percentile "
-                  f"{res[int(0.9 * (len(res) - 1))]:.2f} px, largest dot distance {worst[-1]:.2f} px; scale "
-                  f"{scale[0]:.0f}–{scale[-1]:.0f} px per unit (median {scale[len(scale) // 2]:.0f})")
-            for m in sorted(set(m for m in mapped if m.startswith("no mapping")))[:10]:
-                print(f"- {m}")
-            print()
+    if checks:
+        pictures_report(items, scenes, checks)
 
     # 4. score
     responses = os.path.join(args.checkout, "results", "model_responses")

@@ -50,6 +50,11 @@ struct ImportedScene {
   /// Where the scene's elements come from: (native pointer prefix, pointer in the source file),
   /// e.g. ("/shapes/0", "/0/shapes/0"). A validation error is reported at the source pointer.
   std::vector<std::pair<std::string, std::string>> origins;
+  /// Where the record is, for an importer that reads several files at once (VisOnlyQA, GePBench):
+  /// the file and the 1-based line in it (a JSON list's records: the 1-based item). Empty / 0: the
+  /// input being read, and the scene's ordinal in it (the batch layer's RawRecord fills them in).
+  std::string file;
+  std::size_t line = 0;
 };
 
 /// Validates an imported scene (validate()); an invalid one becomes its error, with the pointer

@@ -98,23 +98,34 @@ ordered_json error_record(const RawRecord& record, const InputError& error) {
 
 namespace {
 
-// Reads a whole input (a file or stdin) for an importer.
+// Reads a whole input (a file or stdin) for an importer, byte for byte and ending in '\n': blank
+// lines kept, so that the importer's line numbers are the file's (and a blank line can end a
+// line list's figure).
 std::optional<std::string> slurp(const std::string& path, std::string& error) {
-  RecordReader reader(path, std::size_t{1} << 30);
-  if (!reader.ok()) {
-    error = reader.open_error();
+  constexpr std::size_t kMaxBytes = std::size_t{1} << 30;
+  std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (!file) {
+    error = std::strerror(errno);
     return std::nullopt;
   }
   std::string text;
-  RawRecord record;
-  while (reader.next(record)) {
-    if (record.dropped_bytes) {
+  std::unique_ptr<char[]> buffer(new char[kChunk]);
+  bool failed = false;
+  for (std::size_t n; (n = std::fread(buffer.get(), 1, kChunk, file)) > 0;) {
+    if (text.size() + n > kMaxBytes) {
       error = "input larger than 1 GiB";
-      return std::nullopt;
+      failed = true;
+      break;
     }
-    text += record.text;
-    text += '\n';
+    text.append(buffer.get(), n);
   }
+  if (!failed && std::ferror(file)) {
+    error = std::strerror(errno);
+    failed = true;
+  }
+  if (file != stdin) std::fclose(file);
+  if (failed) return std::nullopt;
+  if (!text.empty() && text.back() != '\n') text += '\n';
   return text;
 }
 
@@ -225,9 +236,9 @@ bool RecordStream::open_next_input() {
   imported_next_ = 0;
   if (input_ >= inputs_.size()) return false;
   const std::string& path = inputs_[input_++];
-  auto fail = [&](const std::string& message) {
+  auto fail = [&](const std::string& message, const std::string& file) {
     StreamItem item;
-    item.raw = RawRecord{path, 0, {}, 0, {}, {}};
+    item.raw = RawRecord{file, 0, {}, 0, {}, {}};
     item.imported = InputError{"", message};
     pending_ = std::move(item);
   };
@@ -239,7 +250,7 @@ bool RecordStream::open_next_input() {
   } else if (format_ == SourceFormat::native) {
     reader_ = std::make_unique<RecordReader>(path, limits_.max_line_bytes);
     if (!reader_->ok()) {
-      fail("cannot open input: " + reader_->open_error());
+      fail("cannot open input: " + reader_->open_error(), path);
       reader_.reset();
     }
   } else if (format_ == SourceFormat::gepbench || format_ == SourceFormat::visonlyqa) {
@@ -250,7 +261,7 @@ bool RecordStream::open_next_input() {
       std::string error;
       const auto text = slurp(inputs_[k], error);
       if (!text) {
-        fail("cannot read input " + inputs_[k] + ": " + error);
+        fail("cannot read input: " + error, inputs_[k]);
         return true;
       }
       files.emplace_back(inputs_[k], *text);
@@ -266,7 +277,7 @@ bool RecordStream::open_next_input() {
     std::string error;
     const auto text = slurp(path, error);
     if (!text)
-      fail("cannot read input: " + error);
+      fail("cannot read input: " + error, path);
     else
       imported_ = import_source(format_, *text, path);
     imported_file_ = path;
@@ -322,7 +333,13 @@ bool RecordStream::next(StreamItem& item) {
     } else if (ImportedScene* imported = next_imported()) {
       ++imported_next_;
       item = StreamItem{};
-      item.raw = RawRecord{imported_file_, imported_next_, {}, 0, imported->key, std::move(imported->notes)};
+      // An importer reading several files at once says which file and line each record is from.
+      item.raw = RawRecord{imported->file.empty() ? imported_file_ : std::move(imported->file),
+                           imported->line ? imported->line : imported_next_,
+                           {},
+                           0,
+                           imported->key,
+                           std::move(imported->notes)};
       item.imported = std::move(imported->scene);
       item.ordinal = ++ordinal_;
       return true;

@@ -22,7 +22,7 @@ namespace geotruth {
 /// One record as read from an input: the file, its 1-based line, and the text.
 struct RawRecord {
   std::string file;
-  std::size_t line = 0;  ///< JSONL line; for imported sources, the scene's ordinal in the file
+  std::size_t line = 0;  ///< JSONL line; imported: the line its importer names, else the scene's ordinal
   std::string text;
   std::size_t dropped_bytes = 0;  ///< bytes of an over-long line that were skipped, not stored
   std::string key;                ///< an imported scene's own name in its source, else ""

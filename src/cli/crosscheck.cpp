@@ -134,6 +134,42 @@ ordered_json count_check_json(const CountCheck& counts) {
           {"unconfirmed", std::move(unconfirmed)}};
 }
 
+// A scene that draws nothing (VisOnlyQA's 3D and real items: the dataset gives no figure) has
+// nothing to check its picture against: its record says so instead of agreeing.
+bool draws_nothing(const Scene& s) {
+  return s.points.empty() && s.lines.empty() && s.circles.empty() && s.shapes.empty() && s.entities.empty() &&
+         s.links.empty() && s.arrows.empty() && s.arrow_heads.empty() && s.layers.empty() && !s.grid;
+}
+
+// Why a scene that draws nothing was not checked: its importer's word (extra "unsupported" of the
+// scene or of a question, or the note "no_description") when it has one.
+std::string unchecked_reason(const Scene& scene, const RawRecord& record) {
+  std::string why;
+  auto unsupported = [&](const std::string& text) {
+    if (!why.empty() || text.empty()) return;
+    if (const auto extra = ordered_json::parse(text, nullptr, false);
+        extra.is_object() && extra.contains("unsupported") && extra["unsupported"].is_string())
+      why = extra["unsupported"].get<std::string>();
+  };
+  unsupported(scene.extra);
+  for (const auto& question : scene.questions) unsupported(question.extra);
+  for (const auto& note : record.notes)
+    if (why.empty() && note.kind == "no_description") why = note.detail;
+  return "the scene draws nothing: there is nothing to check the picture against" +
+         (why.empty() ? "" : " (" + why + ")");
+}
+
+// The record of a scene not checked (docs/vision.md, "Verdict of a picture"): agree null, status
+// "unchecked" and the reason; neither an agreement nor a disagreement.
+ordered_json unchecked_json(const Scene& scene, const RawRecord& record, const Bands& bands) {
+  ordered_json result = record_head(scene, record);
+  result["agree"] = nullptr;
+  result["status"] = "unchecked";
+  result["reason"] = unchecked_reason(scene, record);
+  result["bands"] = bands_json(bands);
+  return result;
+}
+
 int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options) {
   const RunBands run = resolve_bands(band_options, command.in, std::cerr);
   const vision::RenderOptions options = command.picture.options(run.bands);
@@ -164,7 +200,9 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
   // Disagreements in records written before (a resumed run's exit code is the whole run's).
   auto disagrees = [](const std::string& line) {
     const ordered_json record = ordered_json::parse(line, nullptr, false);
-    return record.is_object() && record.value("agree", true) == false;
+    if (!record.is_object() || !record.contains("agree")) return false;
+    const ordered_json& agree = record["agree"];  // null: not checked (nothing to check)
+    return agree.is_boolean() && !agree.get<bool>();
   };
   std::size_t disagree_before = 0;
   if (out.complete()) {
@@ -176,11 +214,16 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
   Names names;
   names_written(out, "overlay", names);
   out.each_written_line([&](const std::string& line) { disagree_before += disagrees(line); });
-  std::size_t disagree = 0, checked = 0;
+  std::size_t disagree = 0, checked = 0, unchecked = 0;
   // Reading, detecting and matching run on every core; overlays are named and written in input order.
   const BatchStats stats = run_batch_parallel(
       command.in.inputs, command.in.format(), command.in.limits, command.threads,
       [&](const Scene& scene, const RawRecord& record) -> RecordStep {
+        if (draws_nothing(scene))  // no picture looked for: there is nothing to compare it with
+          return [&, result = unchecked_json(scene, record, run.bands)]() mutable {
+            ++unchecked;
+            return std::move(result);
+          };
         vision::Image image;
         fs::path image_path;
         if (command.image.empty()) {
@@ -236,7 +279,8 @@ int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options
       out.stream(), std::cerr, out.plan());
   if (!out.finish(stats)) return kUsage;
   std::cerr << "crosscheck: " << stats.records << " records, " << checked << " checked, " << checked - disagree
-            << " agree, " << disagree << " disagree, " << stats.errors << " errors";
+            << " agree, " << disagree << " disagree, " << unchecked << " unchecked (the scene draws nothing), "
+            << stats.errors << " errors";
   if (const double counted = counts_cpu_seconds.load(); counted > 0)
     std::cerr << " (counts read from the pictures: " << std::fixed << std::setprecision(1) << counted << " CPU-s)";
   std::cerr << "\n";

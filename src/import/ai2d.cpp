@@ -562,6 +562,7 @@ std::vector<ImportedScene> import_ai2d_lines(std::string_view text, const std::s
     auto root = parse(record, error, pointer);
     if (!root || root->kind != Kind::object) {
       out.push_back({fallback, InputError{pointer, root ? "expected an AI2D annotation object" : error}, {}, {}});
+      out.back().line = line;
       continue;
     }
     // A line is an annotation, named by "id" or "imageName" and carrying its "questions" when it
@@ -576,11 +577,13 @@ std::vector<ImportedScene> import_ai2d_lines(std::string_view text, const std::s
     if (questions) question_file.members.emplace_back("questions", *questions);
     if (annotation->kind != Kind::object || !annotation->find("relationships")) {
       out.push_back({key, InputError{"", "expected an AI2D annotation with \"relationships\""}, {}, {}});
+      out.back().line = line;
       continue;
     }
     out.push_back(Converter(*annotation, key, import::category_of(categories, key))
                       .convert(questions ? &question_file : nullptr));
     validate_imported(out.back());
+    out.back().line = line;  // its own line: blank lines are not records, so it may not be the ordinal
   }
   return out;
 }

@@ -304,7 +304,10 @@ std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::stri
       return {{f.first,
                InputError{"", "a second rules file (after " + rules->first +
                                   "): import each rules.json with its own VQA files, one import per rules file"},
-               {}}};
+               {},
+               {},
+               f.first,
+               1}};
     rules = &f;
   }
   if (!rules)
@@ -314,7 +317,7 @@ std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::stri
   limits.max_line_bytes = kMaxSourceBytes;
   limits.max_elements = 10'000'000;
   auto tree = json::read(rules->second, limits);
-  if (auto* error = std::get_if<InputError>(&tree)) return {{rules->first, *error, {}}};
+  if (auto* error = std::get_if<InputError>(&tree)) return {{rules->first, *error, {}, {}, rules->first, 1}};
   const Value& root = std::get<Value>(tree);
   for (std::size_t i = 0; i < root.items.size(); ++i) {
     const Value& figure = root.items[i];
@@ -349,6 +352,11 @@ std::vector<ImportedScene> import_gepbench(const std::vector<std::pair<std::stri
     if (const Value* relations = figure.find("relations"); relations && relations->kind == Kind::array)
       origins.emplace_back("/relations", figure_ptr + "/relations");
     out.push_back({scene.id, std::move(scene), std::move(notes), std::move(origins)});
+  }
+  // Every scene is a figure of the rules file (its 1-based item there), whichever input came first.
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i].file = rules->first;
+    out[i].line = i + 1;
   }
   // Questions: every VQA line attaches to its image's scene.
   for (const auto& f : files) {

@@ -530,22 +530,26 @@ std::vector<ImportedScene> import_visonlyqa(const std::vector<std::pair<std::str
     collect(first);
   }
   std::vector<ImportedScene> out;
+  // Each record names its own file and line (the batch layer's file:line), not the first input's.
+  auto place = [&](ImportedScene scene, const Line& line) {
+    scene.file = files[line.file].first;
+    scene.line = line.number;
+    out.push_back(std::move(scene));
+  };
   for (const auto& line : lines) {
     if (line.file >= given.size()) break;  // siblings read for their descriptions only
-    const std::string where = files[line.file].first + ":" + std::to_string(line.number);
+    // A line that is not an item has no name of its own: its record is known by its file and line.
     if (const auto* error = std::get_if<InputError>(&trees[line.tree])) {
-      InputError e = *error;
-      e.message = where + ": " + e.message;
-      out.push_back({where, e, {}, {}});
+      place({"", *error, {}, {}}, line);
       continue;
     }
     const Item item = item_of(line);
     if (!item.value) {
-      out.push_back({where, InputError{"", where + ": expected a VisOnlyQA item (a JSON object)"}, {}, {}});
+      place({"", InputError{"", "expected a VisOnlyQA item (a JSON object)"}, {}, {}}, line);
       continue;
     }
     if (item.id.empty()) {
-      out.push_back({where, InputError{"/id", where + ": the item has no \"id\" (a non-empty string)"}, {}, {}});
+      place({"", InputError{"/id", "the item has no \"id\" (a non-empty string)"}, {}, {}}, line);
       continue;
     }
     std::vector<ImportNote> notes;
@@ -556,7 +560,7 @@ std::vector<ImportedScene> import_visonlyqa(const std::vector<std::pair<std::str
         notes.push_back({"null_" + std::string(key), std::string("\"") + key + "\" is null"});
     const std::string prompt = prompt_of(*item.value);
     if (prompt.empty()) {
-      out.push_back({item.id, InputError{"/prompt_no_reasoning", where + ": the item has no question text"}, {}, {}});
+      place({item.id, InputError{"/prompt_no_reasoning", "the item has no question text"}, {}, {}}, line);
       continue;
     }
     Scene scene;
@@ -602,7 +606,7 @@ std::vector<ImportedScene> import_visonlyqa(const std::vector<std::pair<std::str
     if (!scene.extra.empty())
       if (auto own = ordered_json::parse(scene.extra, nullptr, false); own.is_object()) extra.update(own);
     scene.extra = extra.dump();
-    out.push_back({item.id, std::move(scene), std::move(notes), {}});
+    place({item.id, std::move(scene), std::move(notes), {}}, line);
   }
   return out;
 }

@@ -291,11 +291,17 @@ void Checker::match_arrowheads() {
 
 // A frame mapped by its dots (VisOnlyQA's matplotlib figures, lettered beside each dot, often
 // touching a stroke): the letters are read by the letter reader (read_letters, separating glyphs
-// from the scene's strokes) and each point's letter is the label of its name within reach of it
-// (three letter heights, or a twentieth of the picture's longer side). A label of another name
-// nearest the point is a note (letter_uncertain): the reader's reads of glyphs touching strokes are
-// not sure enough to doubt a question by, let alone call the picture wrong. A point with no label
-// and no glyph-sized mark within reach is not_detected.
+// from the scene's strokes), and each point's letter is looked for where the figure's generator put
+// it (label_spots_, dots.cpp: AlphaGeometry's naming rule, a fixed offset in the figure's units
+// along the widest gap between the strokes at the point), or within reach of the point (three
+// letter heights, or a twentieth of the picture's longer side) for a point the rule does not place.
+//  - A label of the point's name there: the letter is found.
+//  - Else a label of another name there is a note (letter_uncertain): the reader's reads of glyphs
+//    touching strokes are not sure enough to doubt a question by, let alone call the picture wrong.
+//  - Else ink of a letter's size at the spot, apart from the scene's strokes, its dots and the other
+//    points' letters (letter_ink_at): a letter the reader could not read (touching a stroke) is
+//    found there, and nothing else is.
+//  - Else not_detected: the picture does not letter the point where its generator would have.
 void Checker::match_read_letters() {
   cv::Mat strokes = cv::Mat::zeros(paper_.ink.rows, paper_.ink.cols, CV_8U);
   const int thickness = static_cast<int>(std::ceil(stroke_ + 2));
@@ -307,73 +313,193 @@ void Checker::match_read_letters() {
   std::vector<double> heights;
   for (const LetterRead& l : read) heights.push_back(l.height_px);
   std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2), heights.end());
-  // matplotlib sets a letter off its dot by a share of the figure, not of the letter: on the larger
-  // canvases that is more than three letter heights.
-  const double reach = std::max(3 * std::max(10.0, heights.empty() ? 0.0 : heights[heights.size() / 2]),
-                                0.05 * std::max(image_.width, image_.height));
+  // The letters' capital height: the median read, or matplotlib's 15 pt at 100 dpi (DejaVu Sans'
+  // capitals are 0.73 em: 15.2 px) when nothing was read.
+  const double height = heights.empty() ? 15.2 : std::max(8.0, heights[heights.size() / 2]);
+  const double reach = std::max(3 * std::max(10.0, height), 0.05 * std::max(image_.width, image_.height));
+  // Where a spot's letter should be: its ink box starts at the anchor and rises a capital's height
+  // above it (a capital is about 0.7 of its height wide). A read centred within a letter's height
+  // of that is at the spot (the anchor follows the dot measured in the picture; the rule's angle
+  // moves with the 0.01 rounding of the points).
+  auto spot_of = [&](const Text& t) -> const LabelSpot* {
+    for (const LabelSpot& s : label_spots_)
+      if (s.point == t.element) return &s;
+    return nullptr;
+  };
+  auto expected = [&](P2 corner) { return P2{corner.x + 0.35 * height, corner.y - 0.5 * height}; };
+  const double near = height;
   for (const LetterRead& l : read) out_.detections.glyphs.push_back({l.box.x, l.box.y, l.box.width, l.box.height});
   std::vector<bool> used(read.size(), false);
+  // What of each read no point has taken yet: two letters set side by side read as one label ("IC"
+  // for the I and the C of two close points) serve both, each its own character.
+  std::vector<std::string> unclaimed;
+  for (const LetterRead& l : read) unclaimed.push_back(l.label);
+  std::vector<int> owner(fig_.texts.size(), -1);  // the read each text's letter took
   Count& count = out_.counts["letters"];
-  auto distance = [&](const Text& t, const LetterRead& l) { return dist(t.anchor, {l.centre.x, l.centre.y}); };
-  std::vector<const Text*> others;
-  // Named right first, so that a neighbour's label is not taken for a point's own.
-  for (const Text& t : fig_.texts) {
-    if (!t.letter || !inside(t.anchor)) continue;
-    ++count.symbolic;
+  // The read of `t` among `read` at its spot (or within reach of its point, for a point with no
+  // spot), nearest first; read.size() when none. `named`: only reads holding t's own name (a read
+  // of two letters side by side is as near as its box). `fallback`: a read of t's name within reach
+  // of its point, wherever the rule put the letter.
+  auto box_distance = [](P2 p, const cv::Rect& b) {
+    return std::hypot(std::max({b.x - p.x, 0.0, p.x - (b.x + b.width)}),
+                      std::max({b.y - p.y, 0.0, p.y - (b.y + b.height)}));
+  };
+  auto find = [&](const Text& t, bool named, bool fallback) {
+    const LabelSpot* spot = spot_of(t);
     std::size_t best = read.size();
-    for (std::size_t k = 0; k < read.size(); ++k)
-      if (!used[k] && read[k].label == t.text && distance(t, read[k]) < reach &&
-          (best == read.size() || distance(t, read[k]) < distance(t, read[best])))
-        best = k;
-    if (best < read.size())
-      used[best] = true, ++count.matched;
-    else
-      others.push_back(&t);
+    if (fallback || !spot) {
+      double best_d = reach;
+      for (std::size_t k = 0; k < read.size(); ++k)
+        if (!used[k] && (!named || unclaimed[k] == t.text))
+          if (const double d = dist(t.anchor, {read[k].centre.x, read[k].centre.y}); d < best_d) best_d = d, best = k;
+      return best;
+    }
+    double best_d = near;
+    for (std::size_t k = 0; k < read.size(); ++k) {
+      if (used[k] || (named && unclaimed[k].find(t.text) == std::string::npos)) continue;
+      for (const P2& c : spot->corners) {
+        const P2 e = expected(c);
+        const double d = named ? std::min(dist(e, {read[k].centre.x, read[k].centre.y}), box_distance(e, read[k].box))
+                               : dist(e, {read[k].centre.x, read[k].centre.y});
+        if (d < best_d) best_d = d, best = k;
+      }
+    }
+    return best;
+  };
+  // Named right first, at the spots, then near the points, so that a neighbour's label is not
+  // taken for a point's own.
+  std::vector<std::size_t> pending;
+  for (std::size_t i = 0; i < fig_.texts.size(); ++i)
+    if (fig_.texts[i].letter && inside(fig_.texts[i].anchor)) ++count.symbolic, pending.push_back(i);
+  for (const bool fallback : {false, true}) {
+    std::vector<std::size_t> left;
+    for (const std::size_t i : pending) {
+      const Text& t = fig_.texts[i];
+      if (const std::size_t k = find(t, true, fallback); k < read.size()) {
+        unclaimed[k].erase(unclaimed[k].find(t.text), t.text.size());
+        used[k] = unclaimed[k].empty(), owner[i] = static_cast<int>(k), ++count.matched;
+      } else {
+        left.push_back(i);
+      }
+    }
+    pending = std::move(left);
   }
-  std::vector<const Text*> unread;
-  for (const Text* t : others) {
-    std::size_t best = read.size();
-    for (std::size_t k = 0; k < read.size(); ++k)
-      if (!used[k] && distance(*t, read[k]) < reach &&
-          (best == read.size() || distance(*t, read[k]) < distance(*t, read[best])))
-        best = k;
-    if (best < read.size()) {
-      used[best] = true, ++count.matched;
-      const LetterRead& l = read[best];
-      add(FindingKind::letter_uncertain, {t->element},
-          "the label nearest point " + t->text + " reads \"" + l.label + "\" (confidence " + fixed(l.confidence, 2) +
-              (l.runner_up.text.empty() ? "" : ", else \"" + l.runner_up.text + "\"") + ")",
-          std::nullopt, {t->anchor});
+  const std::vector<std::size_t> others = std::move(pending);
+  std::vector<std::size_t> unread;
+  for (const std::size_t i : others) {
+    const Text& t = fig_.texts[i];
+    if (const std::size_t k = find(t, false, false); k < read.size()) {
+      used[k] = true, owner[i] = static_cast<int>(k), ++count.matched;
+      const LetterRead& l = read[k];
+      add(FindingKind::letter_uncertain, {t.element},
+          "the label where point " + t.text + "'s letter should be reads \"" + l.label + "\" (confidence " +
+              fixed(l.confidence, 2) + (l.runner_up.text.empty() ? "" : ", else \"" + l.runner_up.text + "\"") + ")",
+          std::nullopt, {t.anchor});
       out_.reasons.back().severity = Severity::note;  // evidence too weak to doubt a question by
     } else {
-      unread.push_back(t);
+      unread.push_back(i);
     }
   }
   if (unread.empty()) return;
-  // A letter the reader left out (a mark it could not read as one): the glyph-sized marks of the
-  // picture's letter ink, as for any other picture; none within reach is not_detected.
-  std::vector<bool> compact;
-  const auto marks = find_glyphs(letter_ink(), compact);
-  std::vector<bool> taken(marks.size(), false);
-  for (std::size_t g = 0; g < marks.size(); ++g)
-    taken[g] = std::any_of(read.begin(), read.end(), [&](const LetterRead& l) {
-      return l.box.contains(cv::Point(marks[g].x + marks[g].width / 2, marks[g].y + marks[g].height / 2));
-    });
-  for (const Text* t : unread) {
-    std::size_t best = marks.size();
-    double best_d = reach;
-    for (std::size_t g = 0; g < marks.size(); ++g) {
-      const double d = dist(t->anchor, {marks[g].x + marks[g].width / 2.0, marks[g].y + marks[g].height / 2.0});
-      if (!taken[g] && d < best_d) best_d = d, best = g;
+  // The letters already placed: their ink is not another point's letter.
+  std::vector<cv::Rect> taken;
+  // (only a read of a letter's size: a taller one joined a letter to something else, which may be
+  // the letter looked for).
+  for (std::size_t i = 0; i < fig_.texts.size(); ++i)
+    if (owner[i] >= 0 && read[static_cast<std::size_t>(owner[i])].box.height <= 1.3 * height)
+      taken.push_back(read[static_cast<std::size_t>(owner[i])].box);
+  for (const std::size_t i : unread) {
+    const Text& t = fig_.texts[i];
+    const LabelSpot* spot = spot_of(t);
+    cv::Rect box;
+    if (spot && std::any_of(spot->corners.begin(), spot->corners.end(),
+                            [&](P2 c) { return letter_ink_at(c, height, taken, box); })) {
+      ++count.matched;
+      taken.push_back(box);
+      out_.detections.glyphs.push_back({box.x, box.y, box.width, box.height});
+      continue;
     }
-    if (best < marks.size()) {
-      taken[best] = true, ++count.matched;
-      out_.detections.glyphs.push_back(marks[best]);
-    } else {
-      add(FindingKind::not_detected, {t->element}, "no letter within " + fixed(reach, 0) + " px of point " + t->text,
-          std::nullopt, {t->anchor});
+    if (!spot) {
+      add(FindingKind::not_detected, {t.element}, "no letter within " + fixed(reach, 0) + " px of point " + t.text,
+          std::nullopt, {t.anchor});
+      continue;
     }
+    // The generator set the letter where the picture, cropped about the figure, does not reach:
+    // the picture does not letter the point (a true difference, said as such).
+    const P2 corner = spot->corners.front();
+    const cv::Rect letter(static_cast<int>(std::floor(corner.x)), static_cast<int>(std::floor(corner.y - height)),
+                          static_cast<int>(std::ceil(0.7 * height)), static_cast<int>(std::ceil(height)));
+    std::string at = "(";  // built piecewise: GCC 12 misreads "(" + std::string (-Wrestrict)
+    at += fixed(corner.x, 0), at += ", ", at += fixed(corner.y, 0), at += ") px";
+    if ((letter & cv::Rect(0, 0, image_.width, image_.height)) != letter)
+      add(FindingKind::not_visible, {t.element},
+          "point " + t.text + "'s letter is cut off by the picture's edge: the figure's generator anchors it at " + at +
+              ", the picture is " + std::to_string(image_.width) + " × " + std::to_string(image_.height) + " px",
+          std::nullopt, {t.anchor});
+    else
+      add(FindingKind::not_detected, {t.element},
+          "no letter where the figure's generator puts point " + t.text + "'s (its text anchored at " + at +
+              (spot->corners.size() > 1 ? " or " + std::to_string(spot->corners.size() - 1) + " other place(s)" : "") +
+              "), read or as ink of a letter's size",
+          std::nullopt, {t.anchor});
   }
+}
+
+// Ink of a letter at a spot: within the letter's box (from the anchor, a capital's height up and
+// 0.9 of it across), widened by a third of a letter's height (the rule's angle moves with the 0.01
+// rounding), the picture's letter ink apart from the scene's strokes (drawn as wide as the stroke
+// plus a pixel each side), every point's dot (its measured radius plus a pixel) and the other
+// letters' boxes. Its connected pieces centred in the box (pieces a stroke cut a letter into; not
+// a neighbour's letter reaching in) count when together they stand at least half a letter's
+// height and hold at least a letter's height of pixels (a one-pixel-wide I). A dot, a stroke's
+// JPEG fringe or a crossing does not.
+bool Checker::letter_ink_at(P2 corner, double height, const std::vector<cv::Rect>& others, cv::Rect& found) const {
+  const double slack = height / 3;
+  const cv::Rect canvas(0, 0, paper_.ink.cols, paper_.ink.rows);
+  const cv::Rect box = cv::Rect(cv::Point(static_cast<int>(std::floor(corner.x - slack)),
+                                          static_cast<int>(std::floor(corner.y - height - slack))),
+                                cv::Point(static_cast<int>(std::ceil(corner.x + 0.9 * height + slack)),
+                                          static_cast<int>(std::ceil(corner.y + slack)))) &
+                       canvas;
+  if (box.area() == 0) return false;
+  // Pieces reaching into the box are followed a letter's height beyond it.
+  const int pad = static_cast<int>(std::ceil(height));
+  const cv::Rect window = cv::Rect(box.x - pad, box.y - pad, box.width + 2 * pad, box.height + 2 * pad) & canvas;
+  cv::Mat ink = letter_ink()(window).clone();
+  const cv::Point shift(-window.x, -window.y);
+  const int thickness = static_cast<int>(std::ceil(stroke_ + 2));
+  for (const Curve& c : fig_.curves) {
+    std::vector<cv::Point> path = pixel_path(c.path);
+    for (cv::Point& q : path) q += shift;
+    cv::polylines(ink, path, c.closed, 0, thickness);
+  }
+  for (const LabelSpot& s : label_spots_)
+    cv::circle(ink, cv::Point(static_cast<int>(std::lround(s.dot.x)), static_cast<int>(std::lround(s.dot.y))) + shift,
+               static_cast<int>(std::ceil((s.dot_radius > 0 ? s.dot_radius : stroke_) + 1)), 0, cv::FILLED);
+  for (const cv::Rect& r : others) cv::rectangle(ink, r + shift, 0, cv::FILLED);
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(ink > 0, labels, stats, centroids, 8, CV_32S);
+  const cv::Rect inner = box + shift;
+  std::vector<bool> reaches(static_cast<std::size_t>(n), false);
+  for (int y = inner.y; y < inner.y + inner.height; ++y)
+    for (int x = inner.x; x < inner.x + inner.width; ++x)
+      if (const int l = labels.at<int>(y, x); l > 0) reaches[static_cast<std::size_t>(l)] = true;
+  cv::Rect united;
+  int pixels = 0;
+  for (int l = 1; l < n; ++l) {
+    if (!reaches[static_cast<std::size_t>(l)]) continue;
+    const cv::Rect piece(stats.at<int>(l, cv::CC_STAT_LEFT), stats.at<int>(l, cv::CC_STAT_TOP),
+                         stats.at<int>(l, cv::CC_STAT_WIDTH), stats.at<int>(l, cv::CC_STAT_HEIGHT));
+    // A piece as tall as two letters is a stroke of the figure the scene does not draw, not a
+    // letter; a piece centred outside the box is a neighbour's letter reaching into it.
+    if (piece.height > 2 * height || piece.width > 2 * height) continue;
+    if (!inner.contains(cv::Point(piece.x + piece.width / 2, piece.y + piece.height / 2))) continue;
+    united = united.area() ? (united | piece) : piece;
+    pixels += stats.at<int>(l, cv::CC_STAT_AREA);
+  }
+  if (united.height < 0.5 * height || pixels < height) return false;
+  found = united - shift;
+  return true;
 }
 
 }  // namespace geotruth::vision::check

@@ -69,6 +69,16 @@ struct CurveEvidence {
   std::optional<P2> shift;  // drawn elsewhere: by this much
 };
 
+// Where the figure's generator put a point's letter (AlphaGeometry's naming rule, dots.cpp): the
+// point's dot in the picture and the text's anchor, the left end of its baseline, in pixels; the
+// rule's choice first, then the other places the rule may have chosen on the unrounded figure.
+struct LabelSpot {
+  std::string point;
+  P2 dot;
+  double dot_radius = 0;  // as the dot finder measured it (0: no dot found there)
+  std::vector<P2> corners;
+};
+
 class Checker {
  public:
   Checker(const Scene& scene, const Image& image, const CrossCheckOptions& options);
@@ -85,7 +95,9 @@ class Checker {
   // dots.cpp: a frame drawn at a scale of its own, mapped by the picture's point dots.
   bool fit_dots(const Scene& scene);
   void match_read_letters();
-  std::vector<P2> dot_candidates(std::size_t points) const;
+  std::vector<P2> dot_candidates(std::size_t points, std::vector<double>& radii) const;
+  void place_labels(const Scene& scene, const std::vector<P2>& dots, const std::vector<double>& radii);
+  bool letter_ink_at(P2 corner, double height, const std::vector<cv::Rect>& others, cv::Rect& found) const;
 
   // register.cpp: the scene on the picture.
   double estimate_stroke_width() const;
@@ -119,6 +131,7 @@ class Checker {
 
   // extras.cpp: what the picture draws and the scene does not.
   void find_extras();
+  std::optional<Detections::Ellipse> extra_circle(const cv::Mat& unexplained) const;
   cv::Mat stroke_ink() const;
   void report_unexplained_strokes(const cv::Mat& labels, const cv::Mat& stats, int n, const std::vector<P2>& reported);
   bool stroke_shaped(const cv::Mat& mask) const;
@@ -136,7 +149,8 @@ class Checker {
   const Image& image_;
   CrossCheckOptions options_;
   FrameBands bands_;
-  Frame fitted_frame_;  // fit_dots: the scene's frame at the picture's scale (bands_ refers to it)
+  std::vector<LabelSpot> label_spots_;  // fit_dots: where the generator put each point's letter
+  Frame fitted_frame_;                  // fit_dots: the scene's frame at the picture's scale (bands_ refers to it)
   Paper paper_;
   Figure fig_;
   CrossCheck out_;

@@ -20,6 +20,9 @@ namespace {
 
 // The rotation beyond which a fitted similarity is not the axis-aligned drawing it should be.
 constexpr double kMaxRotationDeg = 0.5;
+// How far the 0.01 rounding of the printed positions can turn a crossing on the naming circle
+// (radius 0.08 units): about 0.01 / 0.08 radians.
+constexpr double kRoundingArc = 0.125;
 
 }  // namespace
 
@@ -28,7 +31,7 @@ constexpr double kMaxRotationDeg = 0.5;
 // and a thick bit of a letter too). The figure draws every point with one marker, the thickest ink
 // it has: candidates thinner than 0.7 of the `points`-th thickest are bits of strokes, and at most
 // 3 · points + 20 of the thickest are kept (the matching below leaves the rest without a point).
-std::vector<P2> Checker::dot_candidates(std::size_t points) const {
+std::vector<P2> Checker::dot_candidates(std::size_t points, std::vector<double>& radii) const {
   read::Sheet sheet;
   sheet.paper = paper_;
   sheet.width = image_.width, sheet.height = image_.height;
@@ -42,7 +45,7 @@ std::vector<P2> Checker::dot_candidates(std::size_t points) const {
   if (dots.empty() || points == 0) return out;
   const double level = 0.7 * dots[std::min(points, dots.size()) - 1].radius;
   for (const read::Dot& dot : dots)
-    if (dot.radius >= level && out.size() < 3 * points + 20) out.push_back(dot.at);
+    if (dot.radius >= level && out.size() < 3 * points + 20) out.push_back(dot.at), radii.push_back(dot.radius);
   return out;
 }
 
@@ -57,7 +60,8 @@ bool Checker::fit_dots(const Scene& scene) {
     m.reason = "fewer than two placed points";
     return false;
   }
-  const std::vector<P2> dots = dot_candidates(points.size());
+  std::vector<double> radii;
+  const std::vector<P2> dots = dot_candidates(points.size(), radii);
   if (dots.size() < 2) {
     m.reason = "fewer than two point dots found in the picture";
     return false;
@@ -181,6 +185,16 @@ bool Checker::fit_dots(const Scene& scene) {
       m.worst_px = std::max(m.worst_px, d);
     }
   (void)sum;
+  // Each point's dot as the picture draws it (where the fit put no dot, where the mapping puts it).
+  std::vector<P2> dot_px(scene.points.size());
+  std::vector<double> dot_radius(scene.points.size(), 0);
+  for (std::size_t i = 0, k = 0; i < scene.points.size(); ++i) {
+    if (!scene.points[i].at) continue;
+    dot_px[i] =
+        to_dot[k] >= 0 ? dots[static_cast<std::size_t>(to_dot[k])] : P2{t.x + s * points[k].x, t.y + s * points[k].y};
+    if (to_dot[k] >= 0) dot_radius[i] = radii[static_cast<std::size_t>(to_dot[k])];
+    ++k;
+  }
   m.fitted = true;
   m.scale = s;
   m.translation = t;
@@ -193,7 +207,117 @@ bool Checker::fit_dots(const Scene& scene) {
   fitted_frame_.px_per_unit = Rational(s);
   bands_ = FrameBands(options_.bands, fitted_frame_);
   fig_ = build_figure(scene, image_.width, image_.height, out_.scale, out_.offset, 0, options_.dataset_picture);
+  place_labels(scene, dot_px, dot_radius);
   return true;
+}
+
+namespace {
+
+// The points where the circle (p, r) meets segment ab strictly between a and b (AlphaGeometry's
+// circle_segment_intersect).
+void circle_meets_segment(P2 p, double r, P2 a, P2 b, std::vector<P2>& out) {
+  const P2 d{b.x - a.x, b.y - a.y}, f{a.x - p.x, a.y - p.y};
+  const double A = d.x * d.x + d.y * d.y, B = 2 * (f.x * d.x + f.y * d.y), C = f.x * f.x + f.y * f.y - r * r;
+  const double disc = B * B - 4 * A * C;
+  if (A <= 0 || disc < 0) return;
+  for (const double u : {(-B - std::sqrt(disc)) / (2 * A), (-B + std::sqrt(disc)) / (2 * A)})
+    if (u > 0 && u < 1) out.push_back({a.x + u * d.x, a.y + u * d.y});
+}
+
+// The points where the circles (p, r) and (c, rc) meet (AlphaGeometry's circle_circle_intersection).
+void circle_meets_circle(P2 p, double r, P2 c, double rc, std::vector<P2>& out) {
+  const double d = dist(p, c);
+  if (d <= 0) return;
+  const double a = (r * r - rc * rc + d * d) / (2 * d), h2 = r * r - a * a;
+  if (h2 < 0) return;
+  const double h = std::sqrt(h2);
+  const P2 m{p.x + a * (c.x - p.x) / d, p.y + a * (c.y - p.y) / d};
+  out.push_back({m.x + h * (c.y - p.y) / d, m.y - h * (c.x - p.x) / d});
+  out.push_back({m.x - h * (c.y - p.y) / d, m.y + h * (c.x - p.x) / d});
+}
+
+}  // namespace
+
+// AlphaGeometry's naming rule (its numericals.py, naming_position and draw_point, which draws
+// VisOnlyQA's synthetic figures), in the frame's units: a circle of radius 0.08 about the point
+// meets the drawn segments (each line from its first to its last point) and circles; the letter
+// goes 0.08 along the middle of the widest gap between those crossings, and its text is anchored
+// (left end of the baseline, matplotlib's annotate) 0.08 / 1.5 left of and below that; a point no
+// stroke passes near is lettered at +0.01 both ways. The anchor is then kept inside the axes'
+// limits as they stood when the point was drawn (the data's extent so far, plus matplotlib's 5 %
+// margins). The offset depends only on the figure's units, not on the picture: on a canvas drawn at
+// 1,000 px per unit the letter sits 80 px off its dot, at 50 px per unit on it.
+void Checker::place_labels(const Scene& scene, const std::vector<P2>& dot_px, const std::vector<double>& dot_radius) {
+  constexpr double r = 0.08;
+  const PictureMapping& m = out_.mapping;
+  std::vector<std::pair<P2, P2>> segments;
+  std::vector<std::pair<P2, double>> circles;
+  auto at = [&](std::size_t i) { return P2{to_double(scene.points[i].at->x), to_double(scene.points[i].at->y)}; };
+  double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
+  auto extend = [&](P2 p, double rr) {
+    x0 = std::min(x0, p.x - rr), x1 = std::max(x1, p.x + rr), y0 = std::min(y0, p.y - rr), y1 = std::max(y1, p.y + rr);
+  };
+  for (const Line& line : scene.lines) {
+    std::vector<P2> on;
+    for (std::size_t i : line.through)
+      if (i < scene.points.size() && scene.points[i].at) on.push_back(at(i));
+    if (on.size() < 2) continue;
+    const P2 d{on[1].x - on[0].x, on[1].y - on[0].y};
+    auto along = [&](P2 q) { return (q.x - on[0].x) * d.x + (q.y - on[0].y) * d.y; };
+    const auto [lo, hi] = std::minmax_element(on.begin(), on.end(), [&](P2 a, P2 b) { return along(a) < along(b); });
+    segments.emplace_back(*lo, *hi);
+    extend(*lo, 0), extend(*hi, 0);
+  }
+  for (const Circle& c : scene.circles)
+    if (c.center)
+      if (const auto r2 = radius_squared(scene, c)) {
+        const P2 centre{to_double(c.center->x), to_double(c.center->y)};
+        circles.emplace_back(centre, std::sqrt(to_double(*r2)));
+        extend(centre, circles.back().second);
+      }
+  label_spots_.clear();
+  for (std::size_t i = 0; i < scene.points.size(); ++i) {
+    const Point& point = scene.points[i];
+    if (!point.at) continue;
+    const P2 p = at(i);
+    extend(p, 0);  // matplotlib's data limits grow with every dot drawn
+    if (!point.labelled) continue;
+    std::vector<P2> avoid;
+    for (const auto& [a, b] : segments) circle_meets_segment(p, r, a, b, avoid);
+    for (const auto& [c, rc] : circles) circle_meets_circle(p, r, c, rc, avoid);
+    std::vector<P2> corners;  // in the frame's units
+    if (avoid.empty()) {
+      corners.push_back({p.x + 0.01, p.y + 0.01});
+    } else {
+      std::vector<double> angles;
+      for (const P2& a : avoid) {
+        const double t = std::atan2(a.y - p.y, a.x - p.x);
+        angles.push_back(t < 0 ? t + 2 * M_PI : t);
+      }
+      std::sort(angles.begin(), angles.end());
+      angles.push_back(angles.front() + 2 * M_PI);
+      std::vector<std::pair<double, double>> gaps;  // (width, start), widest first as the rule takes it
+      for (std::size_t k = 0; k + 1 < angles.size(); ++k) gaps.emplace_back(angles[k + 1] - angles[k], angles[k]);
+      std::sort(gaps.rbegin(), gaps.rend());
+      // The 0.01 rounding moves a crossing on the 0.08 circle by up to about 0.01 units, 7° of arc:
+      // a gap within twice that of the widest may have been the widest on the unrounded figure.
+      const double mx = 0.05 * (x1 - x0), my = 0.05 * (y1 - y0);
+      for (const auto& [width, from] : gaps) {
+        if (width < gaps.front().first - 2 * kRoundingArc) break;
+        const double t = from + width / 2;
+        P2 c{p.x + r * std::cos(t) - r / 1.5, p.y + r * std::sin(t) - r / 1.5};
+        c.x = std::clamp(c.x, x0 - mx, std::max(x0 - mx, x1 + mx));
+        c.y = std::clamp(c.y, y0 - my, std::max(y0 - my, y1 + my));
+        corners.push_back(c);
+      }
+    }
+    // From the point's own dot in the picture (its place there is measured, not rounded to 0.01).
+    const double s = m.scale, flip = m.flipped ? -1 : 1;
+    LabelSpot spot{point.id, dot_px[i], dot_radius[i], {}};
+    for (const P2& c : corners)
+      spot.corners.push_back({dot_px[i].x + s * (c.x - p.x), dot_px[i].y + flip * s * (c.y - p.y)});
+    label_spots_.push_back(std::move(spot));
+  }
 }
 
 }  // namespace geotruth::vision::check

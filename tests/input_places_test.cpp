@@ -70,18 +70,15 @@ std::map<std::string, std::pair<std::string, std::size_t>> ids_by_place(const st
   return out;
 }
 
-}  // namespace
-
-TEST(InputPlaces, VisOnlyQAErrorInTheSecondFileNamesThatFileAndItsLine) {
-  const std::string first = kPlaces + "/visonlyqa/3d__size_first.jsonl";
-  const std::string second = kPlaces + "/visonlyqa/3d__size_second.jsonl";
-  const auto all = places({first, second}, SourceFormat::visonlyqa);
-  ASSERT_EQ(all.size(), 5u);  // 2 items, then 2 items and the broken line (the blank line is no record)
+// Both fixtures' layout: the first file holds two records; the second a record, a blank line, a
+// broken record (its line 3) and a record on its line 4 whose id is `last_id`.
+void expect_second_file_layout(const std::vector<Place>& all, const std::string& first, const std::string& second,
+                               const std::string& last_id) {
+  ASSERT_EQ(all.size(), 5u);  // the blank line is no record
   const auto bad = errors(all);
   ASSERT_EQ(bad.size(), 1u);
   EXPECT_EQ(bad[0].file, second);
   EXPECT_EQ(bad[0].line, 3u);  // line 2 is blank: its ordinal in the file is 2, its line 3
-  // The records around it: each at its own file's line.
   EXPECT_EQ(all[0].file, first);
   EXPECT_EQ(all[0].line, 1u);
   EXPECT_EQ(all[1].file, first);
@@ -90,7 +87,15 @@ TEST(InputPlaces, VisOnlyQAErrorInTheSecondFileNamesThatFileAndItsLine) {
   EXPECT_EQ(all[2].line, 1u);
   EXPECT_EQ(all[4].file, second);
   EXPECT_EQ(all[4].line, 4u);
-  EXPECT_EQ(all[4].id, "places_second_4");
+  EXPECT_EQ(all[4].id, last_id);
+}
+
+}  // namespace
+
+TEST(InputPlaces, VisOnlyQAErrorInTheSecondFileNamesThatFileAndItsLine) {
+  const std::string first = kPlaces + "/visonlyqa/3d__size_first.jsonl";
+  const std::string second = kPlaces + "/visonlyqa/3d__size_second.jsonl";
+  expect_second_file_layout(places({first, second}, SourceFormat::visonlyqa), first, second, "places_second_4");
 }
 
 TEST(InputPlaces, VisOnlyQAFolderAsInputNamesEachFile) {
@@ -122,15 +127,7 @@ TEST(InputPlaces, EveryItemOfASplitFolderIsAtItsOwnFileAndLine) {
 TEST(InputPlaces, NativeErrorInTheSecondFileNamesThatFileAndItsLine) {
   const std::string first = kPlaces + "/native/first.jsonl";
   const std::string second = kPlaces + "/native/second.jsonl";
-  const auto all = places({first, second}, SourceFormat::native);
-  ASSERT_EQ(all.size(), 5u);
-  const auto bad = errors(all);
-  ASSERT_EQ(bad.size(), 1u);
-  EXPECT_EQ(bad[0].file, second);
-  EXPECT_EQ(bad[0].line, 3u);
-  EXPECT_EQ(all[4].file, second);
-  EXPECT_EQ(all[4].line, 4u);
-  EXPECT_EQ(all[4].id, "second-4");
+  expect_second_file_layout(places({first, second}, SourceFormat::native), first, second, "second-4");
 }
 
 TEST(InputPlaces, GePBenchScenesNameTheRulesFileWhateverInputComesFirst) {

@@ -145,4 +145,11 @@ double darkness_at(const Paper& paper, PixelPoint p) {
          fy * ((1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1));
 }
 
+double peak_darkness_across(const Paper& paper, PixelPoint p, PixelPoint normal, double tolerance) {
+  double peak = 0;
+  for (double s = -tolerance; s <= tolerance + 1e-9; s += 0.5)
+    peak = std::max(peak, darkness_at(paper, {p.x + s * normal.x, p.y + s * normal.y}));
+  return peak;
+}
+
 }  // namespace geotruth::vision

@@ -47,4 +47,8 @@ inline double stroke_width_of(const cv::Mat& ink) {
 /// Darkness at a sub-pixel position (bilinear; positions outside the image read as paper).
 double darkness_at(const Paper& paper, PixelPoint p);
 
+/// The darkest reading across `p` along the unit vector `normal`, from -`tolerance` to +`tolerance`
+/// px half a pixel apart: a stroke expected at `p` is found up to `tolerance` off its place.
+double peak_darkness_across(const Paper& paper, PixelPoint p, PixelPoint normal, double tolerance);
+
 }  // namespace geotruth::vision

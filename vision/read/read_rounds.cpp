@@ -92,9 +92,7 @@ RoundWalk walk_round(const Sheet& sheet, const Detections::Ellipse& e, double to
       continue;
     }
     nx /= len, ny /= len;
-    double peak = 0;
-    for (double s = -tolerance; s <= tolerance + 1e-9; s += 0.5)
-      peak = std::max(peak, darkness_at(sheet.paper, {p.x + s * nx, p.y + s * ny}));
+    const double peak = peak_darkness_across(sheet.paper, p, {nx, ny}, tolerance);
     state[k] = peak >= sheet.paper.ink_level ? 1 : 0;
     ++known;
     if (state[k] == 1) ++ink, peaks.push_back(peak);

@@ -122,10 +122,7 @@ double arc_coverage(const Sheet& sheet, P2 c, double r, double start, double swe
     const P2 p{c.x + r * u.x, c.y + r * u.y};
     if (!sheet.inside(p)) continue;
     ++known;
-    double peak = 0;
-    for (double s = -tolerance; s <= tolerance + 1e-9; s += 0.5)
-      peak = std::max(peak, darkness_at(sheet.paper, {p.x + s * u.x, p.y + s * u.y}));
-    ink += peak >= sheet.paper.ink_level;
+    ink += peak_darkness_across(sheet.paper, p, u, tolerance) >= sheet.paper.ink_level;
   }
   return known ? static_cast<double>(ink) / known : 0;
 }

@@ -92,9 +92,7 @@ std::vector<Sample> walk_line(const Sheet& sheet, P2 origin, P2 dir, double lo, 
       out.push_back({t, Sample::State::unknown, 0});
       continue;
     }
-    double peak = 0;
-    for (double k = -tolerance; k <= tolerance + 1e-9; k += 0.5)
-      peak = std::max(peak, darkness_at(sheet.paper, {c.x + k * n.x, c.y + k * n.y}));
+    const double peak = peak_darkness_across(sheet.paper, c, n, tolerance);
     out.push_back({t, peak >= sheet.paper.ink_level ? Sample::State::ink : Sample::State::paper, peak});
   }
   return out;

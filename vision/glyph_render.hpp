@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+typedef struct _cairo cairo_t;
+
 namespace geotruth::vision {
 
 /// A font as fontconfig names it: "DejaVu Sans", "Liberation Serif", …
@@ -18,6 +20,9 @@ struct FontFace {
   bool italic = false, bold = false;
   std::string name() const { return family + (bold ? " Bold" : "") + (italic ? " Italic" : ""); }
 };
+
+/// Selects `font` on a cairo context, outlines unhinted (the same shapes at every size).
+void select_font(cairo_t* cr, const FontFace& font);
 
 /// The fonts the classifier is trained on (diagrams' fonts: matplotlib's DejaVu, Helvetica and
 /// Times clones, FreeSerif, Latin Modern italic as LaTeX sets math).

@@ -36,9 +36,29 @@ struct Attachment {
   double runner_up_cost = 0;
 };
 
-/// Each letter attached to one point, nearest first (one letter per point); `dotted`: the figure
-/// marks its points with dots, and a letter names a dot.
+/// Where the figure writes a point's letter: on a ring about the point (its centre moved by
+/// `shift`, `radius` away; the letter's box centre, or its lower left corner for text anchored
+/// there), or near it (within `reach` of its box).
+struct LetterPlacement {
+  bool ring = false;
+  bool lower_left = false;
+  P2 shift{0, 0};
+  double radius = 0, tolerance = 0;
+  double reach = 0;
+};
+
+/// Each letter attached to one point (one letter per point): by the ring the picture's letters
+/// lie on about their points when one fits more of them than the nearest-first rule attaches,
+/// else nearest first; `dotted`: the figure marks its points with dots, and a letter names a dot.
+/// `placement`, when given, receives the rule used.
 std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const std::vector<ReadPoint>& points,
-                                       bool dotted);
+                                       bool dotted, LetterPlacement* placement = nullptr);
+
+/// In a figure lettered from A without a gap, the letters no glyph read names, looked for about the
+/// dots left without a letter, where the figure writes its letters (`placement`), each drawn in the
+/// figure's font: the best pairs first, each letter and each dot once, and only a clear match.
+/// What is found is appended to `glyphs` and `attached`.
+void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
+                      const std::vector<ReadPoint>& points, const LetterFont& font, const LetterPlacement& placement);
 
 }  // namespace geotruth::vision::read

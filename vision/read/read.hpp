@@ -5,10 +5,12 @@
 #include <opencv2/core.hpp>
 
 #include <geotruth/reader.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "vision/figure.hpp"
+#include "vision/letter_templates.hpp"
 #include "vision/letters.hpp"
 #include "vision/paper.hpp"
 
@@ -24,6 +26,7 @@ struct Glyph {
   std::string runner_up;  ///< the next best reading, "" none
   double runner_up_confidence = 0;
   bool doubtful = false;  ///< the letter reader could not tell it from its runner-up
+  bool by_font = false;   ///< read by drawing the candidates in the figure's font (read_letters_by_font)
 };
 
 /// A straight stroke: a maximal inked run along a line fitted to its ink.
@@ -121,6 +124,34 @@ void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const
 /// The picture's wobble and matching tolerance measured on the strokes read, as the cross-check
 /// measures them on a scene's strokes (docs/vision.md): with its paper, noise and stroke width.
 PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds);
+
+/// The dots' typical radius (the figure's point marker), 0 without dots.
+double marker_radius(const std::vector<Dot>& dots);
+
+/// Dotted figures: every segment between two dots that is inked all along is a line (the longest
+/// of collinear ones: the dots between lie on it); `pieces` along such a line are that line (a piece
+/// going on past its end dot extends it), the others are kept. With fewer than two dot-to-dot lines,
+/// `pieces` unchanged.
+std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>& dots, std::vector<Piece> pieces);
+
+/// The figure's letters as its font draws them (read_letters_by_font).
+struct LetterFont {
+  FontFace font;
+  double cap_height = 0;
+  double score = 0;                 ///< how well it draws the letters read surely (mean correlation)
+  bool consecutive = false;         ///< lettered A, B, C, … without a gap, each letter once
+  std::vector<std::string> labels;  ///< the letters the figure may use
+  TemplateSheet sheet;              ///< the picture with strokes' and dots' pixels left out
+};
+
+/// Letters read again by the figure's font, once strokes and dots are known (docs/reader.md,
+/// "Letters by their font"): the font is the one that draws the letters read surely best; each
+/// single letter and mark read, and letter-sized ink nothing explains, is read by drawing the
+/// candidates in it over the picture, strokes' and dots' pixels left out. A figure lettered from A
+/// without a gap names each letter once. Nothing changes, and none is returned, when no font draws
+/// the sure letters well.
+std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
+                                               const std::vector<Round>& rounds, const std::vector<Dot>& dots);
 
 /// The distance from p to the segment of a piece.
 double piece_distance(const Piece& piece, P2 p);

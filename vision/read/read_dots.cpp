@@ -12,6 +12,30 @@
 
 namespace geotruth::vision::read {
 
+namespace {
+
+// Whether the pixels from (x, y) on where `dt` stays at least `level` (8-connected) reach farther
+// than `reach` from it.
+bool elongated(const cv::Mat& dt, int x, int y, double level, double reach) {
+  std::vector<cv::Point> todo{{x, y}}, seen{{x, y}};
+  while (!todo.empty()) {
+    const cv::Point p = todo.back();
+    todo.pop_back();
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const cv::Point q{p.x + dx, p.y + dy};
+        if (q.x < 0 || q.y < 0 || q.x >= dt.cols || q.y >= dt.rows || dt.at<float>(q) < level) continue;
+        if (std::find(seen.begin(), seen.end(), q) != seen.end()) continue;
+        if (std::hypot(q.x - x, q.y - y) > reach) return true;
+        seen.push_back(q);
+        todo.push_back(q);
+      }
+  }
+  return false;
+}
+
+}  // namespace
+
 bool Sheet::is_unknown(P2 p) const {
   const int x = static_cast<int>(p.x), y = static_cast<int>(p.y);
   if (unknown.empty() || x < 0 || y < 0 || x >= unknown.cols || y >= unknown.rows) return false;
@@ -53,7 +77,7 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
     return best;
   };
   const double off_stroke = sheet.ridge + 0.5;  // past a stroke's ink (its fringe cut by the ink level)
-  std::vector<Dot> dots;
+  std::vector<Dot> dots, hidden;                // hidden: thick blobs whose ink lies all along strokes
   std::vector<Dot> examined;  // every blob looked at, a dot or not: its other peaks are not looked at again
   for (const Peak& peak : peaks) {
     const P2 c{peak.x + 0.5, peak.y + 0.5};
@@ -62,6 +86,14 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
                     [&](const Dot& d) { return std::hypot(d.at.x - c.x, d.at.y - c.y) < d.radius + r; }))
       continue;
     examined.push_back({c, r});
+    // A dot is round: its thickest ink (the distance transform within 70 % of its peak, and above
+    // the strokes' own half-width) lies about its centre, whatever strokes leave it (in the wedge
+    // of two that leave it at an acute angle, a little beyond). Two strokes running side by side
+    // at a shallow angle are as thick, but along their whole band.
+    if (elongated(dt, peak.x, peak.y, std::max(0.7 * r, sheet.ridge + 0.25), 2.5 * r + 1)) {
+      if (std::getenv("GEOTRUTH_READER_DOTS")) std::fprintf(stderr, "elongated (%.1f, %.1f) r %.2f\n", c.x, c.y, r);
+      continue;
+    }
     // Ink of the blob off every stroke, and the blob's centre (weighted by thickness).
     const int reach = static_cast<int>(std::ceil(r + 2));
     int unexplained = 0;
@@ -79,8 +111,26 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
       }
     if (std::getenv("GEOTRUTH_READER_DOTS"))
       std::fprintf(stderr, "dot? (%.1f, %.1f) r %.2f unexplained %d\n", c.x, c.y, r, unexplained);
-    if (unexplained < std::max(3.0, 0.1 * 3.14159265358979323846 * r * r)) continue;
-    dots.push_back({sw > 0 ? P2{sx / sw, sy / sw} : c, r});
+    const Dot dot{sw > 0 ? P2{sx / sw, sy / sw} : c, r};
+    if (unexplained < std::max(3.0, 0.1 * 3.14159265358979323846 * r * r))
+      hidden.push_back(dot);
+    else
+      dots.push_back(dot);
+  }
+  // A figure marks every point with the same marker: once two dots or more stand clear of the
+  // strokes, a blob as thick as they are where strokes meet is a dot too (its ink is all near some
+  // stroke when five or six meet there, but a crossing of thin strokes is far thinner).
+  if (dots.size() >= 2) {
+    std::vector<double> radii;
+    for (const Dot& d : dots) radii.push_back(d.radius);
+    std::nth_element(radii.begin(), radii.begin() + static_cast<std::ptrdiff_t>(radii.size() / 2), radii.end());
+    const double marker = radii[radii.size() / 2];
+    if (marker >= sheet.ridge + 1.5) {
+      for (const Dot& d : hidden)
+        if (d.radius >= 0.85 * marker) dots.push_back(d);
+      // And a thick blob much thinner than the marker is no dot of this figure.
+      std::erase_if(dots, [&](const Dot& d) { return d.radius < 0.7 * marker; });
+    }
   }
   return dots;
 }

@@ -187,9 +187,23 @@ class Reader {
       // The stretch the detector saw, a stroke's width beyond: the walk's run may go on through a
       // point's dot into the letter written just beyond it (a stem continuing the line).
       const double pad = sheet_.stroke + 2;
+      // A stroke that runs through a point's dot and on for less than a letter's length is a line
+      // ending at the dot with the letter's stem beyond it (the detector follows both): it is drawn
+      // to the dot only. Dots here are the clearly thicker blobs (a letter's stem can be as thick as
+      // a thin dot).
+      std::vector<read::Dot> dots = read::read_dots(sheet_, pieces_, rounds_);
+      std::erase_if(dots, [&](const read::Dot& d) { return d.radius < std::max(2.5, sheet_.ridge + 1.5); });
+      const double stem = 0.6 * long_stroke;
       for (const Piece& p : pieces_)
         if (p.length() >= long_stroke) {
-          const P2 a = p.at(std::max(p.t0, p.seen0 - pad)), b = p.at(std::min(p.t1, p.seen1 + pad));
+          double from = std::max(p.t0, p.seen0 - pad), to = std::min(p.t1, p.seen1 + pad);
+          for (const read::Dot& d : dots) {
+            if (std::abs(p.offset(d.at)) > d.radius) continue;
+            const double t = p.along(d.at);
+            if (t > from && t - from < stem && to - t > long_stroke) from = t;
+            if (t < to && to - t < stem && t - from > long_stroke) to = t;
+          }
+          const P2 a = p.at(from), b = p.at(to);
           cv::line(strokes, cv::Point(cvRound(a.x), cvRound(a.y)), cv::Point(cvRound(b.x), cvRound(b.y)), 255,
                    thickness);
         }
@@ -210,6 +224,8 @@ class Reader {
     clock.step("arcs");
     dots_ = read::read_dots(sheet_, pieces_, rounds_);
     read::trim_at_junctions(sheet_, pieces_, rounds_, dots_);
+    pieces_ = read::dot_to_dot_pieces(sheet_, dots_, std::move(pieces_));
+    if (!sheet_.glyphs.empty()) font_ = read::read_letters_by_font(sheet_, pieces_, rounds_, dots_);
     drop_stroke_glyphs();
     clock.step("dots");
     points_ = read::read_points(sheet_, pieces_, rounds_, dots_);
@@ -238,7 +254,9 @@ class Reader {
   // Letters to points; unlabelled points get ids "_1", "_2", … in reading order.
   void name_points() {
     const bool dotted = !dots_.empty() && dots_.size() * 2 >= sheet_.glyphs.size();
-    const std::vector<read::Attachment> attached = read::attach_letters(sheet_.glyphs, points_, dotted);
+    read::LetterPlacement placement;
+    std::vector<read::Attachment> attached = read::attach_letters(sheet_.glyphs, points_, dotted, &placement);
+    if (font_ && dotted) read::complete_letters(sheet_.glyphs, attached, points_, *font_, placement);
     names_.assign(points_.size(), "");
     letter_of_.assign(points_.size(), -1);
     std::map<std::string, int> used;
@@ -592,6 +610,7 @@ class Reader {
   const Image& image_;
   const ReadOptions& options_;
   double scale_ = 1;
+  std::optional<read::LetterFont> font_;  // the letters' font, when the sure letters find one
   read::Sheet sheet_;
   std::vector<Piece> pieces_;
   std::vector<Round> rounds_;

@@ -1,5 +1,5 @@
 // Points from the strokes read (docs/reader.md, "Points"): dots, stroke ends, crossings of strokes
-// with strokes and circles, merged where they are one place; and each letter attached to its point.
+// with strokes and circles, merged where they are one place.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -216,62 +216,6 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
     std::sort(p.rounds.begin(), p.rounds.end());
   }
   return points;
-}
-
-std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const std::vector<ReadPoint>& points,
-                                       bool dotted) {
-  constexpr double kReach = 1.6;  // letter heights from the box
-  auto height = [](const Glyph& g) { return std::max(4.0, g.height); };
-  // Distance from a point to a letter's box, in letter heights.
-  auto box_distance = [&](const Glyph& g, const ReadPoint& p) {
-    const double dx = std::max({0.0, g.box.x - p.at.x, p.at.x - (g.box.x + g.box.width)});
-    const double dy = std::max({0.0, g.box.y - p.at.y, p.at.y - (g.box.y + g.box.height)});
-    return std::hypot(dx, dy) / height(g);
-  };
-  auto centre_distance = [&](const Glyph& g, const ReadPoint& p) { return dist(g.centre, p.at) / height(g); };
-  struct Pair {
-    double cost;
-    std::size_t glyph, point;
-  };
-  // Nearest first, one letter per point: greedy over the pairs by cost.
-  auto assign = [&](const std::function<double(const Glyph&, const ReadPoint&)>& cost) {
-    std::vector<Pair> pairs;
-    for (std::size_t g = 0; g < glyphs.size(); ++g)
-      for (std::size_t p = 0; p < points.size(); ++p) {
-        if (box_distance(glyphs[g], points[p]) > kReach) continue;
-        // A figure that marks its points with dots names dots (a dot the reader missed aside).
-        const double undotted = dotted && points[p].dot < 0 ? 0.75 : 0;
-        pairs.push_back({cost(glyphs[g], points[p]) + undotted, g, p});
-      }
-    std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.cost < b.cost; });
-    std::vector<Attachment> out(glyphs.size());
-    std::vector<bool> taken(points.size(), false);
-    for (const Pair& pair : pairs) {
-      Attachment& a = out[pair.glyph];
-      if (a.point >= 0 || taken[pair.point]) continue;
-      a.point = static_cast<int>(pair.point), a.cost = pair.cost;
-      taken[pair.point] = true;
-    }
-    for (const Pair& pair : pairs) {  // the next best point of each letter
-      Attachment& a = out[pair.glyph];
-      if (a.point < 0 || static_cast<int>(pair.point) == a.point || a.runner_up >= 0) continue;
-      a.runner_up = static_cast<int>(pair.point), a.runner_up_cost = pair.cost;
-    }
-    return out;
-  };
-  const std::vector<Attachment> first = assign(box_distance);
-  // A figure writes its letters at about one distance from their points (its renderer's offset, or
-  // the annotator's habit): the median over the first attachments. The second pass prefers the point
-  // at that distance, so that a crossing a little nearer the letter does not take it.
-  std::vector<double> offsets;
-  for (std::size_t g = 0; g < glyphs.size(); ++g)
-    if (first[g].point >= 0) offsets.push_back(centre_distance(glyphs[g], points[first[g].point]));
-  if (offsets.size() < 3) return first;
-  std::nth_element(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(offsets.size() / 2), offsets.end());
-  const double typical = offsets[offsets.size() / 2];
-  return assign([&](const Glyph& g, const ReadPoint& p) {
-    return std::abs(centre_distance(g, p) - typical) + 0.5 * box_distance(g, p);
-  });
 }
 
 }  // namespace geotruth::vision::read

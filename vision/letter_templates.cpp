@@ -1,0 +1,233 @@
+// Letters read against their own font (vision/letter_templates.hpp).
+#include "vision/letter_templates.hpp"
+
+#include <cairo.h>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+namespace geotruth::vision {
+namespace {
+
+using SurfacePtr = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>;
+using ContextPtr = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>;
+
+// The ink height of a capital H at font size 100: cap heights to font sizes.
+double cap_height_at_100(cairo_t* cr, const FontFace& font) {
+  select_font(cr, font);
+  cairo_set_font_size(cr, 100);
+  cairo_text_extents_t ext;
+  cairo_text_extents(cr, "H", &ext);
+  return ext.height > 0 ? ext.height : 72;
+}
+
+GlyphTemplate draw(const FontFace& font, double cap_height_px, const std::string& text) {
+  const SurfacePtr probe(cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1), &cairo_surface_destroy);
+  const ContextPtr probe_cr(cairo_create(probe.get()), &cairo_destroy);
+  const double size = cap_height_px * 100 / cap_height_at_100(probe_cr.get(), font);
+  const int side = static_cast<int>(std::ceil(2.5 * size)) + 8;
+  const SurfacePtr surface(cairo_image_surface_create(CAIRO_FORMAT_A8, side, side), &cairo_surface_destroy);
+  const ContextPtr cr(cairo_create(surface.get()), &cairo_destroy);
+  select_font(cr.get(), font);
+  cairo_set_font_size(cr.get(), size);
+  cairo_text_extents_t ext;
+  cairo_text_extents(cr.get(), text.c_str(), &ext);
+  cairo_move_to(cr.get(), 4 - ext.x_bearing, 4 - ext.y_bearing);
+  cairo_text_path(cr.get(), text.c_str());
+  cairo_fill(cr.get());
+  cairo_surface_flush(surface.get());
+  const cv::Mat alpha(side, side, CV_8U, cairo_image_surface_get_data(surface.get()),
+                      static_cast<std::size_t>(cairo_image_surface_get_stride(surface.get())));
+  std::vector<cv::Point> points;
+  cv::findNonZero(alpha, points);
+  GlyphTemplate out;
+  if (points.empty()) return out;
+  alpha(cv::boundingRect(points)).convertTo(out.ink, CV_32F, 1.0 / 255);
+  return out;
+}
+
+// Sums over the comparison window's pixels that no other mark covers.
+struct Window {
+  cv::Rect area;  // in the picture
+  cv::Mat x;      // darkness, CV_32F, covered pixels 0
+  cv::Mat keep;   // CV_8U, 1 where compared
+  double n = 0, sx = 0, sxx = 0;
+};
+
+Window window_at(const TemplateSheet& sheet, cv::Rect area) {
+  Window w;
+  w.area = area & cv::Rect(0, 0, sheet.darkness.cols, sheet.darkness.rows);
+  if (w.area.empty()) return w;
+  w.x = cv::max(sheet.darkness(w.area), 0.0);
+  w.keep = cv::Mat::ones(w.area.size(), CV_8U);
+  if (!sheet.covered.empty()) w.keep.setTo(0, sheet.covered(w.area));
+  w.x.setTo(0, w.keep == 0);
+  for (int y = 0; y < w.x.rows; ++y)
+    for (int x = 0; x < w.x.cols; ++x)
+      if (w.keep.at<std::uint8_t>(y, x)) {
+        const double v = w.x.at<float>(y, x);
+        w.n += 1, w.sx += v, w.sxx += v * v;
+      }
+  return w;
+}
+
+// The normalized cross-correlation of the window with `t` placed at (ox, oy) in it (zero elsewhere).
+double correlation(const Window& w, const cv::Mat& t, int ox, int oy) {
+  double st = 0, stt = 0, sxt = 0;
+  for (int y = 0; y < t.rows; ++y) {
+    const int wy = oy + y;
+    if (wy < 0 || wy >= w.x.rows) continue;
+    const float* tr = t.ptr<float>(y);
+    const float* xr = w.x.ptr<float>(wy);
+    const std::uint8_t* kr = w.keep.ptr<std::uint8_t>(wy);
+    for (int x = 0; x < t.cols; ++x) {
+      const int wx = ox + x;
+      if (wx < 0 || wx >= w.x.cols || !kr[wx]) continue;
+      const double v = tr[x];
+      st += v, stt += v * v, sxt += v * xr[wx];
+    }
+  }
+  const double vx = w.sxx - w.sx * w.sx / w.n, vt = stt - st * st / w.n;
+  if (w.n < 4 || vx <= 1e-9 || vt <= 1e-9) return -1;
+  return (sxt - w.sx * st / w.n) / std::sqrt(vx * vt);
+}
+
+// The comparison window about `centre` for these candidates: the largest of their drawings, a
+// margin and the search each way.
+cv::Rect window_for(cv::Point2d centre, const FontFace& font, double cap, const std::vector<std::string>& candidates,
+                    int search) {
+  int width = 0, height = 0;
+  for (const std::string& c : candidates) {
+    const GlyphTemplate t = glyph_template(font, cap, c);
+    width = std::max(width, t.ink.cols), height = std::max(height, t.ink.rows);
+  }
+  const int margin = std::max(2, static_cast<int>(std::lround(0.15 * cap))) + search;
+  width += 2 * margin, height += 2 * margin;
+  return {static_cast<int>(std::lround(centre.x - width / 2.0)), static_cast<int>(std::lround(centre.y - height / 2.0)),
+          width, height};
+}
+
+// The best placement of `t` about `centre` within the window: its score and its box.
+double best_placement(const Window& w, const cv::Mat& t, cv::Point2d centre, int search, cv::Rect* box) {
+  const int cx = static_cast<int>(std::lround(centre.x - t.cols / 2.0)) - w.area.x,
+            cy = static_cast<int>(std::lround(centre.y - t.rows / 2.0)) - w.area.y;
+  double best = -1;
+  for (int dy = -search; dy <= search; ++dy)
+    for (int dx = -search; dx <= search; ++dx) {
+      const double s = correlation(w, t, cx + dx, cy + dy);
+      if (s > best) {
+        best = s;
+        if (box) *box = cv::Rect(w.area.x + cx + dx, w.area.y + cy + dy, t.cols, t.rows);
+      }
+    }
+  return best;
+}
+
+}  // namespace
+
+GlyphTemplate glyph_template(const FontFace& font, double cap_height_px, const std::string& text) {
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, long, std::string>, GlyphTemplate> cache;
+  const auto key = std::make_tuple(font.name(), std::lround(cap_height_px * 4), text);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  GlyphTemplate t = draw(font, std::lround(cap_height_px * 4) / 4.0, text);
+  const std::lock_guard<std::mutex> lock(mutex);
+  return cache.emplace(key, std::move(t)).first->second;
+}
+
+double template_score(const TemplateSheet& sheet, cv::Point2d centre, const FontFace& font, double cap_height_px,
+                      const std::string& text, const std::vector<std::string>& window_of, int search_px,
+                      cv::Rect* box) {
+  const Window w = window_at(sheet, window_for(centre, font, cap_height_px, window_of, search_px));
+  const GlyphTemplate t = glyph_template(font, cap_height_px, text);
+  if (w.area.empty() || t.empty()) return -1;
+  return best_placement(w, t.ink, centre, search_px, box);
+}
+
+std::vector<double> template_scores(const TemplateSheet& sheet, cv::Point2d centre, const FontFace& font,
+                                    double cap_height_px, const std::vector<std::string>& candidates, int search_px,
+                                    std::vector<cv::Rect>* boxes) {
+  std::vector<double> scores(candidates.size(), -1);
+  if (boxes) boxes->assign(candidates.size(), cv::Rect());
+  const Window w = window_at(sheet, window_for(centre, font, cap_height_px, candidates, search_px));
+  if (w.area.empty()) return scores;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const GlyphTemplate t = glyph_template(font, cap_height_px, candidates[i]);
+    if (!t.empty()) scores[i] = best_placement(w, t.ink, centre, search_px, boxes ? &(*boxes)[i] : nullptr);
+  }
+  return scores;
+}
+
+TemplateRead read_by_template(const TemplateSheet& sheet, cv::Point2d centre, const FontFace& font,
+                              double cap_height_px, const std::vector<std::string>& candidates, int search_px) {
+  TemplateRead out;
+  std::vector<cv::Rect> boxes;
+  const std::vector<double> scores = template_scores(sheet, centre, font, cap_height_px, candidates, search_px, &boxes);
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const std::string& c = candidates[i];
+    const double s = scores[i];
+    const cv::Rect box = boxes[i];
+    if (s > out.score) {
+      out.runner_up = out.text, out.runner_up_score = out.score;
+      out.text = c, out.score = s, out.box = box;
+    } else if (s > out.runner_up_score) {
+      out.runner_up = c, out.runner_up_score = s;
+    }
+  }
+  return out;
+}
+
+std::optional<FontMatch> identify_font(const TemplateSheet& sheet, const std::vector<KnownLetter>& known,
+                                       const std::vector<FontFace>& fonts) {
+  if (known.size() < 3) return std::nullopt;
+  std::vector<double> heights;
+  for (const KnownLetter& k : known) heights.push_back(k.box.height);
+  std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2), heights.end());
+  const double typical = heights[heights.size() / 2];
+  std::optional<FontMatch> best;
+  for (const FontFace& font : fonts)
+    for (const double cap : {typical - 1, typical - 0.5, typical, typical + 0.5, typical + 1}) {
+      if (cap < 5) continue;
+      double sum = 0;
+      for (const KnownLetter& k : known) {
+        const cv::Point2d centre(k.box.x + k.box.width / 2.0, k.box.y + k.box.height / 2.0);
+        sum += template_score(sheet, centre, font, cap, k.text, {k.text}, 2);
+      }
+      const double score = sum / known.size();
+      if (!best || score > best->score) best = FontMatch{font, cap, score};
+    }
+  return best;
+}
+
+std::optional<FontMatch> identify_font_blind(const TemplateSheet& sheet, const std::vector<KnownLetter>& letters,
+                                             const std::vector<FontFace>& fonts) {
+  if (letters.size() < 2) return std::nullopt;
+  double lowest = 1e9, highest = 0;
+  for (const KnownLetter& k : letters)
+    lowest = std::min<double>(lowest, k.box.height), highest = std::max<double>(highest, k.box.height);
+  std::vector<std::string> capitals;
+  for (char c = 'A'; c <= 'Z'; ++c) capitals.emplace_back(1, c);
+  std::optional<FontMatch> best;
+  for (const FontFace& font : fonts)
+    for (double cap = std::max(5.0, lowest - 1); cap <= std::max(highest + 2, lowest + 10); cap += 1) {
+      double sum = 0;
+      for (const KnownLetter& k : letters) {
+        const cv::Point2d centre(k.box.x + k.box.width / 2.0, k.box.y + k.box.height / 2.0);
+        const std::vector<double> scores = template_scores(sheet, centre, font, cap, capitals, 3);
+        sum += *std::max_element(scores.begin(), scores.end());
+      }
+      const double score = sum / letters.size();
+      if (!best || score > best->score) best = FontMatch{font, cap, score};
+    }
+  return best;
+}
+
+}  // namespace geotruth::vision

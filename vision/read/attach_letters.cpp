@@ -1,0 +1,272 @@
+// Letters to their points (docs/reader.md, "Letters to points"). A renderer writes every letter at one
+// place relative to its point: matplotlib's annotate as AlphaGeometry (VisOnlyQA) calls it puts the
+// letter a fixed distance along the freest direction and then shifts it by a fixed offset; a textbook
+// or an annotator writes at about one distance all round. Both are a ring: the letter's centre lies at
+// distance r from the point moved by c. The ring is fitted to the picture's own letters (three
+// letter–point pairs propose one, the pairs within its tolerance vote, least squares on the winner's),
+// so that a letter 100 px from its dot on a large canvas finds it, and a crossing nearer the letter
+// than its own dot does not take it.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+
+#include "vision/read/points.hpp"
+
+namespace geotruth::vision::read {
+namespace {
+
+double dist(P2 a, P2 b) {
+  return std::hypot(a.x - b.x, a.y - b.y);
+}
+
+// Letters are looked for up to this many letter heights from their point (AlphaGeometry's farthest
+// placement on its largest canvases is about 10).
+constexpr double kFarReach = 12;
+// The old rule's reach: letter heights from the point to the letter's box.
+constexpr double kNearReach = 1.6;
+
+struct Ring {
+  P2 shift;  // c
+  double radius = 0;
+};
+
+struct Candidate {
+  std::size_t glyph, point;
+  P2 offset;       // the letter's centre less the point
+  double penalty;  // letter heights: an undotted point in a dotted figure
+};
+
+// The circle through three offsets; none when they are (nearly) on one line.
+std::optional<Ring> ring_through(P2 a, P2 b, P2 c) {
+  const double d = 2 * (a.x * (b.y - c.y) + b.x * (c.y - a.y) + c.x * (a.y - b.y));
+  if (std::abs(d) < 1e-6) return std::nullopt;
+  const double a2 = a.x * a.x + a.y * a.y, b2 = b.x * b.x + b.y * b.y, c2 = c.x * c.x + c.y * c.y;
+  const P2 centre{(a2 * (b.y - c.y) + b2 * (c.y - a.y) + c2 * (a.y - b.y)) / d,
+                  (a2 * (c.x - b.x) + b2 * (a.x - c.x) + c2 * (b.x - a.x)) / d};
+  return Ring{centre, dist(centre, a)};
+}
+
+// Kåsa's least-squares circle through offsets (at least three, not on one line).
+std::optional<Ring> fitted_ring(const std::vector<P2>& offsets) {
+  if (offsets.size() < 3) return std::nullopt;
+  double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, sxz = 0, syz = 0, sz = 0;
+  const double n = static_cast<double>(offsets.size());
+  for (const P2& v : offsets) {
+    const double z = v.x * v.x + v.y * v.y;
+    sx += v.x, sy += v.y, sxx += v.x * v.x, syy += v.y * v.y, sxy += v.x * v.y;
+    sxz += v.x * z, syz += v.y * z, sz += z;
+  }
+  // Solve for (A, B, C) in x² + y² = A x + B y + C, least squares.
+  const double m[3][4] = {{sxx, sxy, sx, sxz}, {sxy, syy, sy, syz}, {sx, sy, n, sz}};
+  double a[3][4];
+  std::copy(&m[0][0], &m[0][0] + 12, &a[0][0]);
+  for (int col = 0; col < 3; ++col) {
+    int pivot = col;
+    for (int r = col + 1; r < 3; ++r)
+      if (std::abs(a[r][col]) > std::abs(a[pivot][col])) pivot = r;
+    if (std::abs(a[pivot][col]) < 1e-9) return std::nullopt;
+    std::swap(a[col], a[pivot]);
+    for (int r = 0; r < 3; ++r) {
+      if (r == col) continue;
+      const double f = a[r][col] / a[col][col];
+      for (int k = col; k < 4; ++k) a[r][k] -= f * a[col][k];
+    }
+  }
+  const double A = a[0][3] / a[0][0], B = a[1][3] / a[1][1], C = a[2][3] / a[2][2];
+  const P2 centre{A / 2, B / 2};
+  const double r2 = C + centre.x * centre.x + centre.y * centre.y;
+  if (r2 < 0) return std::nullopt;
+  return Ring{centre, std::sqrt(r2)};
+}
+
+}  // namespace
+
+std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const std::vector<ReadPoint>& points,
+                                       bool dotted, LetterPlacement* placement) {
+  auto height = [](const Glyph& g) { return std::max(4.0, g.height); };
+  // Distance from a point to a letter's box, in letter heights.
+  auto box_distance = [&](const Glyph& g, const ReadPoint& p) {
+    const double dx = std::max({0.0, g.box.x - p.at.x, p.at.x - (g.box.x + g.box.width)});
+    const double dy = std::max({0.0, g.box.y - p.at.y, p.at.y - (g.box.y + g.box.height)});
+    return std::hypot(dx, dy) / height(g);
+  };
+  // A figure that marks its points with dots names dots (a dot the reader missed aside).
+  auto penalty = [&](const ReadPoint& p) { return dotted && p.dot < 0 ? 2.0 : 0.0; };
+
+  // Greedy over the pairs by cost, one letter per point, and each letter's next best point.
+  struct Pair {
+    double cost;
+    std::size_t glyph, point;
+  };
+  auto assign = [&](std::vector<Pair> pairs, std::vector<Attachment> out, std::vector<bool> taken) {
+    std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.cost < b.cost; });
+    for (const Pair& pair : pairs) {
+      Attachment& a = out[pair.glyph];
+      if (a.point >= 0 || taken[pair.point]) continue;
+      a.point = static_cast<int>(pair.point), a.cost = pair.cost;
+      taken[pair.point] = true;
+    }
+    for (const Pair& pair : pairs) {
+      Attachment& a = out[pair.glyph];
+      if (a.point < 0 || static_cast<int>(pair.point) == a.point || a.runner_up >= 0) continue;
+      a.runner_up = static_cast<int>(pair.point), a.runner_up_cost = pair.cost;
+    }
+    return out;
+  };
+  const std::vector<Attachment> none(glyphs.size());
+  const std::vector<bool> free(points.size(), false);
+
+  // The near rule: a letter within 1.6 of its heights of its point's box, nearest first.
+  std::vector<Pair> near_pairs;
+  for (std::size_t g = 0; g < glyphs.size(); ++g)
+    for (std::size_t p = 0; p < points.size(); ++p)
+      if (const double d = box_distance(glyphs[g], points[p]); d <= kNearReach)
+        near_pairs.push_back({d + penalty(points[p]), g, p});
+  const std::vector<Attachment> near = assign(near_pairs, none, free);
+  const auto near_count = std::count_if(near.begin(), near.end(), [](const Attachment& a) { return a.point >= 0; });
+
+  // The ring, from the letters far and near, on the letter's centre (text written centred on its
+  // place) or on its box's lower left (matplotlib's annotate anchors the text's baseline there).
+  double typical_height = 0;
+  {
+    std::vector<double> heights;
+    for (const Glyph& g : glyphs) heights.push_back(height(g));
+    if (!heights.empty()) {
+      std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2),
+                       heights.end());
+      typical_height = heights[heights.size() / 2];
+    }
+  }
+  // Position errors: a glyph's box against its anchor (side bearings), the dot's centre: a quarter
+  // of a letter's height and a pixel and a half.
+  const double tolerance = 0.25 * typical_height + 1.5;
+  struct Vote {
+    std::size_t matched = 0;
+    double residual = 0;
+    std::vector<Pair> pairs;
+  };
+  // More letters matched; as many, the smaller ring (a large one around every point passes near
+  // some other point by chance, and letters are written near their points where they can be).
+  auto better = [](const Vote& a, const Ring& ra, const Vote& b, const Ring& rb) {
+    if (a.matched != b.matched) return a.matched > b.matched;
+    const double size_a = ra.radius + std::hypot(ra.shift.x, ra.shift.y),
+                 size_b = rb.radius + std::hypot(rb.shift.x, rb.shift.y);
+    if (std::abs(size_a - size_b) > 0.5 * std::min(size_a, size_b)) return size_a < size_b;
+    return a.residual < b.residual;
+  };
+  std::optional<Ring> best;
+  Vote best_vote;
+  bool best_lower_left = false;
+  for (const bool lower_left : {false, true}) {
+    std::vector<Candidate> candidates;
+    for (std::size_t g = 0; g < glyphs.size(); ++g) {
+      const Glyph& glyph = glyphs[g];
+      const P2 at = lower_left
+                        ? P2{static_cast<double>(glyph.box.x), static_cast<double>(glyph.box.y + glyph.box.height)}
+                        : glyph.centre;
+      for (std::size_t p = 0; p < points.size(); ++p) {
+        if (dotted && points[p].dot < 0) continue;  // a dotted figure letters its dots
+        const P2 v{at.x - points[p].at.x, at.y - points[p].at.y};
+        if (std::hypot(v.x, v.y) <= kFarReach * typical_height) candidates.push_back({g, p, v, penalty(points[p])});
+      }
+    }
+    auto vote = [&](const Ring& ring) {
+      std::vector<Pair> pairs;
+      for (const Candidate& c : candidates) {
+        const double r = std::abs(dist(c.offset, ring.shift) - ring.radius);
+        if (r <= tolerance) pairs.push_back({r / typical_height + c.penalty, c.glyph, c.point});
+      }
+      Vote v;
+      const std::vector<Attachment> out = assign(pairs, none, free);
+      for (const Attachment& a : out)
+        if (a.point >= 0) ++v.matched, v.residual += a.cost;
+      v.pairs = std::move(pairs);
+      return v;
+    };
+    std::optional<Ring> local;
+    Vote local_vote;
+    auto consider = [&](const Ring& ring) {
+      if (ring.radius > kFarReach * typical_height) return;
+      Vote v = vote(ring);
+      if (!local || better(v, ring, local_vote, *local)) local = ring, local_vote = std::move(v);
+    };
+    if (glyphs.size() < 3 || candidates.size() < 3) continue;
+    // Three pairs of three letters and three points propose a ring; a fixed sequence of draws keeps
+    // the reading deterministic.
+    std::uint64_t state = 0x9E3779B97F4A7C15ull;
+    auto next = [&](std::size_t n) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      return static_cast<std::size_t>((state >> 33) % n);
+    };
+    const std::size_t draws = std::min<std::size_t>(3000, candidates.size() * candidates.size());
+    for (std::size_t k = 0; k < draws; ++k) {
+      const Candidate& a = candidates[next(candidates.size())];
+      const Candidate& b = candidates[next(candidates.size())];
+      const Candidate& c = candidates[next(candidates.size())];
+      if (a.glyph == b.glyph || a.glyph == c.glyph || b.glyph == c.glyph) continue;
+      if (a.point == b.point || a.point == c.point || b.point == c.point) continue;
+      if (const auto ring = ring_through(a.offset, b.offset, c.offset)) consider(*ring);
+    }
+    // The ring refitted to the pairs it matched, while that matches more or fits closer.
+    for (int round = 0; round < 3 && local; ++round) {
+      const std::vector<Attachment> out = assign(local_vote.pairs, none, free);
+      std::vector<P2> offsets;
+      for (const Candidate& c : candidates)
+        if (out[c.glyph].point == static_cast<int>(c.point)) offsets.push_back(c.offset);
+      const auto refit = fitted_ring(offsets);
+      if (!refit) break;
+      const std::size_t before = local_vote.matched;
+      const double residual = local_vote.residual;
+      consider(*refit);
+      if (local_vote.matched == before && local_vote.residual >= residual) break;
+    }
+    if (local && (!best || better(local_vote, *local, best_vote, *best)))
+      best = local, best_vote = std::move(local_vote), best_lower_left = lower_left;
+  }
+  if (std::getenv("GEOTRUTH_READER_DEBUG") && best)
+    std::fprintf(stderr, "ring: shift (%.1f, %.1f) radius %.1f matched %zu residual %.2f near %zd\n", best->shift.x,
+                 best->shift.y, best->radius, best_vote.matched, best_vote.residual, near_count);
+  if (placement) *placement = LetterPlacement{false, false, {0, 0}, 0, tolerance, kNearReach * typical_height};
+  std::vector<Attachment> out;
+  if (!best || best_vote.matched < 3 || static_cast<std::ptrdiff_t>(best_vote.matched) <= near_count) {
+    out = near;
+  } else {
+    if (placement)
+      *placement =
+          LetterPlacement{true, best_lower_left, best->shift, best->radius, tolerance, kNearReach * typical_height};
+    // The ring's pairs first (nearer breaking ties), then the letters it leaves to the near rule.
+    std::vector<Pair> pairs = best_vote.pairs;
+    for (Pair& pair : pairs)
+      pair.cost += 0.02 * dist(glyphs[pair.glyph].centre, points[pair.point].at) / typical_height;
+    out = assign(pairs, none, free);
+    std::vector<bool> taken(points.size(), false);
+    for (const Attachment& a : out)
+      if (a.point >= 0) taken[a.point] = true;
+    std::vector<Pair> rest;
+    for (const Pair& pair : near_pairs)
+      if (out[pair.glyph].point < 0) rest.push_back({pair.cost + 1, pair.glyph, pair.point});
+    out = assign(rest, out, taken);
+  }
+  // A dotted figure letters every dot: letters left over go to the dots left over, nearest first,
+  // after every other pair (they are far from them, or the rule above would have paired them).
+  if (!dotted) return out;
+  std::vector<bool> taken(points.size(), false);
+  for (const Attachment& a : out)
+    if (a.point >= 0) taken[static_cast<std::size_t>(a.point)] = true;
+  std::vector<Pair> leftover;
+  for (std::size_t g = 0; g < glyphs.size(); ++g) {
+    if (out[g].point >= 0) continue;
+    for (std::size_t p = 0; p < points.size(); ++p) {
+      if (taken[p] || points[p].dot < 0) continue;
+      const double d = dist(glyphs[g].centre, points[p].at) / typical_height;
+      if (d <= kFarReach) leftover.push_back({3 + d, g, p});
+    }
+  }
+  return assign(leftover, out, taken);
+}
+
+}  // namespace geotruth::vision::read

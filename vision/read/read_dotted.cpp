@@ -1,0 +1,132 @@
+// Figures that mark their points with dots and draw their lines from dot to dot (docs/reader.md,
+// "Dotted figures"): AlphaGeometry's drawings (VisOnlyQA) and most generated geometry. Between two
+// dots the stroke is looked for along the whole segment, dot centre to dot centre: a line is a
+// segment inked all along, which JPEG's blocks, a crossing or a letter across it do not break, and
+// whose place the dots fix to a fraction of a pixel, where a fitted stroke is off by its wobble.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "vision/read/read.hpp"
+
+namespace geotruth::vision::read {
+namespace {
+
+double dist(P2 a, P2 b) {
+  return std::hypot(a.x - b.x, a.y - b.y);
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// How much of the segment between two dots is inked: the share of its samples (a pixel apart,
+// from one dot's edge to the other's, letters' boxes left out) where the darkest reading across,
+// within `across` px, is ink.
+struct Inking {
+  double coverage = 0;
+  double contrast = 0;
+  int samples = 0;
+};
+
+Inking inking(const Sheet& sheet, P2 a, P2 b, double skip_a, double skip_b, double across) {
+  Inking out;
+  const double length = dist(a, b);
+  if (length <= skip_a + skip_b + 2) return out;
+  const P2 dir{(b.x - a.x) / length, (b.y - a.y) / length}, normal{-dir.y, dir.x};
+  int inked = 0, known = 0;
+  std::vector<double> dark;
+  for (double t = skip_a + 0.5; t <= length - skip_b - 0.5; t += 1) {
+    const P2 p{a.x + t * dir.x, a.y + t * dir.y};
+    if (sheet.is_unknown(p)) continue;
+    ++known;
+    const double d = peak_darkness_across(sheet.paper, p, normal, across);
+    if (d > sheet.paper.ink_level) ++inked, dark.push_back(d);
+  }
+  out.samples = known;
+  out.coverage = known ? static_cast<double>(inked) / known : 0;
+  out.contrast = median(dark);
+  return out;
+}
+
+Piece piece_between(P2 a, P2 b, const Inking& ink) {
+  Piece p;
+  p.origin = a;
+  const double length = dist(a, b);
+  p.dir = {(b.x - a.x) / length, (b.y - a.y) / length};
+  p.t0 = p.seen0 = 0;
+  p.t1 = p.seen1 = length;
+  p.coverage = ink.coverage;
+  p.contrast = ink.contrast;
+  return p;
+}
+
+}  // namespace
+
+double marker_radius(const std::vector<Dot>& dots) {
+  std::vector<double> radii;
+  for (const Dot& d : dots) radii.push_back(d.radius);
+  return median(std::move(radii));
+}
+
+std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>& dots, std::vector<Piece> pieces) {
+  if (dots.size() < 3) return pieces;
+  const double marker = marker_radius(dots);
+  // A stroke drawn between two dots passes within its half-width of their centres (the dots are
+  // centred on the points the stroke joins); JPEG and rounding move it by a pixel more.
+  const double across = sheet.half + 1;
+  const double on_line = std::max(1.0, sheet.half + 0.5);
+  const double min_length = std::max(8.0, 5 * sheet.half + 4);
+  struct Pair {
+    std::size_t i, j;
+    double length;
+    Inking ink;
+  };
+  std::vector<Pair> drawn;
+  for (std::size_t i = 0; i < dots.size(); ++i)
+    for (std::size_t j = i + 1; j < dots.size(); ++j) {
+      const double length = dist(dots[i].at, dots[j].at);
+      if (length < min_length + dots[i].radius + dots[j].radius) continue;
+      const Inking ink = inking(sheet, dots[i].at, dots[j].at, dots[i].radius + 1, dots[j].radius + 1, across);
+      if (ink.samples >= 4 && ink.coverage >= 0.9) drawn.push_back({i, j, length, ink});
+    }
+  // Longest first: a drawn pair whose dots lie on a longer drawn one is a stretch of that line.
+  std::sort(drawn.begin(), drawn.end(), [](const Pair& a, const Pair& b) { return a.length > b.length; });
+  std::vector<Piece> lines;
+  for (const Pair& pair : drawn) {
+    const Piece line = piece_between(dots[pair.i].at, dots[pair.j].at, pair.ink);
+    const bool covered = std::any_of(lines.begin(), lines.end(), [&](const Piece& l) {
+      for (const P2 end : {dots[pair.i].at, dots[pair.j].at})
+        if (std::abs(l.offset(end)) > on_line || l.along(end) < l.t0 - on_line || l.along(end) > l.t1 + on_line)
+          return false;
+      return true;
+    });
+    if (!covered) lines.push_back(line);
+  }
+  if (lines.size() < 2) return pieces;
+
+  // The strokes read otherwise: one along a dot-to-dot line is that line (going on past its end dot
+  // by more than a dot, the line is drawn that far: a line need not end at a point); any other stays.
+  std::vector<Piece> out = lines;
+  const double along_tolerance = sheet.half + 2;
+  for (const Piece& p : pieces) {
+    bool merged = false;
+    for (Piece& l : out) {
+      if (&l - out.data() >= static_cast<std::ptrdiff_t>(lines.size())) break;
+      if (std::abs(l.offset(p.a())) > along_tolerance || std::abs(l.offset(p.b())) > along_tolerance) continue;
+      const double u0 = std::min(l.along(p.a()), l.along(p.b())), u1 = std::max(l.along(p.a()), l.along(p.b()));
+      if (u1 < l.t0 - along_tolerance || u0 > l.t1 + along_tolerance) continue;
+      const double beyond = marker + 2 + min_length;
+      if (u0 < l.t0 - beyond) l.t0 = u0;
+      if (u1 > l.t1 + beyond) l.t1 = u1;
+      merged = true;
+      break;
+    }
+    if (!merged) out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace geotruth::vision::read

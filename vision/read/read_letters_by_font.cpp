@@ -1,0 +1,330 @@
+// Letters read again by their font (docs/reader.md, "Letters by their font"), once the strokes and
+// dots are known: the figure's font is found from the letters read surely, and every letter — the
+// classifier's reads, and letter-sized ink the strokes and dots do not explain that it did not read
+// — is read by drawing the candidates in that font over it, the strokes' and dots' pixels left out.
+// A figure lettered A, B, C, … without a gap (one letter a point) names each letter once.
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+#include "vision/letter_templates.hpp"
+#include "vision/read/points.hpp"
+#include "vision/read/read.hpp"
+
+namespace geotruth::vision::read {
+namespace {
+
+// A drawing that matches its place this well is a letter; below, ink of another kind.
+constexpr double kLetterScore = 0.55;
+// A font that draws the letters read surely this well (their mean score) is the figure's; one
+// whose best capitals fit the letters read unsurely, this well.
+constexpr double kFontScore = 0.7, kBlindFontScore = 0.8;
+// Two candidates closer than this are not told apart: the letter is doubtful.
+constexpr double kMargin = 0.04;
+// A letter looked for where nothing was read must match this well (strokes' crossings and bits of
+// other letters match a drawing by chance up to about 0.6).
+constexpr double kFoundScore = 0.7;
+
+bool single_capital(const std::string& t) {
+  return t.size() == 1 && std::isupper(static_cast<unsigned char>(t[0]));
+}
+
+// The pixels strokes and dots cover: each drawn as wide as its ink and a pixel each side.
+cv::Mat covered_by_marks(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds,
+                         const std::vector<Dot>& dots, double cap) {
+  cv::Mat covered = cv::Mat::zeros(sheet.height, sheet.width, CV_8U);
+  const int thickness = static_cast<int>(std::lround(2 * sheet.half)) + 3;
+  for (const Piece& p : pieces) {
+    if (p.length() < 1.5 * cap) continue;  // a letter's own bar read as a piece
+    cv::line(covered, cv::Point2d(p.a().x - 0.5, p.a().y - 0.5), cv::Point2d(p.b().x - 0.5, p.b().y - 0.5), 255,
+             thickness);
+  }
+  for (const Round& r : rounds)
+    cv::circle(covered, cv::Point2d(r.centre.x - 0.5, r.centre.y - 0.5), static_cast<int>(std::lround(r.radius)), 255,
+               thickness);
+  for (const Dot& d : dots)
+    cv::circle(covered, cv::Point2d(d.at.x - 0.5, d.at.y - 0.5), static_cast<int>(std::ceil(d.radius + 1)), 255,
+               cv::FILLED);
+  return covered;
+}
+
+// Letter-sized ink that no stroke, dot or glyph read explains: pieces within a third of a letter of
+// each other, together no larger than a letter, with a letter's share of ink.
+std::vector<cv::Rect> unread_ink(const Sheet& sheet, const cv::Mat& covered, double cap) {
+  cv::Mat ink = sheet.paper.ink & ~covered;
+  for (const Glyph& g : sheet.glyphs) {
+    const int pad = static_cast<int>(std::ceil(0.2 * cap));
+    const cv::Rect grown(g.box.x - pad, g.box.y - pad, g.box.width + 2 * pad, g.box.height + 2 * pad);
+    ink(grown & cv::Rect(0, 0, ink.cols, ink.rows)).setTo(0);
+  }
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+  std::vector<cv::Rect> boxes;
+  std::vector<int> area;
+  for (int i = 1; i < n; ++i) {
+    if (stats.at<int>(i, cv::CC_STAT_AREA) < 3) continue;
+    boxes.emplace_back(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP),
+                       stats.at<int>(i, cv::CC_STAT_WIDTH), stats.at<int>(i, cv::CC_STAT_HEIGHT));
+    area.push_back(stats.at<int>(i, cv::CC_STAT_AREA));
+  }
+  const int gap = static_cast<int>(std::ceil(0.35 * cap));
+  const double max_w = 1.5 * cap, max_h = 1.6 * cap;
+  for (bool joined = true; joined;) {
+    joined = false;
+    for (std::size_t i = 0; i < boxes.size() && !joined; ++i)
+      for (std::size_t j = i + 1; j < boxes.size() && !joined; ++j) {
+        const cv::Rect grown(boxes[i].x - gap, boxes[i].y - gap, boxes[i].width + 2 * gap, boxes[i].height + 2 * gap);
+        const cv::Rect both = boxes[i] | boxes[j];
+        if ((grown & boxes[j]).empty() || both.width > max_w || both.height > max_h) continue;
+        boxes[i] = both, area[i] += area[j];
+        boxes.erase(boxes.begin() + static_cast<std::ptrdiff_t>(j));
+        area.erase(area.begin() + static_cast<std::ptrdiff_t>(j));
+        joined = true;
+      }
+  }
+  std::vector<cv::Rect> out;
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const cv::Rect& b = boxes[i];
+    if (b.width > max_w || b.height > max_h || std::max(b.width, b.height) < 0.5 * cap || area[i] < 0.12 * cap * cap)
+      continue;
+    out.push_back(b);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
+                                               const std::vector<Round>& rounds, const std::vector<Dot>& dots) {
+  std::vector<KnownLetter> known;
+  std::vector<double> heights;
+  for (const Glyph& g : sheet.glyphs)
+    if (!g.doubtful && single_capital(g.text) && g.confidence >= 0.99) {
+      known.push_back({g.text, g.box});
+      heights.push_back(g.box.height);
+    }
+  // The letters read, surely or not: when fewer than three read surely (a small canvas writes its
+  // letters across the strokes and dots, where the classifier rarely is sure), the font is the one
+  // whose best capital at each of them fits best.
+  std::vector<KnownLetter> unsure;
+  for (const Glyph& g : sheet.glyphs)
+    if (g.text.size() == 1) unsure.push_back({g.text, g.box});
+  const bool blind = known.size() < 3;
+  if (blind && unsure.size() < 2) return std::nullopt;
+  if (blind)
+    for (const KnownLetter& k : unsure) heights.push_back(k.box.height);
+  std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2), heights.end());
+  const double cap = heights[heights.size() / 2];
+  TemplateSheet ts;
+  ts.darkness = sheet.paper.darkness;
+  ts.covered = covered_by_marks(sheet, pieces, rounds, dots, cap);
+  if (known.size() > 8) known.resize(8);
+  if (unsure.size() > 8) unsure.resize(8);
+  const auto font =
+      blind ? identify_font_blind(ts, unsure, training_fonts()) : identify_font(ts, known, training_fonts());
+  const bool debug = std::getenv("GEOTRUTH_READER_DEBUG") != nullptr;
+  if (debug && font)
+    std::fprintf(stderr, "font %s cap %.1f score %.3f%s\n", font->font.name().c_str(), font->cap_height_px, font->score,
+                 blind ? " (blind)" : "");
+  if (!font || font->score < (blind ? kBlindFontScore : kFontScore)) return std::nullopt;
+
+  // The candidates: a figure lettered from A without a gap names its points A to the letter of its
+  // last point (its dots, or its letters read surely, whichever go further): every letter read
+  // surely lies in that range, and most of those read at all; else every capital.
+  auto in_range = [&](char c) { return static_cast<std::size_t>(c - 'A') < dots.size() + 1; };
+  char last_sure = 'A';
+  bool sure_in_range = true;
+  for (const KnownLetter& k : known) last_sure = std::max(last_sure, k.text[0]), sure_in_range &= in_range(k.text[0]);
+  std::size_t capitals = 0, capitals_in_range = 0;
+  for (const Glyph& g : sheet.glyphs)
+    if (single_capital(g.text)) ++capitals, capitals_in_range += in_range(g.text[0]);
+  const bool consecutive = dots.size() >= 3 && sure_in_range && capitals_in_range * 5 >= capitals * 3;
+  std::vector<std::string> candidates;
+  const int span = consecutive ? std::min(26, std::max(static_cast<int>(dots.size()), last_sure - 'A' + 1)) : 26;
+  for (int i = 0; i < span; ++i) candidates.emplace_back(1, static_cast<char>('A' + i));
+
+  // The places to read: the classifier's single letters (in a figure lettered A, B, C, … its reads of
+  // several glyphs too: a letter and a mark beside it), and the ink it left.
+  struct Place {
+    int glyph = -1;  // index into sheet.glyphs, -1: unread ink
+    cv::Point2d centre;
+    std::vector<double> scores;
+    std::vector<cv::Rect> boxes;
+  };
+  std::vector<Place> places;
+  for (std::size_t g = 0; g < sheet.glyphs.size(); ++g)
+    if (sheet.glyphs[g].text.size() <= 1 || consecutive)
+      places.push_back({static_cast<int>(g), {sheet.glyphs[g].centre.x, sheet.glyphs[g].centre.y}, {}, {}});
+  for (const cv::Rect& b : unread_ink(sheet, ts.covered, font->cap_height_px))
+    places.push_back({-1, {b.x + b.width / 2.0, b.y + b.height / 2.0}, {}, {}});
+  const int search = std::max(3, static_cast<int>(std::lround(0.3 * font->cap_height_px)));
+  for (Place& p : places)
+    p.scores = template_scores(ts, p.centre, font->font, font->cap_height_px, candidates, search, &p.boxes);
+
+  // Each place its best letter; in a consecutively lettered figure each letter once, best first.
+  struct Choice {
+    double score;
+    std::size_t place, letter;
+  };
+  std::vector<Choice> choices;
+  for (std::size_t p = 0; p < places.size(); ++p)
+    for (std::size_t l = 0; l < candidates.size(); ++l)
+      if (places[p].scores[l] >= kLetterScore) choices.push_back({places[p].scores[l], p, l});
+  std::stable_sort(choices.begin(), choices.end(), [](const Choice& a, const Choice& b) { return a.score > b.score; });
+  std::vector<int> letter_of(places.size(), -1);
+  std::vector<bool> used(candidates.size(), false);
+  // Two places whose letters lie on each other are one letter (a glyph the classifier read as two).
+  std::vector<cv::Rect> taken;
+  auto overlaps = [&](const cv::Rect& b) {
+    return std::any_of(taken.begin(), taken.end(),
+                       [&](const cv::Rect& t) { return (t & b).area() > 0.3 * std::min(t.area(), b.area()); });
+  };
+  for (const Choice& c : choices) {
+    if (letter_of[c.place] >= 0 || (consecutive && used[c.letter])) continue;
+    if (overlaps(places[c.place].boxes[c.letter])) continue;
+    letter_of[c.place] = static_cast<int>(c.letter);
+    used[c.letter] = true;
+    taken.push_back(places[c.place].boxes[c.letter]);
+  }
+
+  std::vector<Glyph> read;
+  std::vector<bool> replaced(sheet.glyphs.size(), false);
+  for (std::size_t p = 0; p < places.size(); ++p) {
+    const Place& place = places[p];
+    if (letter_of[p] < 0) continue;
+    const std::size_t l = static_cast<std::size_t>(letter_of[p]);
+    // The best other reading: the runner-up candidate at this place.
+    double other = -1;
+    std::size_t other_letter = l;
+    for (std::size_t k = 0; k < candidates.size(); ++k)
+      if (k != l && place.scores[k] > other) other = place.scores[k], other_letter = k;
+    Glyph g = place.glyph >= 0 ? sheet.glyphs[static_cast<std::size_t>(place.glyph)] : Glyph{};
+    const double margin = place.scores[l] - other;
+    g.text = candidates[l];
+    g.box = place.boxes[l];
+    g.centre = {g.box.x + g.box.width / 2.0, g.box.y + g.box.height / 2.0};
+    g.height = g.box.height;
+    g.confidence = std::clamp(0.5 + 5 * margin, 0.0, 1.0);
+    g.runner_up = other_letter != l ? candidates[other_letter] : "";
+    g.runner_up_confidence = 1 - g.confidence;
+    g.doubtful = margin < kMargin;
+    g.by_font = true;
+    if (debug)
+      std::fprintf(stderr, "by font '%s' at %d,%d %dx%d score %.3f runner '%s' %.3f%s\n", g.text.c_str(), g.box.x,
+                   g.box.y, g.box.width, g.box.height, place.scores[l], g.runner_up.c_str(), other,
+                   place.glyph < 0 ? " (unread ink)" : "");
+    if (place.glyph >= 0) replaced[static_cast<std::size_t>(place.glyph)] = true;
+    read.push_back(std::move(g));
+  }
+  // The classifier's reads the font does not take as letters stay as they were (a label of several
+  // glyphs, a mark), but for its single letters and marks in a figure read by its font.
+  for (std::size_t g = 0; g < sheet.glyphs.size(); ++g)
+    if (!replaced[g] && sheet.glyphs[g].text.size() > 1) read.push_back(sheet.glyphs[g]);
+  sheet.glyphs = std::move(read);
+  for (const Glyph& g : sheet.glyphs) {
+    const cv::Rect grown(g.box.x - 1, g.box.y - 1, g.box.width + 2, g.box.height + 2);
+    sheet.unknown(grown & cv::Rect(0, 0, sheet.unknown.cols, sheet.unknown.rows)).setTo(255);
+  }
+  return LetterFont{font->font, font->cap_height_px, font->score, consecutive, candidates, std::move(ts)};
+}
+
+void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
+                      const std::vector<ReadPoint>& points, const LetterFont& font, const LetterPlacement& placement) {
+  if (!font.consecutive) return;
+  std::set<std::string> named;
+  std::vector<bool> lettered(points.size(), false);
+  for (std::size_t g = 0; g < glyphs.size(); ++g)
+    if (attached[g].point >= 0)
+      named.insert(glyphs[g].text), lettered[static_cast<std::size_t>(attached[g].point)] = true;
+  std::vector<std::string> missing;
+  for (const std::string& l : font.labels)
+    if (!named.count(l)) missing.push_back(l);
+  if (missing.empty()) return;
+  const double cap = font.cap_height;
+  const double step = std::max(2.0, 0.2 * cap);
+  struct Found {
+    double score;
+    std::size_t point, label;
+    cv::Rect box;
+    double margin;
+  };
+  std::vector<Found> found;
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    if (points[p].dot < 0 || lettered[p]) continue;
+    // Where this dot's letter may be: along the ring about it, or anywhere near it.
+    std::vector<cv::Point2d> centres;
+    if (placement.ring) {
+      const double r = placement.radius;
+      const int n = std::max(12, static_cast<int>(std::ceil(2 * 3.14159265358979323846 * r / step)));
+      for (int k = 0; k < n; ++k) {
+        const double a = 2 * 3.14159265358979323846 * k / n;
+        cv::Point2d c(points[p].at.x + placement.shift.x + r * std::cos(a),
+                      points[p].at.y + placement.shift.y + r * std::sin(a));
+        if (placement.lower_left) c += cv::Point2d(0.35 * cap, -0.5 * cap);
+        centres.push_back(c);
+      }
+    } else {
+      const double reach = placement.reach + 0.5 * cap;
+      for (double dy = -reach; dy <= reach; dy += step)
+        for (double dx = -reach; dx <= reach; dx += step)
+          centres.emplace_back(points[p].at.x + dx, points[p].at.y + dy);
+    }
+    std::vector<double> best(missing.size(), -1);
+    std::vector<cv::Rect> best_box(missing.size());
+    const int search = std::max(2, static_cast<int>(std::lround(step / 2)));
+    for (const cv::Point2d& c : centres) {
+      std::vector<cv::Rect> boxes;
+      const std::vector<double> scores = template_scores(font.sheet, c, font.font, cap, missing, search, &boxes);
+      for (std::size_t l = 0; l < missing.size(); ++l) {
+        if (scores[l] <= best[l]) continue;
+        // Not where a letter is read already.
+        const bool taken = std::any_of(glyphs.begin(), glyphs.end(), [&](const Glyph& g) {
+          return (g.box & boxes[l]).area() > 0.3 * std::min(g.box.area(), boxes[l].area());
+        });
+        if (!taken) best[l] = scores[l], best_box[l] = boxes[l];
+      }
+    }
+    for (std::size_t l = 0; l < missing.size(); ++l) {
+      double other = -1;
+      for (std::size_t k = 0; k < missing.size(); ++k)
+        if (k != l) other = std::max(other, best[k]);
+      if (best[l] >= kFoundScore) found.push_back({best[l], p, l, best_box[l], best[l] - other});
+    }
+  }
+  std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.score > b.score; });
+  std::vector<bool> label_used(missing.size(), false), point_used(points.size(), false);
+  const bool debug = std::getenv("GEOTRUTH_READER_DEBUG") != nullptr;
+  std::vector<cv::Rect> accepted;
+  for (const Found& f : found) {
+    if (label_used[f.label] || point_used[f.point]) continue;
+    if (std::any_of(accepted.begin(), accepted.end(),
+                    [&](const cv::Rect& b) { return (b & f.box).area() > 0.3 * std::min(b.area(), f.box.area()); }))
+      continue;
+    accepted.push_back(f.box);
+    label_used[f.label] = point_used[f.point] = true;
+    Glyph g;
+    g.text = missing[f.label];
+    g.box = f.box;
+    g.centre = {f.box.x + f.box.width / 2.0, f.box.y + f.box.height / 2.0};
+    g.height = f.box.height;
+    const double margin = std::min(f.margin, 1.0);
+    g.confidence = std::clamp(0.5 + 5 * margin, 0.0, 1.0);
+    g.runner_up_confidence = 1 - g.confidence;
+    g.doubtful = margin < kMargin;
+    g.by_font = true;
+    if (debug)
+      std::fprintf(stderr, "by font '%s' at %d,%d %dx%d score %.3f (found about a dot)\n", g.text.c_str(), g.box.x,
+                   g.box.y, g.box.width, g.box.height, f.score);
+    glyphs.push_back(std::move(g));
+    Attachment a;
+    a.point = static_cast<int>(f.point);
+    attached.push_back(a);
+  }
+}
+
+}  // namespace geotruth::vision::read

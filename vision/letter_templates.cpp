@@ -128,7 +128,40 @@ double best_placement(const Window& w, const cv::Mat& t, cv::Point2d centre, int
   return best;
 }
 
+// A position, a cap height and a search reach on the sheet's (reduced) pixels, and back.
+struct Scaled {
+  Scaled(const TemplateSheet& sheet, cv::Point2d c, double cap_px, int search_px)
+      : scale(sheet.scale),
+        centre(c * sheet.scale),
+        cap(cap_px * sheet.scale),
+        search(std::max(1, static_cast<int>(std::lround(search_px * sheet.scale)))) {}
+  cv::Rect back(const cv::Rect& r) const {
+    if (scale == 1) return r;
+    return {static_cast<int>(std::lround(r.x / scale)), static_cast<int>(std::lround(r.y / scale)),
+            static_cast<int>(std::lround(r.width / scale)), static_cast<int>(std::lround(r.height / scale))};
+  }
+  double scale;
+  cv::Point2d centre;
+  double cap;
+  int search;
+};
+
 }  // namespace
+
+TemplateSheet template_sheet(const cv::Mat& darkness, const cv::Mat& covered, double cap_height_px) {
+  TemplateSheet out;
+  out.scale = cap_height_px > 14 ? 14 / cap_height_px : 1;
+  if (out.scale == 1) {
+    out.darkness = darkness, out.covered = covered;
+    return out;
+  }
+  cv::resize(darkness, out.darkness, {}, out.scale, out.scale, cv::INTER_AREA);
+  // A reduced pixel is covered when any of the pixels it holds is.
+  cv::Mat covered_share;
+  cv::resize(covered, covered_share, out.darkness.size(), 0, 0, cv::INTER_AREA);
+  out.covered = covered_share > 0;
+  return out;
+}
 
 GlyphTemplate glyph_template(const FontFace& font, double cap_height_px, const std::string& text) {
   static std::mutex mutex;
@@ -146,10 +179,13 @@ GlyphTemplate glyph_template(const FontFace& font, double cap_height_px, const s
 double template_score(const TemplateSheet& sheet, cv::Point2d centre, const FontFace& font, double cap_height_px,
                       const std::string& text, const std::vector<std::string>& window_of, int search_px,
                       cv::Rect* box) {
-  const Window w = window_at(sheet, window_for(centre, font, cap_height_px, window_of, search_px));
-  const GlyphTemplate t = glyph_template(font, cap_height_px, text);
+  const Scaled at(sheet, centre, cap_height_px, search_px);
+  const Window w = window_at(sheet, window_for(at.centre, font, at.cap, window_of, at.search));
+  const GlyphTemplate t = glyph_template(font, at.cap, text);
   if (w.area.empty() || t.empty()) return -1;
-  return best_placement(w, t.ink, centre, search_px, box);
+  const double score = best_placement(w, t.ink, at.centre, at.search, box);
+  if (box) *box = at.back(*box);
+  return score;
 }
 
 std::vector<double> template_scores(const TemplateSheet& sheet, cv::Point2d centre, const FontFace& font,
@@ -157,11 +193,15 @@ std::vector<double> template_scores(const TemplateSheet& sheet, cv::Point2d cent
                                     std::vector<cv::Rect>* boxes) {
   std::vector<double> scores(candidates.size(), -1);
   if (boxes) boxes->assign(candidates.size(), cv::Rect());
-  const Window w = window_at(sheet, window_for(centre, font, cap_height_px, candidates, search_px));
+  const Scaled at(sheet, centre, cap_height_px, search_px);
+  const Window w = window_at(sheet, window_for(at.centre, font, at.cap, candidates, at.search));
   if (w.area.empty()) return scores;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const GlyphTemplate t = glyph_template(font, cap_height_px, candidates[i]);
-    if (!t.empty()) scores[i] = best_placement(w, t.ink, centre, search_px, boxes ? &(*boxes)[i] : nullptr);
+    const GlyphTemplate t = glyph_template(font, at.cap, candidates[i]);
+    if (t.empty()) continue;
+    cv::Rect box;
+    scores[i] = best_placement(w, t.ink, at.centre, at.search, &box);
+    if (boxes) (*boxes)[i] = at.back(box);
   }
   return scores;
 }
@@ -209,23 +249,31 @@ std::optional<FontMatch> identify_font(const TemplateSheet& sheet, const std::ve
 
 std::optional<FontMatch> identify_font_blind(const TemplateSheet& sheet, const std::vector<KnownLetter>& letters,
                                              const std::vector<FontFace>& fonts) {
-  if (letters.size() < 2) return std::nullopt;
+  if (letters.size() < 2 || fonts.empty()) return std::nullopt;
   double lowest = 1e9, highest = 0;
   for (const KnownLetter& k : letters)
     lowest = std::min<double>(lowest, k.box.height), highest = std::max<double>(highest, k.box.height);
   std::vector<std::string> capitals;
   for (char c = 'A'; c <= 'Z'; ++c) capitals.emplace_back(1, c);
+  auto score = [&](const FontFace& font, double cap) {
+    double sum = 0;
+    for (const KnownLetter& k : letters) {
+      const cv::Point2d centre(k.box.x + k.box.width / 2.0, k.box.y + k.box.height / 2.0);
+      const std::vector<double> scores = template_scores(sheet, centre, font, cap, capitals, 3);
+      sum += *std::max_element(scores.begin(), scores.end());
+    }
+    return sum / letters.size();
+  };
+  // The size first, in the first font (sizes tell apart more than fonts do), then every font about it.
+  double best_cap = 0, best_score = -2;
+  for (double cap = std::max(5.0, lowest - 1); cap <= std::max(highest + 2, lowest + 10); cap += 1)
+    if (const double s = score(fonts[0], cap); s > best_score) best_score = s, best_cap = cap;
   std::optional<FontMatch> best;
   for (const FontFace& font : fonts)
-    for (double cap = std::max(5.0, lowest - 1); cap <= std::max(highest + 2, lowest + 10); cap += 1) {
-      double sum = 0;
-      for (const KnownLetter& k : letters) {
-        const cv::Point2d centre(k.box.x + k.box.width / 2.0, k.box.y + k.box.height / 2.0);
-        const std::vector<double> scores = template_scores(sheet, centre, font, cap, capitals, 3);
-        sum += *std::max_element(scores.begin(), scores.end());
-      }
-      const double score = sum / letters.size();
-      if (!best || score > best->score) best = FontMatch{font, cap, score};
+    for (const double cap : {best_cap - 1, best_cap, best_cap + 1}) {
+      if (cap < 5) continue;
+      const double s = font.name() == fonts[0].name() && cap == best_cap ? best_score : score(font, cap);
+      if (!best || s > best->score) best = FontMatch{font, cap, s};
     }
   return best;
 }

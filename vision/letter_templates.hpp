@@ -37,11 +37,19 @@ struct TemplateRead {
 };
 
 /// The picture as the comparison sees it: darkness (CV_32F, paper 0) and the pixels other marks
-/// cover (CV_8U, nonzero: a stroke's or a dot's, left out of every comparison).
+/// cover (CV_8U, nonzero: a stroke's or a dot's, left out of every comparison), `scale` of its
+/// pixels to the picture's one. Positions and sizes given to and returned by the functions below
+/// are the picture's.
 struct TemplateSheet {
   cv::Mat darkness;
   cv::Mat covered;
+  double scale = 1;
 };
+
+/// The sheet for letters about `cap_height_px` tall: reduced when they are taller than 14 px, so
+/// that a comparison costs the same whatever the picture's resolution (a letter's shape is all
+/// there at 14 px).
+TemplateSheet template_sheet(const cv::Mat& darkness, const cv::Mat& covered, double cap_height_px);
 
 /// Compares each candidate drawn in `font` at `cap_height_px` with the picture about `centre`
 /// (the drawing centred there, moved by up to `search_px` each way), over a window as wide as the
@@ -77,9 +85,10 @@ struct FontMatch {
 std::optional<FontMatch> identify_font(const TemplateSheet& sheet, const std::vector<KnownLetter>& known,
                                        const std::vector<FontFace>& fonts);
 
-/// The same for letters whose reading is not known: each scored by its best capital (A–Z), the
-/// cap height from their smallest box height to their largest and 2 px more (boxes of broken
-/// letters are smaller, of letters joined to a mark larger).
+/// The same for letters whose reading is not known: each scored by its best capital (A–Z). The cap
+/// height is looked for in the first font from their smallest box height to their largest and 2 px
+/// more (boxes of broken letters are smaller, of letters joined to a mark larger), then every font
+/// is tried at it and a pixel either way.
 std::optional<FontMatch> identify_font_blind(const TemplateSheet& sheet, const std::vector<KnownLetter>& letters,
                                              const std::vector<FontFace>& fonts);
 

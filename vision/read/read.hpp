@@ -128,6 +128,14 @@ PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& piec
 /// The dots' typical radius (the figure's point marker), 0 without dots.
 double marker_radius(const std::vector<Dot>& dots);
 
+/// Whether dots of this radius are a point marker: far thicker than the strokes (two and a half
+/// times their half-width, and a pixel and a half more), where a crossing of strokes is not.
+bool is_marker(const Sheet& sheet, double radius);
+
+/// Whether the picture marks its points with dots: three or more, of a marker's size, and at least
+/// half as many as the letters read.
+bool marks_points_with_dots(const Sheet& sheet, const std::vector<Dot>& dots);
+
 /// Dotted figures: every segment between two dots that is inked all along is a line (the longest
 /// of collinear ones: the dots between lie on it); `pieces` along such a line are that line (a piece
 /// going on past its end dot extends it), the others are kept. With fewer than two dot-to-dot lines,

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 
 #include "vision/read/read.hpp"
 
@@ -36,6 +37,10 @@ bool elongated(const cv::Mat& dt, int x, int y, double level, double reach) {
 
 }  // namespace
 
+bool is_marker(const Sheet& sheet, double radius) {
+  return radius >= std::max(sheet.ridge + 1.5, 2.5 * sheet.ridge);
+}
+
 bool Sheet::is_unknown(P2 p) const {
   const int x = static_cast<int>(p.x), y = static_cast<int>(p.y);
   if (unknown.empty() || x < 0 || y < 0 || x >= unknown.cols || y >= unknown.rows) return false;
@@ -43,8 +48,9 @@ bool Sheet::is_unknown(P2 p) const {
 }
 
 std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds) {
-  cv::Mat ink = sheet.paper.ink.clone();
-  if (!sheet.unknown.empty()) ink.setTo(0, sheet.unknown);
+  // The whole ink (a dot touching a letter's box keeps its size); peaks under a letter are the
+  // letter's, and a letter's ink beside a dot does not make it stand clear of the strokes.
+  const cv::Mat& ink = sheet.paper.ink;
   cv::Mat dt;
   cv::distanceTransform(ink, dt, cv::DIST_L2, cv::DIST_MASK_PRECISE);
   // A dot is thicker than a stroke by most of a pixel at least (on the distance transform's scale,
@@ -81,6 +87,7 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
   std::vector<Dot> examined;  // every blob looked at, a dot or not: its other peaks are not looked at again
   for (const Peak& peak : peaks) {
     const P2 c{peak.x + 0.5, peak.y + 0.5};
+    if (sheet.is_unknown(c)) continue;
     const double r = peak.value;
     if (std::any_of(examined.begin(), examined.end(),
                     [&](const Dot& d) { return std::hypot(d.at.x - c.x, d.at.y - c.y) < d.radius + r; }))
@@ -104,7 +111,7 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
         const P2 p{x + 0.5, y + 0.5};
         const double from_centre = std::hypot(p.x - c.x, p.y - c.y);
         if (from_centre > r + 1.0) continue;
-        if (stroke_distance(p) > off_stroke) ++unexplained;
+        if (!sheet.is_unknown(p) && stroke_distance(p) > off_stroke) ++unexplained;
         if (from_centre > r + 0.5) continue;
         const double v = dt.at<float>(y, x);
         if (v >= 0.6 * r) sw += v, sx += v * p.x, sy += v * p.y;
@@ -117,18 +124,25 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
     else
       dots.push_back(dot);
   }
-  // A figure marks every point with the same marker: once two dots or more stand clear of the
-  // strokes, a blob as thick as they are where strokes meet is a dot too (its ink is all near some
-  // stroke when five or six meet there, but a crossing of thin strokes is far thinner).
+  // A figure marks every point with the same marker: the thickest blob that recurs (two others as
+  // thick within 15 %, among the blobs clear of the strokes and those along them) is its size, when
+  // two blobs or more stand clear of the strokes and one of them is that thick. A blob as thick
+  // where strokes meet is a dot too (its ink is all near some stroke when five or six meet there,
+  // but a crossing of thin strokes is far thinner), and a blob much thinner is no dot of this figure
+  // (a JPEG's blocks along a stroke, a letter's thick joint).
   if (dots.size() >= 2) {
     std::vector<double> radii;
     for (const Dot& d : dots) radii.push_back(d.radius);
-    std::nth_element(radii.begin(), radii.begin() + static_cast<std::ptrdiff_t>(radii.size() / 2), radii.end());
-    const double marker = radii[radii.size() / 2];
-    if (marker >= sheet.ridge + 1.5) {
+    for (const Dot& d : hidden) radii.push_back(d.radius);
+    std::sort(radii.begin(), radii.end(), std::greater<>());
+    double marker = 0;
+    for (std::size_t i = 0; i + 3 <= radii.size() && marker == 0; ++i)
+      if (radii[i + 2] >= 0.85 * radii[i]) marker = radii[i + 1];
+    const bool seen_clear = std::any_of(dots.begin(), dots.end(),
+                                        [&](const Dot& d) { return std::abs(d.radius - marker) <= 0.15 * marker; });
+    if (is_marker(sheet, marker) && seen_clear) {
       for (const Dot& d : hidden)
         if (d.radius >= 0.85 * marker) dots.push_back(d);
-      // And a thick blob much thinner than the marker is no dot of this figure.
       std::erase_if(dots, [&](const Dot& d) { return d.radius < 0.7 * marker; });
     }
   }

@@ -71,8 +71,12 @@ double marker_radius(const std::vector<Dot>& dots) {
   return median(std::move(radii));
 }
 
+bool marks_points_with_dots(const Sheet& sheet, const std::vector<Dot>& dots) {
+  return dots.size() >= 3 && is_marker(sheet, marker_radius(dots)) && dots.size() * 2 >= sheet.glyphs.size();
+}
+
 std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>& dots, std::vector<Piece> pieces) {
-  if (dots.size() < 3) return pieces;
+  if (!marks_points_with_dots(sheet, dots)) return pieces;
   const double marker = marker_radius(dots);
   // A stroke drawn between two dots passes within its half-width of their centres (the dots are
   // centred on the points the stroke joins); JPEG and rounding move it by a pixel more.

@@ -120,11 +120,10 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
     for (const KnownLetter& k : unsure) heights.push_back(k.box.height);
   std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2), heights.end());
   const double cap = heights[heights.size() / 2];
-  TemplateSheet ts;
-  ts.darkness = sheet.paper.darkness;
-  ts.covered = covered_by_marks(sheet, pieces, rounds, dots, cap);
+  const cv::Mat covered = covered_by_marks(sheet, pieces, rounds, dots, cap);
+  TemplateSheet ts = template_sheet(sheet.paper.darkness, covered, cap);
   if (known.size() > 8) known.resize(8);
-  if (unsure.size() > 8) unsure.resize(8);
+  if (unsure.size() > 6) unsure.resize(6);
   const auto font =
       blind ? identify_font_blind(ts, unsure, training_fonts()) : identify_font(ts, known, training_fonts());
   const bool debug = std::getenv("GEOTRUTH_READER_DEBUG") != nullptr;
@@ -134,19 +133,30 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   if (!font || font->score < (blind ? kBlindFontScore : kFontScore)) return std::nullopt;
 
   // The candidates: a figure lettered from A without a gap names its points A to the letter of its
-  // last point (its dots, or its letters read surely, whichever go further): every letter read
-  // surely lies in that range, and most of those read at all; else every capital.
-  auto in_range = [&](char c) { return static_cast<std::size_t>(c - 'A') < dots.size() + 1; };
+  // last point (as many as its dots, or as its letters read, whichever are more), and maybe O for a
+  // centre: every letter read surely lies in that range, most of those read at all, and the sure
+  // ones are half of it at least; else every capital.
+  std::size_t capitals = 0;
+  for (const Glyph& g : sheet.glyphs) capitals += single_capital(g.text);
+  const std::size_t count = std::max(marks_points_with_dots(sheet, dots) ? dots.size() : 0, capitals);
+  auto in_range = [&](char c) { return c == 'O' || static_cast<std::size_t>(c - 'A') < count + 1; };
   char last_sure = 'A';
   bool sure_in_range = true;
-  for (const KnownLetter& k : known) last_sure = std::max(last_sure, k.text[0]), sure_in_range &= in_range(k.text[0]);
-  std::size_t capitals = 0, capitals_in_range = 0;
-  for (const Glyph& g : sheet.glyphs)
-    if (single_capital(g.text)) ++capitals, capitals_in_range += in_range(g.text[0]);
-  const bool consecutive = dots.size() >= 3 && sure_in_range && capitals_in_range * 5 >= capitals * 3;
+  std::set<char> sure;
+  for (const KnownLetter& k : known) {
+    sure_in_range &= in_range(k.text[0]);
+    if (k.text[0] == 'O' && count < 15) continue;  // a centre's name, not the last of the run
+    last_sure = std::max(last_sure, k.text[0]), sure.insert(k.text[0]);
+  }
+  std::size_t capitals_in_range = 0;
+  for (const Glyph& g : sheet.glyphs) capitals_in_range += single_capital(g.text) && in_range(g.text[0]);
+  const int span = std::min(26, std::max(static_cast<int>(count), last_sure - 'A' + 1));
+  const bool consecutive = count >= 3 && sure_in_range && capitals_in_range * 5 >= capitals * 3 &&
+                           (blind || sure.size() * 2 >= static_cast<std::size_t>(last_sure - 'A' + 1));
   std::vector<std::string> candidates;
-  const int span = consecutive ? std::min(26, std::max(static_cast<int>(dots.size()), last_sure - 'A' + 1)) : 26;
-  for (int i = 0; i < span; ++i) candidates.emplace_back(1, static_cast<char>('A' + i));
+  for (int i = 0; i < (consecutive ? span : 26); ++i) candidates.emplace_back(1, static_cast<char>('A' + i));
+  // O names a circle's centre in figures lettered otherwise from A on.
+  if (consecutive && span <= 'O' - 'A') candidates.emplace_back("O");
 
   // The places to read: the classifier's single letters (in a figure lettered A, B, C, … its reads of
   // several glyphs too: a letter and a mark beside it), and the ink it left.
@@ -160,7 +170,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g)
     if (sheet.glyphs[g].text.size() <= 1 || consecutive)
       places.push_back({static_cast<int>(g), {sheet.glyphs[g].centre.x, sheet.glyphs[g].centre.y}, {}, {}});
-  for (const cv::Rect& b : unread_ink(sheet, ts.covered, font->cap_height_px))
+  for (const cv::Rect& b : unread_ink(sheet, covered, font->cap_height_px))
     places.push_back({-1, {b.x + b.width / 2.0, b.y + b.height / 2.0}, {}, {}});
   const int search = std::max(3, static_cast<int>(std::lround(0.3 * font->cap_height_px)));
   for (Place& p : places)
@@ -221,10 +231,18 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
     if (place.glyph >= 0) replaced[static_cast<std::size_t>(place.glyph)] = true;
     read.push_back(std::move(g));
   }
-  // The classifier's reads the font does not take as letters stay as they were (a label of several
-  // glyphs, a mark), but for its single letters and marks in a figure read by its font.
-  for (std::size_t g = 0; g < sheet.glyphs.size(); ++g)
-    if (!replaced[g] && sheet.glyphs[g].text.size() > 1) read.push_back(sheet.glyphs[g]);
+  // The classifier's reads the font does not take stay as they were when it was nearly sure of them
+  // or they are labels of several glyphs; its unsure single letters are dropped (ink the font reads
+  // as no letter of the figure).
+  for (std::size_t g = 0; g < sheet.glyphs.size(); ++g) {
+    const Glyph& glyph = sheet.glyphs[g];
+    if (replaced[g] || (glyph.text.size() <= 1 && glyph.confidence < 0.9)) continue;
+    if (std::any_of(read.begin(), read.end(), [&](const Glyph& r) {
+          return (r.box & glyph.box).area() > 0.3 * std::min(r.box.area(), glyph.box.area());
+        }))
+      continue;
+    read.push_back(glyph);
+  }
   sheet.glyphs = std::move(read);
   for (const Glyph& g : sheet.glyphs) {
     const cv::Rect grown(g.box.x - 1, g.box.y - 1, g.box.width + 2, g.box.height + 2);

@@ -223,6 +223,8 @@ class Reader {
     read::read_arcs(sheet_, proposals, pieces_, rounds_);
     clock.step("arcs");
     dots_ = read::read_dots(sheet_, pieces_, rounds_);
+    if (std::getenv("GEOTRUTH_READER_DEBUG"))
+      for (const read::Dot& d : dots_) std::fprintf(stderr, "dot at %.1f,%.1f r %.2f\n", d.at.x, d.at.y, d.radius);
     read::trim_at_junctions(sheet_, pieces_, rounds_, dots_);
     pieces_ = read::dot_to_dot_pieces(sheet_, dots_, std::move(pieces_));
     if (!sheet_.glyphs.empty()) font_ = read::read_letters_by_font(sheet_, pieces_, rounds_, dots_);
@@ -253,7 +255,7 @@ class Reader {
 
   // Letters to points; unlabelled points get ids "_1", "_2", … in reading order.
   void name_points() {
-    const bool dotted = !dots_.empty() && dots_.size() * 2 >= sheet_.glyphs.size();
+    const bool dotted = read::marks_points_with_dots(sheet_, dots_);
     read::LetterPlacement placement;
     std::vector<read::Attachment> attached = read::attach_letters(sheet_.glyphs, points_, dotted, &placement);
     if (font_ && dotted) read::complete_letters(sheet_.glyphs, attached, points_, *font_, placement);

@@ -164,16 +164,14 @@ TemplateSheet template_sheet(const cv::Mat& darkness, const cv::Mat& covered, do
 }
 
 GlyphTemplate glyph_template(const FontFace& font, double cap_height_px, const std::string& text) {
+  // Drawn under the lock: cairo's text through FreeType is not safe from two threads at once (a
+  // face's glyph lookup crashed with two readers).
   static std::mutex mutex;
   static std::map<std::tuple<std::string, long, std::string>, GlyphTemplate> cache;
   const auto key = std::make_tuple(font.name(), std::lround(cap_height_px * 4), text);
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (const auto it = cache.find(key); it != cache.end()) return it->second;
-  }
-  GlyphTemplate t = draw(font, std::lround(cap_height_px * 4) / 4.0, text);
   const std::lock_guard<std::mutex> lock(mutex);
-  return cache.emplace(key, std::move(t)).first->second;
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  return cache.emplace(key, draw(font, std::lround(cap_height_px * 4) / 4.0, text)).first->second;
 }
 
 double template_score(const TemplateSheet& sheet, cv::Point2d centre, const FontFace& font, double cap_height_px,

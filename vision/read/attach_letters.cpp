@@ -19,6 +19,8 @@
 namespace geotruth::vision::read {
 namespace {
 
+constexpr double kPi = 3.14159265358979323846;
+
 double dist(P2 a, P2 b) {
   return std::hypot(a.x - b.x, a.y - b.y);
 }
@@ -94,8 +96,21 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
     const double dy = std::max({0.0, g.box.y - p.at.y, p.at.y - (g.box.y + g.box.height)});
     return std::hypot(dx, dy) / height(g);
   };
-  // A figure that marks its points with dots names dots (a dot the reader missed aside).
-  auto penalty = [&](const ReadPoint& p) { return dotted && p.dot < 0 ? 2.0 : 0.0; };
+  // A figure that marks its points with dots names dots (a dot the reader missed aside); and a
+  // letter is written off the strokes leaving its point (one seen along a stroke from a point is
+  // more likely that stroke's other point's, or another's).
+  auto penalty = [&](const Glyph& g, const ReadPoint& p) {
+    double cost = dotted && p.dot < 0 ? 2.0 : 0.0;
+    const double towards = std::atan2(g.centre.y - p.at.y, g.centre.x - p.at.x);
+    double nearest = kPi;
+    for (const double a : p.leaving) {
+      const double d = std::abs(std::remainder(towards - a, 2 * kPi));
+      nearest = std::min(nearest, d);
+    }
+    constexpr double kOnStroke = 25 * kPi / 180;
+    if (nearest < kOnStroke) cost += 0.5 * (kOnStroke - nearest) / kOnStroke;
+    return cost;
+  };
 
   // Greedy over the pairs by cost, one letter per point, and each letter's next best point.
   struct Pair {
@@ -125,7 +140,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
   for (std::size_t g = 0; g < glyphs.size(); ++g)
     for (std::size_t p = 0; p < points.size(); ++p)
       if (const double d = box_distance(glyphs[g], points[p]); d <= kNearReach)
-        near_pairs.push_back({d + penalty(points[p]), g, p});
+        near_pairs.push_back({d + penalty(glyphs[g], points[p]), g, p});
   const std::vector<Attachment> near = assign(near_pairs, none, free);
   const auto near_count = std::count_if(near.begin(), near.end(), [](const Attachment& a) { return a.point >= 0; });
 
@@ -171,7 +186,8 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
       for (std::size_t p = 0; p < points.size(); ++p) {
         if (dotted && points[p].dot < 0) continue;  // a dotted figure letters its dots
         const P2 v{at.x - points[p].at.x, at.y - points[p].at.y};
-        if (std::hypot(v.x, v.y) <= kFarReach * typical_height) candidates.push_back({g, p, v, penalty(points[p])});
+        if (std::hypot(v.x, v.y) <= kFarReach * typical_height)
+          candidates.push_back({g, p, v, penalty(glyph, points[p])});
       }
     }
     auto vote = [&](const Ring& ring) {

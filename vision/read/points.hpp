@@ -11,10 +11,11 @@ namespace geotruth::vision::read {
 /// A point of the figure: where strokes end or cross, or a dot.
 struct ReadPoint {
   P2 at;
-  int dot = -1;              ///< the dot marking it, -1 none
-  std::vector<int> pieces;   ///< the pieces it lies on
-  std::vector<int> rounds;   ///< the rounds it lies on
-  bool centre_only = false;  ///< only a circle's centre: a point only when a letter names it
+  int dot = -1;                 ///< the dot marking it, -1 none
+  std::vector<int> pieces;      ///< the pieces it lies on
+  std::vector<int> rounds;      ///< the rounds it lies on
+  std::vector<double> leaving;  ///< directions (radians, picture axes) of the strokes leaving it
+  bool centre_only = false;     ///< only a circle's centre: a point only when a letter names it
 };
 
 /// Moves each piece's end that lies on another stroke (a piece or a circle) back to where the two

@@ -82,6 +82,7 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
   // centred on the points the stroke joins); JPEG and rounding move it by a pixel more.
   const double across = sheet.half + 1;
   const double on_line = std::max(1.0, sheet.half + 0.5);
+  const double within_ink = across + 1;
   const double min_length = std::max(8.0, 5 * sheet.half + 4);
   struct Pair {
     std::size_t i, j;
@@ -96,14 +97,16 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
       const Inking ink = inking(sheet, dots[i].at, dots[j].at, dots[i].radius + 1, dots[j].radius + 1, across);
       if (ink.samples >= 4 && ink.coverage >= 0.9) drawn.push_back({i, j, length, ink});
     }
-  // Longest first: a drawn pair whose dots lie on a longer drawn one is a stretch of that line.
+  // Longest first: a drawn pair whose dots lie on a longer drawn one is a stretch of that line, and
+  // so is a pair whose dots lie within that line's ink (a dot a pixel or two off a line, at either
+  // end of the pair, sees that line's ink between them: the picture cannot tell it from the line).
   std::sort(drawn.begin(), drawn.end(), [](const Pair& a, const Pair& b) { return a.length > b.length; });
   std::vector<Piece> lines;
   for (const Pair& pair : drawn) {
     const Piece line = piece_between(dots[pair.i].at, dots[pair.j].at, pair.ink);
     const bool covered = std::any_of(lines.begin(), lines.end(), [&](const Piece& l) {
       for (const P2 end : {dots[pair.i].at, dots[pair.j].at})
-        if (std::abs(l.offset(end)) > on_line || l.along(end) < l.t0 - on_line || l.along(end) > l.t1 + on_line)
+        if (std::abs(l.offset(end)) > within_ink || l.along(end) < l.t0 - on_line || l.along(end) > l.t1 + on_line)
           return false;
       return true;
     });

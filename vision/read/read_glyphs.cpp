@@ -27,6 +27,7 @@ bool lettered_in_capitals(const std::vector<LetterRead>& letters) {
 
 void read_glyphs(Sheet& sheet, const Paper& paper, const cv::Mat& strokes) {
   sheet.unknown = cv::Mat::zeros(sheet.paper.ink.rows, sheet.paper.ink.cols, CV_8U);
+  sheet.glyphs.clear();
   LetterOptions options;
   options.stroke_ink = strokes;
   const bool debug = std::getenv("GEOTRUTH_READER_DEBUG") != nullptr;

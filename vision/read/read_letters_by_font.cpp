@@ -155,8 +155,11 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
                            (blind || sure.size() * 2 >= static_cast<std::size_t>(last_sure - 'A' + 1));
   std::vector<std::string> candidates;
   for (int i = 0; i < (consecutive ? span : 26); ++i) candidates.emplace_back(1, static_cast<char>('A' + i));
-  // O names a circle's centre in figures lettered otherwise from A on.
-  if (consecutive && span <= 'O' - 'A') candidates.emplace_back("O");
+  // O names a circle's centre in figures lettered otherwise from A on: a candidate when the
+  // classifier read one nearly surely (a broken letter matches the round O well by chance).
+  const bool centre_o = std::any_of(sheet.glyphs.begin(), sheet.glyphs.end(),
+                                    [](const Glyph& g) { return g.text == "O" && g.confidence >= 0.9; });
+  if (consecutive && span <= 'O' - 'A' && centre_o) candidates.emplace_back("O");
 
   // The places to read: the classifier's single letters (in a figure lettered A, B, C, … its reads of
   // several glyphs too: a letter and a mark beside it), and the ink it left.

@@ -207,9 +207,22 @@ class Reader {
           cv::line(strokes, cv::Point(cvRound(a.x), cvRound(a.y)), cv::Point(cvRound(b.x), cvRound(b.y)), 255,
                    thickness);
         }
+      cv::Mat lines_only = strokes.clone();
       for (const Round& r : rounds_)
         cv::circle(strokes, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255, thickness);
       read::read_glyphs(sheet_, for_letters, strokes);
+      // A round of a letter's size is a letter's bowl (O, D, C, G read as a small circle), its ink
+      // taken from the letters: dropped, and the letters read again without it.
+      if (const double letter = median_glyph_height(); letter > 0) {
+        const auto before = rounds_.size();
+        std::erase_if(rounds_, [&](const Round& r) { return r.radius <= 0.75 * letter; });
+        if (rounds_.size() != before) {
+          for (const Round& r : rounds_)
+            cv::circle(lines_only, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255,
+                       thickness);
+          read::read_glyphs(sheet_, for_letters, lines_only);
+        }
+      }
       if (!lettered()) {
         sheet_.glyphs.clear();
         sheet_.unknown.setTo(0);
@@ -363,6 +376,15 @@ class Reader {
       if (joined(p.a()) && joined(p.b())) kept.push_back(p);
     }
     pieces_ = std::move(kept);
+  }
+
+  // The median height of the letters read, 0 without letters.
+  double median_glyph_height() const {
+    std::vector<double> heights;
+    for (const Glyph& g : sheet_.glyphs) heights.push_back(g.height);
+    if (heights.empty()) return 0;
+    std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2), heights.end());
+    return heights[heights.size() / 2];
   }
 
   // A "letter" whose ink lies along a stroke read (a line's end or a bit of a circle read as l or I)

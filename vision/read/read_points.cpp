@@ -214,6 +214,18 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
     }
     std::sort(p.pieces.begin(), p.pieces.end());
     std::sort(p.rounds.begin(), p.rounds.end());
+    // The strokes leaving it: a piece each way it goes on past the point, a round both ways.
+    for (const int i : p.pieces) {
+      const Piece& piece = pieces[static_cast<std::size_t>(i)];
+      const double t = piece.along(p.at), angle = std::atan2(piece.dir.y, piece.dir.x);
+      if (t < piece.t1 - merge) p.leaving.push_back(angle);
+      if (t > piece.t0 + merge) p.leaving.push_back(angle + kPi);
+    }
+    for (const int c : p.rounds) {
+      const Round& r = rounds[static_cast<std::size_t>(c)];
+      const double tangent = std::atan2(p.at.x - r.centre.x, -(p.at.y - r.centre.y));
+      p.leaving.push_back(tangent), p.leaving.push_back(tangent + kPi);
+    }
   }
   return points;
 }

@@ -464,9 +464,11 @@ class Reader {
           if (gap < -0.25 * h) continue;
           const double overlap = std::min(a.y + a.height, b.y + b.height) - std::max(a.y, b.y);
           const bool level = overlap >= 0.5 * std::min(a.height, b.height);
-          // A subscript: smaller, its bottom at or below the letter's.
+          // A subscript: smaller, its bottom at or below the letter's, and beside the letter (its top
+          // above the letter's bottom, its bottom at most half a letter below it).
           const bool subscript = b.height < 0.85 * a.height && b.y + b.height >= a.y + a.height - 0.15 * a.height &&
-                                 b.y >= a.y + 0.2 * a.height;
+                                 b.y >= a.y + 0.2 * a.height && b.y < a.y + a.height &&
+                                 b.y + b.height <= a.y + 1.5 * a.height;
           if (!level && !subscript) continue;
           if (!run.back()->prime.empty()) break;  // a prime ends a label
           next.used = true;

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <cstdio>
+#include <cstdlib>
 
 #include "vision/read/read.hpp"
 
@@ -95,6 +97,8 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
       const double length = dist(dots[i].at, dots[j].at);
       if (length < min_length + dots[i].radius + dots[j].radius) continue;
       const Inking ink = inking(sheet, dots[i].at, dots[j].at, dots[i].radius + 1, dots[j].radius + 1, across);
+      if (std::getenv("GEOTRUTH_READER_PAIRS") && ink.samples >= 4)
+        std::fprintf(stderr, "pair %.1f %.1f %.1f %.1f %.3f\n", dots[i].at.x, dots[i].at.y, dots[j].at.x, dots[j].at.y, ink.coverage);
       if (ink.samples >= 4 && ink.coverage >= 0.9) drawn.push_back({i, j, length, ink});
     }
   // Longest first: a drawn pair whose dots lie on a longer drawn one is a stretch of that line, and

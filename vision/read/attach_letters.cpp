@@ -7,6 +7,7 @@
 // so that a letter 100 px from its dot on a large canvas finds it, and a crossing nearer the letter
 // than its own dot does not take it.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -83,6 +84,12 @@ std::optional<Ring> fitted_ring(const std::vector<P2>& offsets) {
   const double r2 = C + centre.x * centre.x + centre.y * centre.y;
   if (r2 < 0) return std::nullopt;
   return Ring{centre, std::sqrt(r2)};
+}
+
+// A label that begins with a letter names a point; a number (10, 8, 2x is a letter) is a length or
+// an angle written beside a stroke, and is not looked for on the ring.
+bool names_a_point(const Glyph& g) {
+  return !g.text.empty() && std::isalpha(static_cast<unsigned char>(g.text[0]));
 }
 
 }  // namespace
@@ -180,6 +187,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
     std::vector<Candidate> candidates;
     for (std::size_t g = 0; g < glyphs.size(); ++g) {
       const Glyph& glyph = glyphs[g];
+      if (!names_a_point(glyph)) continue;
       const P2 at = lower_left
                         ? P2{static_cast<double>(glyph.box.x), static_cast<double>(glyph.box.y + glyph.box.height)}
                         : glyph.centre;
@@ -248,7 +256,10 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
                  best->shift.y, best->radius, best_vote.matched, best_vote.residual, near_count);
   if (placement) *placement = LetterPlacement{false, false, {0, 0}, 0, tolerance, kNearReach * typical_height};
   std::vector<Attachment> out;
-  if (!best || best_vote.matched < 3 || static_cast<std::ptrdiff_t>(best_vote.matched) <= near_count) {
+  // The ring when it attaches clearly more letters than the near rule (a large ring about every point
+  // passes near one more by chance).
+  const auto matched = static_cast<std::ptrdiff_t>(best ? best_vote.matched : 0);
+  if (!best || matched < 3 || matched < near_count + 2 || 4 * matched < 5 * near_count) {
     out = near;
   } else {
     if (placement)
@@ -275,7 +286,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
     if (a.point >= 0) taken[static_cast<std::size_t>(a.point)] = true;
   std::vector<Pair> leftover;
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
-    if (out[g].point >= 0) continue;
+    if (out[g].point >= 0 || !names_a_point(glyphs[g])) continue;
     for (std::size_t p = 0; p < points.size(); ++p) {
       if (taken[p] || points[p].dot < 0) continue;
       const double d = dist(glyphs[g].centre, points[p].at) / typical_height;

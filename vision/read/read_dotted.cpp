@@ -5,9 +5,9 @@
 // whose place the dots fix to a fraction of a pixel, where a fitted stroke is off by its wobble.
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <cstdio>
 #include <cstdlib>
+#include <numeric>
 
 #include "vision/read/read.hpp"
 
@@ -98,7 +98,8 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
       if (length < min_length + dots[i].radius + dots[j].radius) continue;
       const Inking ink = inking(sheet, dots[i].at, dots[j].at, dots[i].radius + 1, dots[j].radius + 1, across);
       if (std::getenv("GEOTRUTH_READER_PAIRS") && ink.samples >= 4)
-        std::fprintf(stderr, "pair %.1f %.1f %.1f %.1f %.3f\n", dots[i].at.x, dots[i].at.y, dots[j].at.x, dots[j].at.y, ink.coverage);
+        std::fprintf(stderr, "pair %.1f %.1f %.1f %.1f %.3f\n", dots[i].at.x, dots[i].at.y, dots[j].at.x, dots[j].at.y,
+                     ink.coverage);
       if (ink.samples >= 4 && ink.coverage >= 0.9) drawn.push_back({i, j, length, ink});
     }
   // Longest first: a drawn pair whose dots lie on a longer drawn one is a stretch of that line, and

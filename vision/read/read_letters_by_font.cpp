@@ -161,8 +161,9 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
                                     [](const Glyph& g) { return g.text == "O" && g.confidence >= 0.9; });
   if (consecutive && span <= 'O' - 'A' && centre_o) candidates.emplace_back("O");
 
-  // The places to read: the classifier's single letters (in a figure lettered A, B, C, … its reads of
-  // several glyphs too: a letter and a mark beside it), and the ink it left.
+  // The places to read: the classifier's capitals (in a figure lettered A, B, C, … its other reads
+  // too: a letter and a mark beside it read as two glyphs, a broken letter read as a digit), and the
+  // ink it left (which must match as well as a letter looked for where nothing was read).
   struct Place {
     int glyph = -1;  // index into sheet.glyphs, -1: unread ink
     cv::Point2d centre;
@@ -171,7 +172,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   };
   std::vector<Place> places;
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g)
-    if (sheet.glyphs[g].text.size() <= 1 || consecutive)
+    if (single_capital(sheet.glyphs[g].text) || consecutive)
       places.push_back({static_cast<int>(g), {sheet.glyphs[g].centre.x, sheet.glyphs[g].centre.y}, {}, {}});
   for (const cv::Rect& b : unread_ink(sheet, covered, font->cap_height_px))
     places.push_back({-1, {b.x + b.width / 2.0, b.y + b.height / 2.0}, {}, {}});
@@ -187,7 +188,8 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   std::vector<Choice> choices;
   for (std::size_t p = 0; p < places.size(); ++p)
     for (std::size_t l = 0; l < candidates.size(); ++l)
-      if (places[p].scores[l] >= kLetterScore) choices.push_back({places[p].scores[l], p, l});
+      if (places[p].scores[l] >= (places[p].glyph >= 0 || consecutive ? kLetterScore : kFoundScore))
+        choices.push_back({places[p].scores[l], p, l});
   std::stable_sort(choices.begin(), choices.end(), [](const Choice& a, const Choice& b) { return a.score > b.score; });
   std::vector<int> letter_of(places.size(), -1);
   std::vector<bool> used(candidates.size(), false);

@@ -211,11 +211,22 @@ class Reader {
       for (const Round& r : rounds_)
         cv::circle(strokes, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255, thickness);
       read::read_glyphs(sheet_, for_letters, strokes);
-      // A round of a letter's size is a letter's bowl (O, D, C, G read as a small circle), its ink
-      // taken from the letters: dropped, and the letters read again without it.
+      // A round of a letter's size where a letter is, or no larger than half a letter anywhere, is a
+      // letter's bowl (O, D, C, G read as a small circle), its ink taken from the letters: dropped,
+      // and the letters read again without it.
       if (const double letter = median_glyph_height(); letter > 0) {
         const auto before = rounds_.size();
-        std::erase_if(rounds_, [&](const Round& r) { return r.radius <= 0.75 * letter; });
+        std::erase_if(rounds_, [&](const Round& r) {
+          if (r.radius > 0.75 * letter) return false;
+          if (r.radius <= 0.5 * letter) return true;
+          const cv::Rect box(cvRound(r.centre.x - r.radius), cvRound(r.centre.y - r.radius), cvRound(2 * r.radius),
+                             cvRound(2 * r.radius));
+          const int pad = cvRound(letter / 2);
+          return std::any_of(sheet_.glyphs.begin(), sheet_.glyphs.end(), [&](const Glyph& g) {
+            return !(box & cv::Rect(g.box.x - pad, g.box.y - pad, g.box.width + 2 * pad, g.box.height + 2 * pad))
+                        .empty();
+          });
+        });
         if (rounds_.size() != before) {
           for (const Round& r : rounds_)
             cv::circle(lines_only, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255,

@@ -1,0 +1,219 @@
+// Figures that mark their points with dots and draw their lines from dot to dot (docs/reader.md,
+// "Dotted figures", "Letters by their font", "Letters to points"), drawn here by cairo (draw_sheet)
+// so that every dot, stroke and letter is known: AlphaGeometry's way (VisOnlyQA), a letter written
+// a fixed distance from its dot along the freest direction, then moved by a fixed offset, far off
+// its dot on a large canvas. The reader must find each dot where it is drawn, each line between the
+// dots it joins, and each letter on its own dot.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <geotruth/reader.hpp>
+#include <nlohmann/json.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "vision/glyph_render.hpp"
+#include "vision/letter_templates.hpp"
+
+namespace geotruth::vision {
+namespace {
+
+struct Dotted {
+  std::string name;
+  PixelPoint at;
+};
+
+// Eight points (pixels, y down) and the segments joining them.
+const std::vector<Dotted> kPoints = {{"A", {200, 700}}, {"B", {800, 690}}, {"C", {520, 180}}, {"D", {500, 695}},
+                                     {"E", {360, 440}}, {"F", {660, 435}}, {"G", {900, 300}}, {"H", {150, 250}}};
+const std::vector<std::pair<std::string, std::string>> kSegments = {{"A", "B"}, {"A", "C"}, {"B", "C"}, {"C", "D"},
+                                                                    {"E", "F"}, {"F", "G"}, {"H", "E"}};
+
+double angle_to(PixelPoint from, PixelPoint to) {
+  return std::atan2(to.y - from.y, to.x - from.x);
+}
+
+PixelPoint at(const std::string& name) {
+  return std::find_if(kPoints.begin(), kPoints.end(), [&](const Dotted& d) { return d.name == name; })->at;
+}
+
+// The middle of the widest angular gap between the segments leaving a point (D lies on AB: both
+// ways), as AlphaGeometry's naming rule picks the letter's direction.
+double freest(const std::string& name) {
+  std::vector<double> angles;
+  const PixelPoint p = at(name);
+  for (const auto& [a, b] : kSegments) {
+    if (a == name) angles.push_back(angle_to(p, at(b)));
+    if (b == name) angles.push_back(angle_to(p, at(a)));
+  }
+  if (name == "D") angles.push_back(angle_to(p, at("A"))), angles.push_back(angle_to(p, at("B")));
+  if (angles.empty()) return -M_PI / 4;
+  std::sort(angles.begin(), angles.end());
+  double best = 0, middle = 0;
+  for (std::size_t i = 0; i < angles.size(); ++i) {
+    const double next = i + 1 < angles.size() ? angles[i + 1] : angles[0] + 2 * M_PI;
+    if (next - angles[i] > best) best = next - angles[i], middle = (angles[i] + next) / 2;
+  }
+  return middle;
+}
+
+// matplotlib at 100 dpi: dots of s = 15 (2.7 px radius and their edge, 3.4 px in all), strokes of 1.7 px, 15 pt DejaVu
+// Sans letters (20.8 px to the em) with the text's lower left `ring` px along the freest direction and then ring/1.5
+// left and down (the figure's y is up, the picture's down).
+Image draw(double ring, const std::vector<std::pair<PixelPoint, PixelPoint>>& more = {}) {
+  Sheet sheet;
+  sheet.width = 1000, sheet.height = 850;
+  for (const auto& [a, b] : kSegments) sheet.strokes.push_back({{at(a), at(b)}, 1.7});
+  for (const auto& [a, b] : more) sheet.strokes.push_back({{a, b}, 1.7});
+  for (const Dotted& d : kPoints) {
+    SheetStroke dot;
+    dot.closed = dot.filled = true, dot.width = 0.5;
+    for (int k = 0; k < 16; ++k)
+      dot.path.push_back({d.at.x + 3.4 * std::cos(2 * M_PI * k / 16), d.at.y + 3.4 * std::sin(2 * M_PI * k / 16)});
+    sheet.strokes.push_back(dot);
+    const double a = freest(d.name);
+    const PixelPoint anchor{d.at.x + ring * std::cos(a) - ring / 1.5, d.at.y + ring * std::sin(a) + ring / 1.5};
+    // The text's ink centred about half a capital's width right of and 7.6 px above its anchor.
+    sheet.texts.push_back({d.name, {anchor.x + 6.5, anchor.y - 7.6}, {"DejaVu Sans"}, 20.8});
+  }
+  return draw_sheet(sheet);
+}
+
+double number(const Rational& n) {
+  return to_double(n);
+}
+
+// What the reader says a point was read from ("dot", "crossing", …).
+std::string read_from(const Point& p) {
+  if (p.extra.empty()) return "";
+  return nlohmann::json::parse(p.extra).value("evidence", nlohmann::json::object()).value("from", "");
+}
+
+// The read scene's point named `name`, if any.
+const Point* named(const Scene& scene, const std::string& name) {
+  for (const Point& p : scene.points)
+    if (p.id == name) return &p;
+  return nullptr;
+}
+
+double distance_to(const Point& p, PixelPoint q) {
+  return std::hypot(number(p.at->x) - q.x, number(p.at->y) - q.y);
+}
+
+TEST(ReaderDotted, LettersFarOffTheirDotsLandOnTheirDots) {
+  // 60 px from the dot and 40 px back: every letter is nearer another point's dot than its own
+  // box is to its dot within 1.6 letters, so only the ring the letters lie on finds them.
+  const PictureRead read = read_picture(draw(60), "far");
+  for (const Dotted& d : kPoints) {
+    const Point* p = named(read.scene, d.name);
+    ASSERT_NE(p, nullptr) << d.name;
+    EXPECT_LT(distance_to(*p, d.at), 1.5) << d.name;
+  }
+}
+
+TEST(ReaderDotted, LinesRunFromDotToDot) {
+  const PictureRead read = read_picture(draw(60), "lines");
+  // Each segment is one line of the scene with its two points (D lies on AB: A, D and B on one).
+  auto index = [&](const std::string& name) {
+    for (std::size_t i = 0; i < read.scene.points.size(); ++i)
+      if (read.scene.points[i].id == name) return i;
+    return read.scene.points.size();
+  };
+  auto joined = [&](const std::string& a, const std::string& b) {
+    return std::any_of(read.scene.lines.begin(), read.scene.lines.end(), [&](const Line& l) {
+      return std::count(l.through.begin(), l.through.end(), index(a)) &&
+             std::count(l.through.begin(), l.through.end(), index(b));
+    });
+  };
+  for (const auto& [a, b] : kSegments) EXPECT_TRUE(joined(a, b)) << a << b;
+  EXPECT_TRUE(joined("A", "D")) << "D lies on AB";
+  EXPECT_FALSE(joined("E", "G")) << "EF and FG meet at F at an angle";
+  EXPECT_FALSE(joined("A", "H"));
+}
+
+TEST(ReaderDotted, ADotWhereSixStrokesMeetIsADot) {
+  // Six strokes more from C: all of the dot's ink lies near some stroke, yet it is as thick as the
+  // figure's other dots, where a crossing of two thin strokes is not.
+  std::vector<std::pair<PixelPoint, PixelPoint>> fan;
+  for (int k = 0; k < 6; ++k) {
+    const double a = M_PI / 12 + k * M_PI / 6;
+    fan.push_back({at("C"), {at("C").x + 140 * std::cos(a), at("C").y - 140 * std::sin(a)}});
+  }
+  const Image picture = draw(20, fan);
+  if (std::getenv("DUMP")) {
+    const auto bytes = encode(picture, ImageFormat::png);
+    FILE* f = std::fopen("/tmp/fan.png", "wb");
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+  }
+  const PictureRead read = read_picture(picture, "fan");
+  const Point* c = named(read.scene, "C");
+  ASSERT_NE(c, nullptr);
+  EXPECT_LT(distance_to(*c, at("C")), 1.5);
+  EXPECT_EQ(read_from(*c), "dot");
+}
+
+TEST(ReaderDotted, TwoStrokesSideBySideMakeNoDots) {
+  // Two long strokes from H at half a degree apart: their ink runs together into a band as thick
+  // as a dot for a hundred pixels; no point but H's dot is read along it.
+  const PixelPoint h = at("H");
+  const std::vector<std::pair<PixelPoint, PixelPoint>> band = {
+      {h, {h.x + 400 * std::cos(0.30), h.y - 400 * std::sin(0.30)}},
+      {h, {h.x + 400 * std::cos(0.309), h.y - 400 * std::sin(0.309)}}};
+  const PictureRead read = read_picture(draw(20, band), "band");
+  int dots_along = 0;
+  for (const Point& p : read.scene.points) {
+    if (read_from(p) != "dot") continue;
+    const double x = number(p.at->x) - h.x, y = h.y - number(p.at->y);
+    const double along = x * std::cos(0.3) + y * std::sin(0.3), off = -x * std::sin(0.3) + y * std::cos(0.3);
+    dots_along += along > 10 && along < 400 && std::abs(off) < 6;
+  }
+  EXPECT_EQ(dots_along, 0);
+}
+
+TEST(LetterTemplates, TheFontIsFoundAndALetterACrossesIsReadByIt) {
+  // Capitals in DejaVu Sans 16 px high; a stroke across the E (its pixels covered, as the reader
+  // covers the strokes it read), and E, F, B, P among the candidates.
+  Sheet sheet;
+  sheet.width = 400, sheet.height = 120;
+  const std::vector<std::string> letters = {"A", "B", "D", "E", "G", "K"};
+  std::map<std::string, PixelPoint> where;
+  for (std::size_t i = 0; i < letters.size(); ++i) {
+    where[letters[i]] = {40.0 + 60 * i, 60};
+    sheet.texts.push_back({letters[i], where[letters[i]], {"DejaVu Sans"}, 22});
+  }
+  const PixelPoint e = where["E"];
+  sheet.strokes.push_back({{{e.x - 30, e.y + 20}, {e.x + 30, e.y - 20}}, 1.7});
+  const Image image = draw_sheet(sheet);
+  cv::Mat darkness(image.height, image.width, CV_32F), covered = cv::Mat::zeros(image.height, image.width, CV_8U);
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x)
+      darkness.at<float>(y, x) = 255.0f - image.rgb[(static_cast<std::size_t>(y) * image.width + x) * 3];
+  cv::line(covered, cv::Point2d(e.x - 30, e.y + 20), cv::Point2d(e.x + 30, e.y - 20), 255, 4);
+  const TemplateSheet ts = template_sheet(darkness, covered, 16);
+  std::vector<KnownLetter> known;
+  for (const std::string l : {"A", "B", "D", "G"}) {
+    const PixelPoint c = where[l];
+    known.push_back({l, cv::Rect(static_cast<int>(c.x - 7), static_cast<int>(c.y - 8), 14, 16)});
+  }
+  const auto font = identify_font(ts, known, training_fonts());
+  ASSERT_TRUE(font);
+  EXPECT_EQ(font->font.family, "DejaVu Sans");
+  EXPECT_FALSE(font->font.italic);
+  EXPECT_GT(font->score, 0.9);
+  const TemplateRead read = read_by_template(ts, {e.x, e.y}, font->font, font->cap_height_px, {"B", "E", "F", "P"}, 4);
+  EXPECT_EQ(read.text, "E");
+  EXPECT_GT(read.score - read.runner_up_score, 0.02);
+  const TemplateRead k =
+      read_by_template(ts, {where["K"].x, where["K"].y}, font->font, font->cap_height_px, {"H", "K", "R", "X"}, 4);
+  EXPECT_EQ(k.text, "K");
+}
+
+}  // namespace
+}  // namespace geotruth::vision

@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "vision/detectors.hpp"
+#include "vision/letter_templates.hpp"
 #include "vision/letters.hpp"
 #include "vision/pixels.hpp"
 
@@ -408,12 +410,57 @@ void Checker::match_read_letters() {
   for (std::size_t i = 0; i < fig_.texts.size(); ++i)
     if (owner[i] >= 0 && read[static_cast<std::size_t>(owner[i])].box.height <= 1.3 * height)
       taken.push_back(read[static_cast<std::size_t>(owner[i])].box);
+  // The letters read by their point's name, surely, give the figure's font: a letter the reader
+  // could not read (across a stroke, against its dot) is found where the rule puts it when it is
+  // drawn there in that font better than every other letter of the figure (the strokes' and dots'
+  // pixels left out of the comparison).
+  std::optional<FontMatch> font;
+  TemplateSheet sheet;
+  std::vector<std::string> names;
+  for (const Text& t : fig_.texts)
+    if (t.letter) names.push_back(t.text);
+  {
+    std::vector<KnownLetter> known;
+    for (std::size_t i = 0; i < fig_.texts.size(); ++i) {
+      if (owner[i] < 0) continue;
+      const LetterRead& l = read[static_cast<std::size_t>(owner[i])];
+      if (l.label == fig_.texts[i].text && l.label.size() == 1 && !l.doubtful) known.push_back({l.label, l.box});
+    }
+    if (known.size() > 8) known.resize(8);
+    cv::Mat covered = strokes.clone();
+    for (const LabelSpot& s : label_spots_)
+      cv::circle(covered, cv::Point(cvRound(s.dot.x), cvRound(s.dot.y)),
+                 static_cast<int>(std::ceil((s.dot_radius > 0 ? s.dot_radius : stroke_) + 1)), 255, cv::FILLED);
+    sheet = template_sheet(paper_.darkness, covered, height);
+    font = identify_font(sheet, known, training_fonts());
+    if (font && font->score < 0.7) font.reset();
+  }
+  auto drawn_at = [&](const Text& t, const LabelSpot& spot, cv::Rect& box) {
+    if (!font) return false;
+    const int search = std::max(3, static_cast<int>(std::lround(0.35 * font->cap_height_px)));
+    for (const P2& c : spot.corners) {
+      std::vector<cv::Rect> boxes;
+      const std::vector<double> scores =
+          template_scores(sheet, {c.x + 0.35 * font->cap_height_px, c.y - 0.5 * font->cap_height_px}, font->font,
+                          font->cap_height_px, names, search, &boxes);
+      const auto own = static_cast<std::size_t>(std::find(names.begin(), names.end(), t.text) - names.begin());
+      if (own >= names.size() || scores[own] < 0.7) continue;
+      bool best = true;
+      for (std::size_t k = 0; k < names.size(); ++k) best &= k == own || names[k] == t.text || scores[k] < scores[own];
+      if (best) {
+        box = boxes[own];
+        return true;
+      }
+    }
+    return false;
+  };
   for (const std::size_t i : unread) {
     const Text& t = fig_.texts[i];
     const LabelSpot* spot = spot_of(t);
     cv::Rect box;
-    if (spot && std::any_of(spot->corners.begin(), spot->corners.end(),
-                            [&](P2 c) { return letter_ink_at(c, height, taken, box); })) {
+    if (spot && (std::any_of(spot->corners.begin(), spot->corners.end(),
+                             [&](P2 c) { return letter_ink_at(c, height, taken, box); }) ||
+                 drawn_at(t, *spot, box))) {
       ++count.matched;
       taken.push_back(box);
       out_.detections.glyphs.push_back({box.x, box.y, box.width, box.height});

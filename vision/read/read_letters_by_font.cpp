@@ -23,7 +23,7 @@ namespace {
 constexpr double kLetterScore = 0.55;
 // A font that draws the letters read surely this well (their mean score) is the figure's; one
 // whose best capitals fit the letters read unsurely, this well.
-constexpr double kFontScore = 0.7, kBlindFontScore = 0.8;
+constexpr double kFontScore = 0.7, kBlindFontScore = 0.7;
 // Two candidates closer than this are not told apart: the letter is doubtful.
 constexpr double kMargin = 0.04;
 // A letter looked for where nothing was read must match this well (strokes' crossings and bits of

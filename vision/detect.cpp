@@ -70,6 +70,91 @@ Detections::Ellipse refined_on_ink(const Detections::Ellipse& circle, const cv::
   return best;
 }
 
+// Ellipses from EdgeDrawing's edge chains (detectEdges; its own ellipse detection, detectEllipses,
+// writes past one of its arrays on some pictures in OpenCV 4.6 — valgrind: 8-byte stores just past
+// a 1,176-byte block on a GePBench star — and the process crashed later on the corrupted heap). A
+// chain goes on through a crossing along the other stroke, so chains are cut where they turn
+// sharply; the pieces that curve are arcs. An arc that nearly closes, or a long one, is fitted
+// alone, and every two arcs together (an ellipse crossed by other strokes is broken into arcs): a
+// fit whose points lie within 1.5 px of it is a proposal, (cx, cy, r, a, b, angle) as
+// EdgeDrawing gives them (r > 0 for a circle).
+std::vector<cv::Vec6d> ellipses_from_arcs(const cv::Mat& framed) {
+  cv::Ptr<cv::ximgproc::EdgeDrawing> ed = cv::ximgproc::createEdgeDrawing();
+  ed->detectEdges(framed);
+  const std::vector<std::vector<cv::Point>> chains = ed->getSegments();
+  std::vector<std::vector<cv::Point>> arcs;
+  constexpr int kStep = 4;  // the direction along a chain, over 4 px either way
+  for (const std::vector<cv::Point>& chain : chains) {
+    if (chain.size() < 20) continue;
+    std::size_t start = 0;
+    auto direction = [&](std::size_t from, std::size_t to) {
+      const cv::Point2d d = cv::Point2d(chain[to]) - cv::Point2d(chain[from]);
+      return std::atan2(d.y, d.x);
+    };
+    auto flush = [&](std::size_t end) {
+      if (end - start < 20) return;
+      const std::vector<cv::Point> piece(chain.begin() + static_cast<std::ptrdiff_t>(start),
+                                         chain.begin() + static_cast<std::ptrdiff_t>(end));
+      const cv::Point2d a = piece.front(), b = piece.back(), d = b - a;
+      const double chord = cv::norm(d);
+      double bulge = chord < 1 ? 1e9 : 0;
+      for (std::size_t k = 0; k < piece.size() && bulge < 3; k += 2)
+        bulge = std::max(bulge, std::abs((cv::Point2d(piece[k]) - a).cross(d)) / std::max(chord, 1.0));
+      if (bulge >= 3) arcs.push_back(piece);
+    };
+    for (std::size_t k = kStep; k + kStep < chain.size(); ++k) {
+      const double turn = std::remainder(direction(k, k + kStep) - direction(k - kStep, k), 2 * kPi);
+      if (std::abs(turn) > 35 * kPi / 180) {
+        flush(k);
+        start = k + 1;
+        k += kStep;
+      }
+    }
+    flush(chain.size());
+  }
+  std::vector<cv::Vec6d> found;
+  auto propose = [&](const std::vector<cv::Point>& points) {
+    const cv::RotatedRect fit = cv::fitEllipse(points);
+    const double ax = fit.size.width / 2, by = fit.size.height / 2, a = std::max(ax, by), b = std::min(ax, by);
+    if (!(b > 2) || !std::isfinite(a) || a > std::max(framed.cols, framed.rows)) return;
+    // Each point's offset from the fit: its radial offset in the ellipse's own frame.
+    const double t = fit.angle * kPi / 180, c = std::cos(t), s = std::sin(t);
+    double sum = 0;
+    for (const cv::Point& p : points) {
+      const double x = (p.x - fit.center.x) * c + (p.y - fit.center.y) * s;
+      const double y = -(p.x - fit.center.x) * s + (p.y - fit.center.y) * c;
+      const double rho = std::hypot(x / ax, y / by);
+      const double off = (rho - 1) * std::hypot(x, y) / std::max(rho, 1e-9);
+      sum += off * off;
+    }
+    if (std::sqrt(sum / points.size()) > 1.5) return;
+    if (a - b < 1)
+      found.push_back({fit.center.x, fit.center.y, (a + b) / 2, 0, 0, 0});
+    else
+      found.push_back({fit.center.x, fit.center.y, 0, ax, by, fit.angle});
+  };
+  // Two arcs of one ellipse lie within the ellipse's extent of each other: no farther apart than
+  // their two boxes' diagonals.
+  std::vector<cv::Rect> boxes;
+  for (const auto& arc : arcs) boxes.push_back(cv::boundingRect(arc));
+  auto near = [&](std::size_t i, std::size_t j) {
+    const cv::Point2d ci = (boxes[i].tl() + boxes[i].br()) / 2, cj = (boxes[j].tl() + boxes[j].br()) / 2;
+    return cv::norm(ci - cj) <=
+           std::hypot(boxes[i].width, boxes[i].height) + std::hypot(boxes[j].width, boxes[j].height);
+  };
+  for (std::size_t i = 0; i < arcs.size(); ++i) {
+    const double r = arcs[i].size() / (2 * kPi);
+    if (arcs[i].size() >= 60 || cv::norm(arcs[i].front() - arcs[i].back()) <= std::max(3.0, r / 4)) propose(arcs[i]);
+    for (std::size_t j = i + 1; j < arcs.size(); ++j) {
+      if (!near(i, j)) continue;
+      std::vector<cv::Point> both = arcs[i];
+      both.insert(both.end(), arcs[j].begin(), arcs[j].end());
+      propose(both);
+    }
+  }
+  return found;
+}
+
 std::vector<Detections::Ellipse> find_ellipses(const cv::Mat& gray, const cv::Mat& ink,
                                                const std::vector<std::vector<cv::Point>>& regions) {
   // EdgeDrawing (OpenCV 4.6) writes past its buffers on some edge chains that reach the image's
@@ -78,10 +163,7 @@ std::vector<Detections::Ellipse> find_ellipses(const cv::Mat& gray, const cv::Ma
   constexpr int kMargin = 8;
   cv::Mat framed;
   cv::copyMakeBorder(gray, framed, kMargin, kMargin, kMargin, kMargin, cv::BORDER_CONSTANT, 255);
-  cv::Ptr<cv::ximgproc::EdgeDrawing> ed = cv::ximgproc::createEdgeDrawing();
-  ed->detectEdges(framed);
-  std::vector<cv::Vec6d> found;
-  ed->detectEllipses(found);
+  const std::vector<cv::Vec6d> found = ellipses_from_arcs(framed);
   std::vector<Detections::Ellipse> raw;
   for (const auto& e : found) {
     Detections::Ellipse d;

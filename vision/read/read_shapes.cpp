@@ -364,28 +364,86 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
     const int c = find(faces[f].corners.front());
     if (!outside.count(c) || std::abs(faces[f].area) > std::abs(faces[outside[c]].area)) outside[c] = f;
   }
-  std::vector<bool> in_polygon(pieces.size(), false);
-  for (std::size_t f = 0; f < faces.size(); ++f) {
-    if (outside[find(faces[f].corners.front())] == f) continue;
-    // Corners where the outline goes straight on are not vertices.
+  // A face's vertices: its corners but where the outline goes straight on.
+  auto vertices_of = [&](const std::vector<int>& fc) {
     std::vector<P2> vertices;
-    const auto& fc = faces[f].corners;
     for (std::size_t k = 0; k < fc.size(); ++k) {
       const P2 prev = corners[fc[(k + fc.size() - 1) % fc.size()]].at, at = corners[fc[k]].at,
                next_at = corners[fc[(k + 1) % fc.size()]].at;
       const double cross = (at.x - prev.x) * (next_at.y - at.y) - (at.y - prev.y) * (next_at.x - at.x);
       if (std::abs(cross) > std::sin(3 * kPi / 180) * dist(prev, at) * dist(at, next_at)) vertices.push_back(at);
     }
-    if (vertices.size() < 3 || std::abs(faces[f].area) < 4 * merge * merge) continue;
+    return vertices;
+  };
+  auto in_picture = [&](const std::vector<P2>& vertices) {
+    std::vector<P2> out;
+    for (P2 v : vertices) out.push_back({v.x * to_picture, v.y * to_picture});
+    return out;
+  };
+  auto convex = [](const std::vector<P2>& v) {
+    int sign = 0;
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      const P2 a = v[k], b = v[(k + 1) % v.size()], c = v[(k + 2) % v.size()];
+      const double cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
+      const int s = cross > 0 ? 1 : cross < 0 ? -1 : 0;
+      if (s != 0 && sign != 0 && s != sign) return false;
+      if (s != 0) sign = s;
+    }
+    return true;
+  };
+  // A chord: two faces that share one side and together make a polygon of a particular kind (a
+  // rectangle, a square, a regular pentagon or hexagon, convex) are that polygon with a segment
+  // across it (GePBench's diagonal), not two polygons side by side.
+  std::vector<bool> merged(faces.size(), false);
+  std::vector<std::pair<std::vector<int>, std::vector<int>>> unions;  // corners, pieces
+  for (std::size_t f = 0; f < faces.size(); ++f)
+    for (std::size_t g = f + 1; g < faces.size(); ++g) {
+      if (merged[f] || merged[g]) continue;
+      const int cf = find(faces[f].corners.front());
+      if (outside[cf] == f || outside[find(faces[g].corners.front())] == g || find(faces[g].corners.front()) != cf)
+        continue;
+      std::vector<int> shared;
+      for (int i : faces[f].pieces)
+        if (std::count(faces[g].pieces.begin(), faces[g].pieces.end(), i)) shared.push_back(i);
+      if (shared.size() != 1) continue;
+      // f runs …→u→v→… along the chord, g …→v→u→…: f from v round to u, then g from u round to v.
+      const auto& pf = faces[f].pieces;
+      const auto& pg = faces[g].pieces;
+      const std::size_t kf = std::find(pf.begin(), pf.end(), shared[0]) - pf.begin();
+      const std::size_t kg = std::find(pg.begin(), pg.end(), shared[0]) - pg.begin();
+      std::vector<int> cycle, used_pieces;
+      for (std::size_t k = 1; k < pf.size(); ++k) {
+        cycle.push_back(faces[f].corners[(kf + k) % pf.size()]);
+        used_pieces.push_back(pf[(kf + k) % pf.size()]);
+      }
+      for (std::size_t k = 1; k < pg.size(); ++k) {
+        cycle.push_back(faces[g].corners[(kg + k) % pg.size()]);
+        used_pieces.push_back(pg[(kg + k) % pg.size()]);
+      }
+      const std::vector<P2> vertices = vertices_of(cycle);
+      if (vertices.size() < 4 || !convex(vertices)) continue;
+      const PolygonKind kind = polygon_kind(in_picture(vertices), eps_num_px, eps_vis_px);
+      if (kind.kind.empty()) continue;
+      merged[f] = merged[g] = true;
+      unions.push_back({cycle, used_pieces});
+    }
+  std::vector<bool> in_polygon(pieces.size(), false);
+  auto add_polygon = [&](const std::vector<int>& fc, const std::vector<int>& fp, double area) {
+    const std::vector<P2> vertices = vertices_of(fc);
+    if (vertices.size() < 3 || std::abs(area) < 4 * merge * merge) return;
     PolygonShape polygon;
-    std::vector<P2> in_picture;
-    for (P2 v : vertices) polygon.points.push_back(vec(v)), in_picture.push_back({v.x * to_picture, v.y * to_picture});
+    for (P2 v : vertices) polygon.points.push_back(vec(v));
     add("polygon", polygon);
-    const PolygonKind kind = polygon_kind(in_picture, eps_num_px, eps_vis_px);
+    const PolygonKind kind = polygon_kind(in_picture(vertices), eps_num_px, eps_vis_px);
     scene.shapes.back().kind = kind.kind;
     if (kind.doubt) doubts.push_back({scene.shapes.back().id, kind.kind, *kind.doubt, kind.gap});
-    for (int i : faces[f].pieces) in_polygon[i] = true;
+    for (int i : fp) in_polygon[i] = true;
+  };
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    if (outside[find(faces[f].corners.front())] == f || merged[f]) continue;
+    add_polygon(faces[f].corners, faces[f].pieces, faces[f].area);
   }
+  for (const auto& [fc, fp] : unions) add_polygon(fc, fp, 1e9);
   // Strokes in no polygon: segments, rays and lines by their ends at the picture's edge.
   const double edge = std::max(3.0, sheet.half + 2);
   auto at_edge = [&](P2 p) {

@@ -212,6 +212,7 @@ def measure_visonlyqa(args):
     if args.split != "val":
         sys.exit("the test split is kept for checking: measure on val only")
     work = args.work or tempfile.mkdtemp(prefix="reader-voqa-")
+    os.makedirs(work, exist_ok=True)
     # The split read in place from the mirror's git history (never copied into the project).
     subprocess.run(["git", "-C", args.repo, "archive", "-o", os.path.join(work, "split.tar"), "HEAD",
                     "dataset/" + args.split], check=True)
@@ -360,6 +361,7 @@ def measure_gepbench(args):
     existence questions answered from the picture alone (audit --truth-from picture) against the
     items' certified answers."""
     work = args.work or tempfile.mkdtemp(prefix="reader-gepbench-")
+    os.makedirs(work, exist_ok=True)
     items = os.path.join(work, "g.jsonl")
     pictures = os.path.join(work, "pictures")
     proc = run([os.path.join(args.build, "geotruth"), "generate", "--family", "gepbench", "--level", args.level,

@@ -177,6 +177,75 @@ TEST(ReaderDotted, TwoStrokesSideBySideMakeNoDots) {
   EXPECT_EQ(dots_along, 0);
 }
 
+TEST(ReaderDotted, AStrokeEndPastACornerWhoseDotIsMissingEndsAtTheCorner) {
+  // K at a corner with no dot drawn (a marker JPEG's blur hid from the dot finder), the stroke
+  // from F running on past it by the marker's radius as the dot's ink would, the stroke from G
+  // ending on it: one point K that both lines reach.
+  const PixelPoint k{760, 560}, f = at("F"), g = at("G");
+  const double len = std::hypot(k.x - f.x, k.y - f.y), past = 3.4;
+  const PixelPoint beyond{k.x + (k.x - f.x) / len * past, k.y + (k.y - f.y) / len * past};
+  Sheet sheet;
+  sheet.width = 1000, sheet.height = 850;
+  sheet.strokes.push_back({{f, beyond}, 1.7});
+  sheet.strokes.push_back({{g, k}, 1.7});
+  for (const PixelPoint p : {f, g}) {
+    SheetStroke dot;
+    dot.closed = dot.filled = true, dot.width = 0.5;
+    for (int j = 0; j < 16; ++j)
+      dot.path.push_back({p.x + 3.4 * std::cos(2 * M_PI * j / 16), p.y + 3.4 * std::sin(2 * M_PI * j / 16)});
+    sheet.strokes.push_back(dot);
+  }
+  // Two more dotted points so that the figure marks its points with dots.
+  for (const PixelPoint p : {PixelPoint{200, 700}, PixelPoint{300, 200}}) {
+    SheetStroke dot;
+    dot.closed = dot.filled = true, dot.width = 0.5;
+    for (int j = 0; j < 16; ++j)
+      dot.path.push_back({p.x + 3.4 * std::cos(2 * M_PI * j / 16), p.y + 3.4 * std::sin(2 * M_PI * j / 16)});
+    sheet.strokes.push_back(dot);
+  }
+  const Image picture = draw_sheet(sheet);
+  const PictureRead read = read_picture(picture, "corner");
+  int at_corner = 0;
+  for (const Point& p : read.scene.points) at_corner += distance_to(p, k) < 8;
+  EXPECT_EQ(at_corner, 1) << "the stroke's end and the corner are one point";
+}
+
+TEST(ReaderDotted, AnInkedStretchBetweenTwoLettersIsALineOrADoubt) {
+  // A and G joined by a stroke that zigzags 1.5 px either side every 3 px (a scan's or a JPEG's
+  // ragged stroke): the reader either reads the line or says it may be drawn (an add_line doubt);
+  // it never drops it in silence.
+  const PixelPoint a = at("A"), g = at("G");
+  std::vector<std::pair<PixelPoint, PixelPoint>> dashes;
+  const double len = std::hypot(g.x - a.x, g.y - a.y);
+  const PixelPoint dir{(g.x - a.x) / len, (g.y - a.y) / len}, normal{-dir.y, dir.x};
+  auto zig = [&](double t) {
+    const double side = (static_cast<int>(t / 3) % 2 ? 1.5 : -1.5);
+    return PixelPoint{a.x + dir.x * t + normal.x * side, a.y + dir.y * t + normal.y * side};
+  };
+  for (double t = 6; t + 3 < len - 6; t += 3) dashes.push_back({zig(t), zig(t + 3)});
+  const PictureRead read = read_picture(draw(20, dashes), "gappy");
+  auto index = [&](const std::string& name) {
+    for (std::size_t i = 0; i < read.scene.points.size(); ++i)
+      if (read.scene.points[i].id == name) return i;
+    return read.scene.points.size();
+  };
+  const bool joined = std::any_of(read.scene.lines.begin(), read.scene.lines.end(), [&](const Line& l) {
+    return std::count(l.through.begin(), l.through.end(), index("A")) &&
+           std::count(l.through.begin(), l.through.end(), index("G"));
+  });
+  const auto picture = nlohmann::json::parse(read.scene.extra)["picture"];
+  bool doubted = false;
+  for (const auto& d : picture.value("doubts", nlohmann::json::array()))
+    doubted |= d.contains("instead") && d["instead"].contains("add_line");
+  EXPECT_TRUE(joined || doubted);
+  // A pair no stroke joins is neither: A and H.
+  bool doubted_ah = false;
+  for (const auto& d : picture.value("doubts", nlohmann::json::array()))
+    doubted_ah |= d.contains("instead") && d["instead"].contains("add_line") &&
+                  d["instead"]["add_line"] == nlohmann::json::array({"A", "H"});
+  EXPECT_FALSE(doubted_ah);
+}
+
 TEST(LetterTemplates, TheFontIsFoundAndALetterACrossesIsReadByIt) {
   // Capitals in DejaVu Sans 16 px high; a stroke across the E (its pixels covered, as the reader
   // covers the strokes it read), and E, F, B, P among the candidates.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <geotruth/vision.hpp>
 #include <optional>
 
@@ -12,6 +13,10 @@
 namespace geotruth::vision {
 
 using P2 = PixelPoint;
+
+inline double dist(P2 a, P2 b) {
+  return std::hypot(a.x - b.x, a.y - b.y);
+}
 
 /// A drawn stroke. Every stroke has a polyline `path` (chord error ≤ 0.05 px); circles and
 /// ellipses also keep their parameters for matching.

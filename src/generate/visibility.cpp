@@ -10,11 +10,8 @@
 namespace geotruth::generate {
 namespace {
 
+using vision::dist;
 using vision::P2;
-
-double dist(P2 a, P2 b) {
-  return std::hypot(a.x - b.x, a.y - b.y);
-}
 
 struct Piece {
   P2 a, b;

@@ -45,9 +45,6 @@ inline std::string fixed(double v, int digits = 1) {
 inline P2 midpoint(P2 a, P2 b) {
   return {(a.x + b.x) / 2, (a.y + b.y) / 2};
 }
-inline double dist(P2 a, P2 b) {
-  return std::hypot(a.x - b.x, a.y - b.y);
-}
 
 inline std::vector<P2> shifted(const std::vector<P2>& path, P2 by) {
   std::vector<P2> out = path;

@@ -22,10 +22,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-double dist(P2 a, P2 b) {
-  return std::hypot(a.x - b.x, a.y - b.y);
-}
-
 // Letters are looked for up to this many letter heights from their point (AlphaGeometry's farthest
 // placement on its largest canvases is about 10).
 constexpr double kFarReach = 12;

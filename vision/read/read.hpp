@@ -125,6 +125,17 @@ void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const
 /// measures them on a scene's strokes (docs/vision.md): with its paper, noise and stroke width.
 PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds);
 
+/// How much of the straight stretch from `a` to `b` is inked: the share of its samples (a pixel
+/// apart, `skip_a` and `skip_b` px left out at its ends, letters' boxes left out) where the darkest
+/// reading across it, within `across` px, is ink; with the samples read and the inked ones' median
+/// darkness.
+struct Inking {
+  double coverage = 0;
+  double contrast = 0;
+  int samples = 0;
+};
+Inking inking(const Sheet& sheet, P2 a, P2 b, double skip_a, double skip_b, double across);
+
 /// The dots' typical radius (the figure's point marker), 0 without dots.
 double marker_radius(const std::vector<Dot>& dots);
 

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <functional>
 
@@ -97,10 +96,7 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
     // the strokes' own half-width) lies about its centre, whatever strokes leave it (in the wedge
     // of two that leave it at an acute angle, a little beyond). Two strokes running side by side
     // at a shallow angle are as thick, but along their whole band.
-    if (elongated(dt, peak.x, peak.y, std::max(0.7 * r, sheet.ridge + 0.25), 2.5 * r + 1)) {
-      if (std::getenv("GEOTRUTH_READER_DOTS")) std::fprintf(stderr, "elongated (%.1f, %.1f) r %.2f\n", c.x, c.y, r);
-      continue;
-    }
+    if (elongated(dt, peak.x, peak.y, std::max(0.7 * r, sheet.ridge + 0.25), 2.5 * r + 1)) continue;
     // Ink of the blob off every stroke, and the blob's centre (weighted by thickness).
     const int reach = static_cast<int>(std::ceil(r + 2));
     int unexplained = 0;
@@ -116,8 +112,6 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
         const double v = dt.at<float>(y, x);
         if (v >= 0.6 * r) sw += v, sx += v * p.x, sy += v * p.y;
       }
-    if (std::getenv("GEOTRUTH_READER_DOTS"))
-      std::fprintf(stderr, "dot? (%.1f, %.1f) r %.2f unexplained %d\n", c.x, c.y, r, unexplained);
     const Dot dot{sw > 0 ? P2{sx / sw, sy / sw} : c, r};
     if (unexplained < std::max(3.0, 0.1 * 3.14159265358979323846 * r * r))
       hidden.push_back(dot);

@@ -5,7 +5,6 @@
 // whose place the dots fix to a fraction of a pixel, where a fitted stroke is off by its wobble.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <numeric>
 
@@ -14,24 +13,25 @@
 namespace geotruth::vision::read {
 namespace {
 
-double dist(P2 a, P2 b) {
-  return std::hypot(a.x - b.x, a.y - b.y);
-}
-
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
   return v[v.size() / 2];
 }
 
-// How much of the segment between two dots is inked: the share of its samples (a pixel apart,
-// from one dot's edge to the other's, letters' boxes left out) where the darkest reading across,
-// within `across` px, is ink.
-struct Inking {
-  double coverage = 0;
-  double contrast = 0;
-  int samples = 0;
-};
+Piece piece_between(P2 a, P2 b, const Inking& ink) {
+  Piece p;
+  p.origin = a;
+  const double length = dist(a, b);
+  p.dir = {(b.x - a.x) / length, (b.y - a.y) / length};
+  p.t0 = p.seen0 = 0;
+  p.t1 = p.seen1 = length;
+  p.coverage = ink.coverage;
+  p.contrast = ink.contrast;
+  return p;
+}
+
+}  // namespace
 
 Inking inking(const Sheet& sheet, P2 a, P2 b, double skip_a, double skip_b, double across) {
   Inking out;
@@ -52,20 +52,6 @@ Inking inking(const Sheet& sheet, P2 a, P2 b, double skip_a, double skip_b, doub
   out.contrast = median(dark);
   return out;
 }
-
-Piece piece_between(P2 a, P2 b, const Inking& ink) {
-  Piece p;
-  p.origin = a;
-  const double length = dist(a, b);
-  p.dir = {(b.x - a.x) / length, (b.y - a.y) / length};
-  p.t0 = p.seen0 = 0;
-  p.t1 = p.seen1 = length;
-  p.coverage = ink.coverage;
-  p.contrast = ink.contrast;
-  return p;
-}
-
-}  // namespace
 
 double marker_radius(const std::vector<Dot>& dots) {
   std::vector<double> radii;
@@ -97,9 +83,6 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
       const double length = dist(dots[i].at, dots[j].at);
       if (length < min_length + dots[i].radius + dots[j].radius) continue;
       const Inking ink = inking(sheet, dots[i].at, dots[j].at, dots[i].radius + 1, dots[j].radius + 1, across);
-      if (std::getenv("GEOTRUTH_READER_PAIRS") && ink.samples >= 4)
-        std::fprintf(stderr, "pair %.1f %.1f %.1f %.1f %.3f\n", dots[i].at.x, dots[i].at.y, dots[j].at.x, dots[j].at.y,
-                     ink.coverage);
       if (ink.samples >= 4 && ink.coverage >= 0.9) drawn.push_back({i, j, length, ink});
     }
   // Longest first: a drawn pair whose dots lie on a longer drawn one is a stretch of that line, and

@@ -247,8 +247,6 @@ class Reader {
     read::read_arcs(sheet_, proposals, pieces_, rounds_);
     clock.step("arcs");
     dots_ = read::read_dots(sheet_, pieces_, rounds_);
-    if (std::getenv("GEOTRUTH_READER_DEBUG"))
-      for (const read::Dot& d : dots_) std::fprintf(stderr, "dot at %.1f,%.1f r %.2f\n", d.at.x, d.at.y, d.radius);
     read::trim_at_junctions(sheet_, pieces_, rounds_, dots_);
     pieces_ = read::dot_to_dot_pieces(sheet_, dots_, std::move(pieces_));
     if (!sheet_.glyphs.empty()) font_ = read::read_letters_by_font(sheet_, pieces_, rounds_, dots_);
@@ -259,6 +257,7 @@ class Reader {
     write_points();
     write_lines();
     write_circles();
+    doubt_unread_joins();
     clock.step("scene");
     check_against(work);
     clock.step("crosscheck");
@@ -312,14 +311,30 @@ class Reader {
       if (a.point < 0 || names_[a.point].empty()) continue;
       const std::string& id = names_[a.point];
       if (id != glyph.text)
+        // Either point may be the letter's: the other reading gives this point the letter.
         doubt(FindingKind::letter_uncertain, {id}, "the letter " + glyph.text + " is written twice",
-              Json{{"unlabel", id}});
+              Json{{"rename", id}, {"to", glyph.text}});
       if (glyph.doubtful && plausible_instead(g)) {
         doubt(FindingKind::letter_uncertain, {id},
               "the glyph read as " + glyph.text + " may be " + glyph.runner_up + " (confidence " +
                   std::to_string(rounded(glyph.confidence)).substr(0, 4) + " against " +
                   std::to_string(rounded(glyph.runner_up_confidence)).substr(0, 4) + ")",
               glyph.runner_up.empty() ? Json{{"unlabel", id}} : Json{{"rename", id}, {"to", glyph.runner_up}});
+      }
+      // Two letters each the other's runner-up, neither read surely (a bar read as I beside an L
+      // whose foot a stroke took): the two points may have their letters the other way round.
+      constexpr double kNeitherSure = 0.75;
+      for (std::size_t o = g + 1; o < sheet_.glyphs.size(); ++o) {
+        const Glyph& other = sheet_.glyphs[o];
+        if (attached[o].point < 0 || names_[attached[o].point].empty() || other.text.size() != 1) continue;
+        if (glyph.text.size() != 1 || glyph.runner_up != other.text || other.runner_up != glyph.text) continue;
+        if (std::max(glyph.confidence, other.confidence) >= kNeitherSure) continue;
+        const std::string& other_id = names_[attached[o].point];
+        doubt(FindingKind::letter_uncertain, {id, other_id},
+              "the glyphs read as " + glyph.text + " and " + other.text + " may be the other way round (" + glyph.text +
+                  " with confidence " + std::to_string(rounded(glyph.confidence)).substr(0, 4) + ", " + other.text +
+                  " with " + std::to_string(rounded(other.confidence)).substr(0, 4) + ")",
+              Json{{"swap", Json::array({id, other_id})}});
       }
       if (a.runner_up >= 0 && a.runner_up_cost <= a.cost + 0.2 && !names_[a.runner_up].empty())
         doubt(FindingKind::letter_unattached, {id, names_[a.runner_up]},
@@ -524,6 +539,35 @@ class Reader {
                        .dump();
       out_.scene.lines.push_back(std::move(line));
     }
+  }
+
+  // A stroke the reader may have missed: two lettered points that no line read joins, whose
+  // straight stretch is inked along most of it (a stroke cut at a point not seen, or merged into
+  // another) — the reading with a line between them is the picture's as well.
+  void doubt_unread_joins() {
+    constexpr double kMayBeDrawn = 0.6;
+    const double marker = read::marks_points_with_dots(sheet_, dots_) ? read::marker_radius(dots_) : 0;
+    const double skip = marker + sheet_.half + 1, across = sheet_.half + 1;
+    const auto& scene = out_.scene;
+    auto joined = [&](std::size_t a, std::size_t b) {
+      return std::any_of(scene.lines.begin(), scene.lines.end(), [&](const Line& l) {
+        return std::count(l.through.begin(), l.through.end(), a) && std::count(l.through.begin(), l.through.end(), b);
+      });
+    };
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      for (std::size_t q = p + 1; q < points_.size(); ++q) {
+        if (index_[p] < 0 || index_[q] < 0) continue;
+        const auto a = static_cast<std::size_t>(index_[p]), b = static_cast<std::size_t>(index_[q]);
+        if (!scene.points[a].labelled || !scene.points[b].labelled || joined(a, b)) continue;
+        if (dist(points_[p].at, points_[q].at) < 4 * skip) continue;
+        const read::Inking ink = read::inking(sheet_, points_[p].at, points_[q].at, skip, skip, across);
+        if (ink.samples < 8 || ink.coverage < kMayBeDrawn) continue;
+        doubt(FindingKind::stroke_uncertain, {scene.points[a].id, scene.points[b].id},
+              "no stroke was read from " + scene.points[a].id + " to " + scene.points[b].id +
+                  ", yet the straight stretch between them is inked along " +
+                  std::to_string(std::lround(100 * ink.coverage)) + " % of it",
+              Json{{"add_line", {scene.points[a].id, scene.points[b].id}}});
+      }
   }
 
   void write_circles() {

@@ -12,10 +12,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-double dist(P2 a, P2 b) {
-  return std::hypot(a.x - b.x, a.y - b.y);
-}
-
 // Where two pieces' lines cross; false when they are parallel within half a degree.
 bool crossing(const Piece& a, const Piece& b, P2& at) {
   const double det = a.dir.x * b.dir.y - a.dir.y * b.dir.x;
@@ -155,14 +151,18 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
     if (rounds[c].full) candidates.push_back({rounds[c].centre, -1, {}, {}, true});
 
   // Greedy clustering in that order: each candidate joins the nearest point within reach (a dot's
-  // reach is its radius and a merge distance), else starts a point.
+  // reach is its radius and a merge distance), else starts a point. In a figure that marks its
+  // points with dots, a stroke end reaches as far as a dot would: a marker the dot finder missed
+  // (a JPEG's blur) lengthens its stroke by its radius past the corner.
+  const double end_reach = merge + (marks_points_with_dots(sheet, dots) ? marker_radius(dots) : 0);
   std::vector<ReadPoint> points;
   std::vector<std::vector<P2>> members;
   for (const Candidate& c : candidates) {
     int home = -1;
     double best = 1e300;
     for (std::size_t k = 0; k < points.size(); ++k) {
-      const double reach = points[k].dot >= 0 ? dots[points[k].dot].radius + merge : merge;
+      const bool stroke_end = c.dot < 0 && !c.centre && c.pieces.size() == 1 && c.rounds.empty();
+      const double reach = points[k].dot >= 0 ? dots[points[k].dot].radius + merge : stroke_end ? end_reach : merge;
       const double d = dist(points[k].at, c.at);
       if (d <= reach && d < best) best = d, home = static_cast<int>(k);
     }

@@ -20,10 +20,6 @@ Rational px(double v) {
   return Rational(static_cast<long>(std::llround(v * 100))) / 100;
 }
 
-double dist(P2 a, P2 b) {
-  return std::hypot(a.x - b.x, a.y - b.y);
-}
-
 struct Corner {
   P2 at;
   std::vector<std::pair<int, int>> ends;  // (piece, 0 start / 1 end)

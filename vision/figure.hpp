@@ -2,6 +2,7 @@
 // cross-check compares detections with.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <geotruth/vision.hpp>
@@ -16,6 +17,14 @@ using P2 = PixelPoint;
 
 inline double dist(P2 a, P2 b) {
   return std::hypot(a.x - b.x, a.y - b.y);
+}
+
+/// The median of `values` (the upper one of an even count), 0 for none.
+inline double median_of(std::vector<double> values) {
+  if (values.empty()) return 0;
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
 }
 
 /// A drawn stroke. Every stroke has a polyline `path` (chord error ≤ 0.05 px); circles and

@@ -1,6 +1,8 @@
 // Letters read against their own font (vision/letter_templates.hpp).
 #include "vision/letter_templates.hpp"
 
+#include "vision/figure.hpp"
+
 #include <cairo.h>
 #include <opencv2/imgproc.hpp>
 
@@ -228,8 +230,7 @@ std::optional<FontMatch> identify_font(const TemplateSheet& sheet, const std::ve
   if (known.size() < 3) return std::nullopt;
   std::vector<double> heights;
   for (const KnownLetter& k : known) heights.push_back(k.box.height);
-  std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2), heights.end());
-  const double typical = heights[heights.size() / 2];
+  const double typical = median_of(std::move(heights));
   std::optional<FontMatch> best;
   for (const FontFace& font : fonts)
     for (const double cap : {typical - 1, typical - 0.5, typical, typical + 0.5, typical + 1}) {

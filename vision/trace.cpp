@@ -9,13 +9,6 @@ namespace {
 constexpr double kSampleStep = 1.5;   // px along the stroke
 constexpr double kProfileStep = 0.5;  // px across it
 
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0;
-  auto middle = values.begin() + values.size() / 2;
-  std::nth_element(values.begin(), middle, values.end());
-  return *middle;
-}
-
 }  // namespace
 
 std::vector<std::pair<P2, P2>> walk(const std::vector<P2>& path, bool closed, double step) {

@@ -149,16 +149,9 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
 
   // The ring, from the letters far and near, on the letter's centre (text written centred on its
   // place) or on its box's lower left (matplotlib's annotate anchors the text's baseline there).
-  double typical_height = 0;
-  {
-    std::vector<double> heights;
-    for (const Glyph& g : glyphs) heights.push_back(height(g));
-    if (!heights.empty()) {
-      std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2),
-                       heights.end());
-      typical_height = heights[heights.size() / 2];
-    }
-  }
+  std::vector<double> heights;
+  for (const Glyph& g : glyphs) heights.push_back(height(g));
+  const double typical_height = median_of(std::move(heights));
   // Position errors: a glyph's box against its anchor (side bearings), the dot's centre: a quarter
   // of a letter's height and a pixel and a half.
   const double tolerance = 0.25 * typical_height + 1.5;

@@ -13,12 +13,6 @@
 namespace geotruth::vision::read {
 namespace {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-
 Piece piece_between(P2 a, P2 b, const Inking& ink) {
   Piece p;
   p.origin = a;
@@ -49,14 +43,14 @@ Inking inking(const Sheet& sheet, P2 a, P2 b, double skip_a, double skip_b, doub
   }
   out.samples = known;
   out.coverage = known ? static_cast<double>(inked) / known : 0;
-  out.contrast = median(dark);
+  out.contrast = median_of(dark);
   return out;
 }
 
 double marker_radius(const std::vector<Dot>& dots) {
   std::vector<double> radii;
   for (const Dot& d : dots) radii.push_back(d.radius);
-  return median(std::move(radii));
+  return median_of(std::move(radii));
 }
 
 bool marks_points_with_dots(const Sheet& sheet, const std::vector<Dot>& dots) {

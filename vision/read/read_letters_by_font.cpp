@@ -118,8 +118,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   if (blind && unsure.size() < 2) return std::nullopt;
   if (blind)
     for (const KnownLetter& k : unsure) heights.push_back(k.box.height);
-  std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2), heights.end());
-  const double cap = heights[heights.size() / 2];
+  const double cap = median_of(std::move(heights));
   const cv::Mat covered = covered_by_marks(sheet, pieces, rounds, dots, cap);
   TemplateSheet ts = template_sheet(sheet.paper.darkness, covered, cap);
   if (known.size() > 8) known.resize(8);

@@ -379,10 +379,7 @@ class Reader {
   // strokes.
   void drop_letter_sized_pieces() {
     if (sheet_.glyphs.empty()) return;
-    std::vector<double> heights;
-    for (const Glyph& g : sheet_.glyphs) heights.push_back(g.height);
-    std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2), heights.end());
-    const double letter = heights[heights.size() / 2];
+    const double letter = median_glyph_height();
     const double tolerance = std::max(1.5, sheet_.half + 1.0) + 1;
     std::vector<Piece> kept;
     for (std::size_t i = 0; i < pieces_.size(); ++i) {
@@ -408,9 +405,7 @@ class Reader {
   double median_glyph_height() const {
     std::vector<double> heights;
     for (const Glyph& g : sheet_.glyphs) heights.push_back(g.height);
-    if (heights.empty()) return 0;
-    std::nth_element(heights.begin(), heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 2), heights.end());
-    return heights[heights.size() / 2];
+    return median_of(std::move(heights));
   }
 
   // A "letter" whose ink lies along a stroke read (a line's end or a bit of a circle read as l or I)

@@ -2,7 +2,6 @@
 // with strokes and circles, merged where they are one place.
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <numeric>
 
 #include "vision/read/points.hpp"
@@ -160,8 +159,8 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
   for (const Candidate& c : candidates) {
     int home = -1;
     double best = 1e300;
+    const bool stroke_end = c.dot < 0 && !c.centre && c.pieces.size() == 1 && c.rounds.empty();
     for (std::size_t k = 0; k < points.size(); ++k) {
-      const bool stroke_end = c.dot < 0 && !c.centre && c.pieces.size() == 1 && c.rounds.empty();
       const double reach = points[k].dot >= 0 ? dots[points[k].dot].radius + merge : stroke_end ? end_reach : merge;
       const double d = dist(points[k].at, c.at);
       if (d <= reach && d < best) best = d, home = static_cast<int>(k);

@@ -17,13 +17,6 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kFullCoverage = 0.9;  // inked along this share of its length: drawn all round
 constexpr double kMinArcDeg = 90;      // a shorter arc is an angle mark (or a straight stroke's bit), not a curve
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
-
 // Centre-line points of the ink along an ellipse: at every pixel of its outline, the darkness-
 // weighted mean of the ink within `band` along the outward normal.
 std::vector<cv::Point2f> centre_line(const Sheet& sheet, const Detections::Ellipse& e, double band) {

@@ -391,7 +391,11 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
   // rectangle, a square, a regular pentagon or hexagon, convex) are that polygon with a segment
   // across it (GePBench's diagonal), not two polygons side by side.
   std::vector<bool> merged(faces.size(), false);
-  std::vector<std::pair<std::vector<int>, std::vector<int>>> unions;  // corners, pieces
+  struct Union {
+    std::vector<int> corners, pieces;
+    double area;
+  };
+  std::vector<Union> unions;
   for (std::size_t f = 0; f < faces.size(); ++f)
     for (std::size_t g = f + 1; g < faces.size(); ++g) {
       if (merged[f] || merged[g]) continue;
@@ -421,7 +425,7 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
       const PolygonKind kind = polygon_kind(in_picture(vertices), eps_num_px, eps_vis_px);
       if (kind.kind.empty()) continue;
       merged[f] = merged[g] = true;
-      unions.push_back({cycle, used_pieces});
+      unions.push_back({cycle, used_pieces, std::abs(faces[f].area) + std::abs(faces[g].area)});
     }
   std::vector<bool> in_polygon(pieces.size(), false);
   auto add_polygon = [&](const std::vector<int>& fc, const std::vector<int>& fp, double area) {
@@ -439,7 +443,7 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
     if (outside[find(faces[f].corners.front())] == f || merged[f]) continue;
     add_polygon(faces[f].corners, faces[f].pieces, faces[f].area);
   }
-  for (const auto& [fc, fp] : unions) add_polygon(fc, fp, 1e9);
+  for (const Union& u : unions) add_polygon(u.corners, u.pieces, u.area);
   // Strokes in no polygon: segments, rays and lines by their ends at the picture's edge.
   const double edge = std::max(3.0, sheet.half + 2);
   auto at_edge = [&](P2 p) {

@@ -16,13 +16,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
-
 // How far across its line a stroke's ink may lie and still be that stroke's.
 double on_tolerance(const Sheet& sheet) {
   return std::max(1.5, sheet.half + 1.0);

@@ -345,12 +345,15 @@ class Reader {
 
   // Whether the picture names its points with letters. A lettered figure names two points or more;
   // a picture without letters (GePBench's engine writes none) may still show a glyph-like mark or
-  // two (a spiral's inner turn, a short arc or a corner read as C, J, l), mostly unsure. So one
-  // glyph alone, or two of which none reads surely, are marks of the figure, not letters.
+  // two (a spiral's inner turn, a short arc or a corner read as C, J, l), mostly unsure, and specks
+  // no taller than two strokes' width (beside a spiral's curl: read as F or 3), which no letter is.
+  // So one glyph alone, or two of which none reads surely, specks left out, are marks of the
+  // figure, not letters.
   bool lettered() const {
-    const auto sure =
-        std::count_if(sheet_.glyphs.begin(), sheet_.glyphs.end(), [](const Glyph& g) { return !g.doubtful; });
-    return sheet_.glyphs.size() > 2 || (sheet_.glyphs.size() == 2 && sure >= 1);
+    std::size_t glyphs = 0, sure = 0;
+    for (const Glyph& g : sheet_.glyphs)
+      if (g.height > 2 * sheet_.stroke) ++glyphs, sure += !g.doubtful;
+    return glyphs > 2 || (glyphs == 2 && sure >= 1);
   }
 
   // The band the picture sets (docs/reader.md, "The band"), once the wobble is measured.

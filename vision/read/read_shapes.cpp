@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 
 #include "vision/read/shapes.hpp"
 
@@ -176,6 +177,257 @@ std::vector<SectorRead> find_sectors(const Sheet& sheet, const std::vector<Piece
   return out;
 }
 
+// A spiral as GePBench draws it (r = a + b·θ, two to six turns) reaches the shape reader as
+// short straight pieces along its stroke, with gaps where its turns are too tight to be straight
+// and where other strokes cross it. First its arcs: chains of pieces that turn one way by less
+// than 50° at each joint. Joints: a piece's end and another's within `merge`, or across a wider gap
+// (up to three quarters of the shorter piece) that goes on the way the curve goes; the smoothest
+// joints first, each end in one joint, no loop. Kept: the chains of two pieces or more that turn
+// one way, by a quarter turn or more, with their pieces' samples, in order, and their turning.
+struct Arc {
+  std::vector<int> pieces;
+  std::vector<P2> samples;
+  double turning = 0;  // radians, unsigned
+  P2 centre;           // of the circle fitted to the samples
+  double radius = 0;
+};
+std::vector<Arc> find_arcs(const std::vector<Piece>& pieces, const std::vector<bool>& taken, double merge) {
+  const double most_turn = 50 * kPi / 180;
+  const int n = static_cast<int>(pieces.size());
+  // The direction a piece runs in when entered by its end `from` (0: at a(), 1: at b()).
+  auto heading = [&](int i, int from) { return from == 0 ? pieces[i].dir : P2{-pieces[i].dir.x, -pieces[i].dir.y}; };
+  auto end_at = [&](int i, int end) { return end == 0 ? pieces[i].a() : pieces[i].b(); };
+  auto turn = [](P2 u, P2 v) { return std::atan2(u.x * v.y - u.y * v.x, u.x * v.x + u.y * v.y); };
+  struct Joint {
+    double cost;
+    int i, e, j, f;
+  };
+  std::vector<Joint> joints;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      for (int e = 0; e < 2; ++e)
+        for (int f = 0; f < 2; ++f) {
+          // Along a curve the straight pieces are of like lengths; a polygon's side that a curve
+          // crosses is much longer than the pieces either side of the crossing.
+          if (taken[i] || taken[j] ||
+              std::max(pieces[i].length(), pieces[j].length()) > 2.5 * std::min(pieces[i].length(), pieces[j].length()))
+            continue;
+          const P2 from = end_at(i, e), to = end_at(j, f), out = heading(i, 1 - e);  // leaving i by e
+          const double gap = dist(from, to);
+          if (gap > std::max(2 * merge, 0.75 * std::min(pieces[i].length(), pieces[j].length()))) continue;
+          if (gap > merge && std::abs(turn(out, {(to.x - from.x) / gap, (to.y - from.y) / gap})) > most_turn) continue;
+          const double bend = std::abs(turn(out, heading(j, f)));
+          if (bend < most_turn) joints.push_back({bend + 0.02 * gap / merge, i, e, j, f});
+        }
+  std::sort(joints.begin(), joints.end(), [](const Joint& x, const Joint& y) { return x.cost < y.cost; });
+  std::vector<std::array<std::pair<int, int>, 2>> next(pieces.size(), {{{-1, -1}, {-1, -1}}});
+  std::vector<int> group(pieces.size());
+  std::iota(group.begin(), group.end(), 0);
+  std::function<int(int)> find = [&](int x) { return group[x] == x ? x : group[x] = find(group[x]); };
+  for (const Joint& joint : joints) {
+    if (next[joint.i][joint.e].first >= 0 || next[joint.j][joint.f].first >= 0) continue;
+    if (find(joint.i) == find(joint.j)) continue;
+    group[find(joint.i)] = find(joint.j);
+    next[joint.i][joint.e] = {joint.j, joint.f};
+    next[joint.j][joint.f] = {joint.i, joint.e};
+  }
+  std::vector<Arc> arcs;
+  std::vector<bool> used(pieces.size(), false);
+  for (int start = 0; start < n; ++start)
+    for (int e = 0; e < 2; ++e) {
+      if (taken[start] || used[start] || next[start][e].first >= 0) continue;
+      std::vector<int> chain{start};
+      used[start] = true;
+      double turning = 0;
+      int sign_changes = 0, last_sign = 0;
+      for (auto [i, out] = std::pair{start, 1 - e}; next[i][out].first >= 0;) {
+        const auto [j, f] = next[i][out];
+        const double bend = turn(heading(i, 1 - out), heading(j, f));
+        const int sign = bend > 0 ? 1 : -1;
+        if (std::abs(bend) > 0.05) sign_changes += last_sign != 0 && sign != last_sign, last_sign = sign;
+        turning += bend;
+        chain.push_back(j), used[j] = true;
+        i = j, out = 1 - f;
+      }
+      if (chain.size() < 2 || sign_changes > 1 || std::abs(turning) < kPi / 2) continue;
+      Arc arc{chain, {}, std::abs(turning), {}, 0};
+      for (std::size_t k = 0; k < chain.size(); ++k) {
+        const Piece& piece = pieces[chain[k]];
+        // Each piece run from the end that meets the previous one (the first: away from the next).
+        const P2 join = k > 0 ? arc.samples.back() : P2{};
+        const bool reversed =
+            k > 0 ? dist(piece.b(), join) < dist(piece.a(), join)
+                  : std::min(dist(piece.a(), pieces[chain[1]].a()), dist(piece.a(), pieces[chain[1]].b())) <
+                        std::min(dist(piece.b(), pieces[chain[1]].a()), dist(piece.b(), pieces[chain[1]].b()));
+        for (double t = 0; t <= piece.length(); t += 2)
+          arc.samples.push_back(piece.at(reversed ? piece.t1 - t : piece.t0 + t));
+      }
+      // The circle x² + y² + D·x + E·y + F = 0 in least squares (Kåsa), about the samples' mean.
+      P2 mean{0, 0};
+      for (const P2& q : arc.samples) mean.x += q.x, mean.y += q.y;
+      mean.x /= arc.samples.size(), mean.y /= arc.samples.size();
+      double suu = 0, suv = 0, svv = 0, suuu = 0, svvv = 0, suvv = 0, svuu = 0;
+      for (const P2& q : arc.samples) {
+        const double u = q.x - mean.x, v = q.y - mean.y;
+        suu += u * u, suv += u * v, svv += v * v, suuu += u * u * u, svvv += v * v * v, suvv += u * v * v,
+            svuu += v * u * u;
+      }
+      const double det = 2 * (suu * svv - suv * suv);
+      if (std::abs(det) < 1e-9) continue;
+      const double uc = ((suuu + suvv) * svv - (svvv + svuu) * suv) / det,
+                   vc = ((svvv + svuu) * suu - (suuu + suvv) * suv) / det;
+      arc.centre = {mean.x + uc, mean.y + vc};
+      arc.radius = std::sqrt(uc * uc + vc * vc + (suu + svv) / arc.samples.size());
+      arcs.push_back(std::move(arc));
+    }
+  return arcs;
+}
+
+// The spiral r = a + b·θ about a centre that best fits points sampled along it, in any order:
+// centres tried on a grid of ±40 px round `guess` (an arc's circle is centred within a few growths
+// b of the spiral's), refined three times round the best. At each, the
+// polar angles (image angles: toward +y) are unwrapped from the inner end outward, and a, b fitted
+// by least squares over the turn counts the inner end may start on. A spiral that winds the other
+// way (r growing as the angle falls) is fitted as its mirror image across the horizontal through
+// its centre: a scene's spiral has no handedness of its own (docs/reader.md, "Shapes").
+struct SpiralFit {
+  P2 centre;
+  double a = 0, b = 0, theta_end = 0;
+  bool mirrored = false;
+  double rms = 0;  // of the samples' radial distances from the curve
+};
+SpiralFit fit_spiral(const std::vector<P2>& chain, P2 guess) {
+  SpiralFit best;
+  double best_error = std::numeric_limits<double>::infinity();
+  auto try_centre = [&](P2 c) {
+    // Along a spiral the radius grows: ordered by it, the samples are in the curve's order.
+    std::vector<P2> samples = chain;
+    std::sort(samples.begin(), samples.end(), [&](P2 p, P2 q) { return dist(p, c) < dist(q, c); });
+    std::vector<double> psi(samples.size());
+    psi[0] = std::atan2(samples[0].y - c.y, samples[0].x - c.x);
+    for (std::size_t k = 1; k < samples.size(); ++k) {
+      double step = std::atan2(samples[k].y - c.y, samples[k].x - c.x) -
+                    std::atan2(samples[k - 1].y - c.y, samples[k - 1].x - c.x);
+      step -= 2 * kPi * std::round(step / (2 * kPi));
+      psi[k] = psi[k - 1] + step;
+    }
+    const bool mirrored = psi.back() < psi.front();
+    const double r_in = dist(samples.front(), c);
+    const double sense = mirrored ? -1 : 1;
+    const double start = std::fmod(sense * psi[0] + 4 * kPi, 2 * kPi);  // θ of the inner end, first turn
+    const double n = static_cast<double>(samples.size());
+    std::vector<double> theta(samples.size());
+    for (int turns = 0; turns <= 6; ++turns) {
+      double sx = 0, sy = 0, sxx = 0, sxy = 0;
+      for (std::size_t k = 0; k < samples.size(); ++k) {
+        theta[k] = start + 2 * kPi * turns + sense * (psi[k] - psi[0]);
+        const double r = dist(samples[k], c);
+        sx += theta[k], sy += r, sxx += theta[k] * theta[k], sxy += theta[k] * r;
+      }
+      const double det = n * sxx - sx * sx;
+      if (det <= 0) continue;
+      const double b = (n * sxy - sx * sy) / det, a = (sy - b * sx) / n;
+      // a: the radius where the curve starts; inside its innermost sample by far (GePBench's start
+      // at the centre). Else a slowly growing curve of many turns fits any arc of a circle.
+      if (b <= 0 || a < -2 || a > r_in / 2) continue;
+      double error = 0;
+      for (std::size_t k = 0; k < samples.size(); ++k) error += std::pow(dist(samples[k], c) - a - b * theta[k], 2);
+      if (error < best_error) best_error = error, best = {c, std::max(a, 0.0), b, theta.back(), mirrored, 0};
+    }
+  };
+  double step = 10;
+  for (int round = 0; round < 4; ++round, step /= 4) {
+    const P2 around = round == 0 ? guess : best.centre;
+    for (int i = -4; i <= 4; ++i)
+      for (int j = -4; j <= 4; ++j) try_centre({around.x + i * step, around.y + j * step});
+  }
+  best.rms = std::sqrt(best_error / chain.size());
+  return best;
+}
+
+// θ of the turn of `spiral` within `tolerance` of q, radially, up to `most` (by default a turn past
+// the spiral's end).
+std::optional<double> spiral_theta(const SpiralFit& spiral, P2 q, double tolerance, double most = -1) {
+  if (most < 0) most = spiral.theta_end + 2 * kPi;
+  const double r = dist(q, spiral.centre);
+  double psi = std::atan2(q.y - spiral.centre.y, q.x - spiral.centre.x);
+  if (spiral.mirrored) psi = -psi;
+  psi = std::fmod(psi + 4 * kPi, 2 * kPi);
+  for (double theta = psi; theta <= most; theta += 2 * kPi)
+    if (std::abs(r - spiral.a - spiral.b * theta) <= tolerance) return theta;
+  return std::nullopt;
+}
+
+// The spirals among the arcs. From the arc that turns most, not yet in a spiral: the spiral fitted
+// to it and the arcs about nearly its centre (a spiral's arcs' centres lie within a few growths b
+// of its own: within a third of the smaller radius, plus `merge`), then fitted again to the arcs
+// that lie on that fit (80 % of their samples within `tolerance`). A spiral when those arcs turn,
+// in all, by more than a full turn plus a margin, and lie within `tolerance` of it (RMS). No
+// outline of straight sides or circles does that: a polygon turns once and closes; a circle is
+// read as one. Each spiral with its arcs.
+std::vector<std::pair<SpiralFit, std::vector<int>>> find_spirals(const std::vector<Arc>& arcs, double merge,
+                                                                 double tolerance) {
+  std::vector<int> order(arcs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int i, int j) { return arcs[i].turning > arcs[j].turning; });
+  std::vector<bool> used(arcs.size(), false);
+  // Fitted to the arcs' samples, then again to those within twice the tolerance of the fit, twice
+  // (a polygon's side that a chain took on where it crosses the spiral is left out).
+  auto fit_to = [&](const std::vector<int>& members, P2 guess) {
+    std::vector<P2> samples;
+    for (int k : members) samples.insert(samples.end(), arcs[k].samples.begin(), arcs[k].samples.end());
+    SpiralFit fit = fit_spiral(samples, guess);
+    for (int round = 0; round < 2 && fit.b > 0; ++round) {
+      std::vector<P2> inliers;
+      for (const P2& q : samples)
+        if (spiral_theta(fit, q, 2 * tolerance)) inliers.push_back(q);
+      if (inliers.size() < samples.size() / 2 || inliers.size() == samples.size()) break;
+      fit = fit_spiral(inliers, fit.centre);
+    }
+    return fit;
+  };
+  std::vector<std::pair<SpiralFit, std::vector<int>>> spirals;
+  for (int seed : order) {
+    if (used[seed]) continue;
+    // A spiral's arcs turn more than a full turn in all: none among arcs that do not (the fit is
+    // the costly step, and most pictures' arcs are a polygon's corners or a sector's).
+    double left = 0;
+    for (std::size_t j = 0; j < arcs.size(); ++j) left += used[j] ? 0 : arcs[j].turning;
+    if (left <= 2.3 * kPi) break;
+    std::vector<int> near;
+    for (std::size_t j = 0; j < arcs.size(); ++j)
+      if (!used[j] &&
+          dist(arcs[seed].centre, arcs[j].centre) <= std::min(arcs[seed].radius, arcs[j].radius) / 3 + merge)
+        near.push_back(static_cast<int>(j));
+    // The seed alone when it turns enough to fix a spiral by itself (half a turn).
+    const SpiralFit first = fit_to(arcs[seed].turning >= kPi ? std::vector<int>{seed} : near, arcs[seed].centre);
+    if (first.b <= 0) continue;
+    std::vector<int> on;
+    double turning = 0;
+    for (std::size_t j = 0; j < arcs.size(); ++j) {
+      if (used[j]) continue;
+      std::size_t close = 0;
+      for (const P2& q : arcs[j].samples) close += spiral_theta(first, q, tolerance).has_value();
+      if (close >= 0.8 * arcs[j].samples.size()) on.push_back(static_cast<int>(j)), turning += arcs[j].turning;
+    }
+    if (turning <= 2.3 * kPi) continue;
+    const SpiralFit fit = fit_to(on, first.centre);
+    if (std::getenv("GEOTRUTH_READER_DEBUG"))
+      std::fprintf(stderr, "spiral about (%.1f, %.1f): %zu arcs, %.2f turns, b %.2f, rms %.2f px\n", fit.centre.x,
+                   fit.centre.y, on.size(), turning / (2 * kPi), fit.b, fit.rms);
+    if (fit.b <= 0 || fit.rms > tolerance) continue;
+    // Its arcs, and any other mostly on it (an arc read twice, a stretch of a crossing stroke).
+    for (std::size_t j = 0; j < arcs.size(); ++j) {
+      std::size_t close = 0;
+      for (const P2& q : arcs[j].samples) close += spiral_theta(fit, q, 2 * tolerance).has_value();
+      if (close >= 0.5 * arcs[j].samples.size()) used[j] = true;
+    }
+    for (int k : on) used[k] = true;
+    spirals.emplace_back(fit, on);
+  }
+  return spirals;
+}
+
 }  // namespace
 
 PolygonKind polygon_kind(const std::vector<P2>& vertices, double eps_num, double eps_vis) {
@@ -268,6 +520,41 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
       for (double u = pieces[i].t0; u <= pieces[i].t1; u += 2, ++samples) along += off(pieces[i].at(u)) <= on_arc;
       if (samples > 0 && along >= 0.7 * samples) taken[i] = true;
     }
+  }
+
+  // Spirals: chains of short pieces winding round a centre.
+  const std::vector<Arc> arcs = find_arcs(pieces, taken, merge);
+  for (const auto& [fit, spiral_arcs] : find_spirals(arcs, merge, on_arc)) {
+    for (int k : spiral_arcs)
+      for (int i : arcs[k].pieces) taken[i] = true;
+    // The spiral's other pieces: where another stroke cuts it, its outer end (a turn on from the
+    // last piece taken, again while one is), 80 % of their samples within the tolerance of the
+    // fitted curve, radially; inside its first turn, its curl. It ends where the last of them does.
+    double theta_end = fit.theta_end;
+    for (bool more = true; more;) {
+      more = false;
+      for (std::size_t i = 0; i < pieces.size(); ++i) {
+        if (taken[i]) continue;
+        int samples_on = 0, all = 0, inside = 0;
+        double last = 0;
+        for (double t = pieces[i].t0; t <= pieces[i].t1; t += 2, ++all) {
+          const P2 q = pieces[i].at(t);
+          inside += dist(q, fit.centre) <= fit.a + 2 * kPi * fit.b;
+          if (const auto theta = spiral_theta(fit, q, on_arc, theta_end + 2 * kPi))
+            ++samples_on, last = std::max(last, *theta);
+        }
+        if (all == 0 || (samples_on < 0.8 * all && inside < all)) continue;
+        taken[i] = true;
+        if (last > theta_end && samples_on >= 0.8 * all) theta_end = last, more = true;
+      }
+    }
+    SpiralShape spiral;
+    spiral.center = vec(fit.centre);
+    spiral.initial_radius = px(fit.a * to_picture);
+    // b per radian and the last θ to a part in 10,000.
+    spiral.growth_rate = Rational(static_cast<long>(std::llround(fit.b * to_picture * 10000))) / 10000;
+    spiral.max_theta = Rational(static_cast<long>(std::llround(theta_end * 10000))) / 10000;
+    add("spiral", spiral);
   }
 
   // Corners: ends of two or more pieces at one place.

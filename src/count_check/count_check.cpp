@@ -231,6 +231,8 @@ class Comparison {
       severity = Severity::note;  // the scene's letter read with a mark beside it ("Oe")
     else if (!std::isalpha(static_cast<unsigned char>(r.text[0])))
       severity = Severity::note;  // a number written by the point (a length), not a name
+    else if (r.text.size() > 1 && as_scene >= kGlyphMayBe)
+      severity = Severity::note;  // several glyphs read where the box, read whole, may well be the scene's letter
     else if (r.text.size() > 1)
       // A label of several glyphs (B1, A', or a length such as 24 written by the point): the
       // classifier reads glyphs one by one, so nothing confirms it; a point's name is doubtful,
@@ -238,6 +240,10 @@ class Comparison {
       severity = looks_like_point_name(r.text) ? Severity::doubtful : Severity::note;
     else if (as_scene >= kGlyphMayBe || (as_scene >= 0 && (shown.empty() || same_letter(shown, s.text))))
       severity = Severity::note;  // the glyph may well be the scene's letter, or reads as no letter surely: a misread
+    else if (lowercase_in_capitals(r.text))
+      // A figure lettered in capitals throughout (the scene's letters, and every other letter the
+      // reader read): a lowercase reading is a capital the noise took part of (F read as r).
+      severity = Severity::note;
     else if (as_scene >= 0 && as_scene <= kGlyphIsNot)
       // Read surely as another letter, and not as the scene's; a glyph a stroke of the scene runs
       // through or beside may be cut or lengthened by it: doubtful.
@@ -245,6 +251,19 @@ class Comparison {
     else if (as_scene < 0 && !doubted_.count(r.id))
       severity = Severity::conflict;  // a label the classifier does not read alone (A', B1): the reader's word
     add("letter read otherwise", {s.id}, detail, severity, {s.at});
+  }
+
+  // A single lowercase letter read (by the reader, or in a glyph the reader left) where the scene
+  // names three points or more, all in capitals, and the reader read at most one lowercase letter.
+  bool lowercase_in_capitals(const std::string& text) const {
+    auto capital = [](const std::string& t) { return !t.empty() && std::isupper(static_cast<unsigned char>(t[0])); };
+    if (text.size() != 1 || !std::islower(static_cast<unsigned char>(text[0]))) return false;
+    const bool scene_capitals =
+        std::all_of(scene_letters_.begin(), scene_letters_.end(), [&](const Letter& l) { return capital(l.text); });
+    const auto lowercase_read = std::count_if(read_letters_.begin(), read_letters_.end(), [&](const Letter& l) {
+      return !l.text.empty() && std::islower(static_cast<unsigned char>(l.text[0]));
+    });
+    return scene_capitals && scene_letters_.size() >= 3 && lowercase_read <= 1;
   }
 
   // A capital, then digits, then primes: how diagrams name points (A, B1, C').
@@ -285,7 +304,10 @@ class Comparison {
     const auto& g = *nearest;
     const auto [shown, confidence] = probe_.best_reading(g.x, g.y, g.width, g.height);
     const double as_scene = probe_.reads_as(g.x, g.y, g.width, g.height, s.text);
-    if (confidence < kGlyphIs || shown.empty() || same_letter(shown, s.text) || as_scene < 0 || as_scene > kGlyphIsNot)
+    // (A digit is a length written by the point, not a name; a lowercase letter in a capitals
+    // figure, noise's: as in letter_differs.)
+    if (confidence < kGlyphIs || shown.empty() || !std::isalpha(static_cast<unsigned char>(shown[0])) ||
+        same_letter(shown, s.text) || as_scene < 0 || as_scene > kGlyphIsNot || lowercase_in_capitals(shown))
       return false;
     add("letter read otherwise", {s.id},
         "the scene names the point " + s.id + ", the picture shows the letter " + shown +

@@ -59,12 +59,16 @@ struct CountCheck {
 ///   is not the reader's letter either (< 0.2), or the reader read the scene's letter with a mark
 ///   beside it ("Oe"), unconfirmed; when it reads as the reader's letter (≥ 0.5) and not the
 ///   scene's (≤ 0.02), a conflict — doubtful when a stroke of the scene touches the glyph's box
-///   (it may cut or lengthen the glyph); else doubtful. A read label of several glyphs is not read
-///   again: a point's name (B1, C') is doubtful, a number or a word (a length written by the
-///   point) unconfirmed;
-/// - a scene letter the reader misses: conflict when the cross-check found no glyph by the point
-///   either; a letter the reader reads where the scene names none: conflict when the reader
-///   attached it to a point and does not doubt it, the cross-check found a glyph there too (not a
+///   (it may cut or lengthen the glyph), unconfirmed when it is the one lowercase letter read in
+///   a figure the scene letters in capitals (three or more: noise took part of a capital, F read
+///   as r); else doubtful. A read label of several glyphs is not read
+///   again: unconfirmed when its box, read whole, may well be the scene's letter (≥ 0.2); else a
+///   point's name (B1, C') is doubtful, a number or a word (a length written by the point)
+///   unconfirmed;
+/// - a scene letter the reader misses: read otherwise when the glyph by its point reads surely as
+///   another letter (as above, a lowercase one in a capitals figure not; a digit is no name); conflict when the
+///   cross-check found no glyph by the point either; a letter the reader reads where the scene names none: conflict
+///   when the reader attached it to a point and does not doubt it, the cross-check found a glyph there too (not a
 ///   crossing of strokes), and no letter of the scene is within 2.5 letter heights (not a piece of one);
 /// - a triangle difference no segment or letter difference explains (the two sides' bands decide a
 ///   collinearity differently): unconfirmed.

@@ -183,6 +183,31 @@ TEST_F(RunOutputTest, ResumeContinuesAfterTheCheckpointAndRefusesAnotherRun) {
   EXPECT_EQ(manifest["streams"][0]["path"], "counts.jsonl");
 }
 
+// A checkpoint every record, but after the first at least an hour apart: an interrupted run resumes
+// after the first record; by records alone (0 s), after the last.
+TEST_F(RunOutputTest, CheckpointsAfterTheFirstAreSecondsApart) {
+  for (const auto& [seconds, resumed_after] : {std::pair{3600.0, 1u}, {0.0, 4u}}) {
+    RunSpec spec;
+    spec.subcommand = "count";
+    spec.home = dir_ / "timed.jsonl";
+    spec.streams.push_back({spec.home, StreamOrder::position, "records"});
+    spec.inputs = {input_};
+    spec.checkpoint_every = 1;
+    spec.checkpoint_seconds = seconds;
+    spec.resume = true;
+    fs::remove(dir_ / ".timed.jsonl.checkpoint.json");
+    {
+      RunOutput run(spec, std::cerr);
+      for (std::size_t ordinal = 1; ordinal <= 4; ++ordinal) {
+        run.stream(0) << "record " << ordinal << '\n';
+        run.written(ordinal, false);
+      }
+    }  // interrupted
+    RunOutput run(spec, std::cerr);
+    EXPECT_EQ(run.resume_after(), resumed_after) << seconds << " s";
+  }
+}
+
 // Pictures no record names (generate's, named by their item): merge gathers each shard's as they
 // are, and refuses a name two shards used.
 TEST_F(RunOutputTest, MergeGathersPicturesNamedByTheirItem) {

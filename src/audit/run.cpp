@@ -393,6 +393,7 @@ AuditTotals run_audit(const AuditOptions& options, std::ostream& log) {
   spec.shard = options.shard;
   spec.resume = options.resume;
   spec.checkpoint_every = options.checkpoint_every;
+  spec.checkpoint_seconds = options.checkpoint_seconds;
   RunOutput run(std::move(spec), log);
   if (run.complete()) {
     finalize_audit(dir.string(), options.image_dir);

@@ -32,6 +32,7 @@ struct AuditOptions {
   Shard shard;                         ///< the records this run audits (all by default)
   int threads = 0;                     ///< 0: all cores
   std::size_t checkpoint_every = 500;  ///< records between checkpoints
+  double checkpoint_seconds = 1;       ///< and at least this many seconds (0: by records alone)
   bool progress = false;               ///< a progress bar on stderr
 };
 

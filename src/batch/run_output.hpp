@@ -10,6 +10,7 @@
 // The checkpoint exists while the run is unfinished; the manifest (.run.json) once it is done.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
 #include <functional>
@@ -62,6 +63,10 @@ struct RunSpec {
   Shard shard;
   bool resume = false;
   std::size_t checkpoint_every = 500;
+  /// And, after the first, at least this long between checkpoints (0: by records alone): each one
+  /// fsyncs the outputs on a thread of its own, which a fast batch on every core would otherwise
+  /// wake 50 times a second, taking a core from the workers each time.
+  double checkpoint_seconds = 0;
 };
 
 /// The input side of a run's options: the source format (and AI2D's categories file) and the limits.
@@ -100,7 +105,8 @@ class RunOutput {
   /// names taken), in order.
   void each_written_line(std::size_t k, const std::function<void(const std::string&)>& fn) const;
 
-  /// After the lines of the record `ordinal` are written: a checkpoint every `checkpoint_every`.
+  /// After the lines of the record `ordinal` are written: a checkpoint every `checkpoint_every`
+  /// records, after the first at least `checkpoint_seconds` apart.
   void written(std::size_t ordinal, bool error);
   /// The last step: the final checkpoint, the part files renamed into place, the manifest written,
   /// the checkpoint removed. `ordinals` is how many records the inputs held in all.
@@ -120,6 +126,8 @@ class RunOutput {
   std::unique_ptr<Syncer> syncer_;  // declared after parts_: stopped before they close
   ordered_json signature_;
   std::size_t done_ = 0, last_ = 0, since_checkpoint_ = 0;
+  std::chrono::steady_clock::time_point checkpoint_time_ = std::chrono::steady_clock::now();
+  bool checkpointed_ = false;  // an intermediate checkpoint was written
   RunTotals totals_;
   bool complete_ = false;
 };

@@ -90,6 +90,7 @@ int audit(AuditCommand command, const BandOptions& bands) {
   options.shard = command.batch.parsed();
   options.threads = command.threads;
   options.checkpoint_every = command.batch.checkpoint_every;
+  options.checkpoint_seconds = command.batch.checkpoint_seconds;
   options.progress = !command.no_progress && ::isatty(STDERR_FILENO);
   const AuditTotals totals = run_audit(options, std::cerr);
   print_summary(command.output, std::cout);

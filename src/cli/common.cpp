@@ -65,10 +65,15 @@ void BatchOptions::add_to(CLI::App& app, bool checkpoint_option) {
           "i/n"));
   app.add_flag("--resume", resume,
                "continue an interrupted run (even one killed) from its checkpoint; starts afresh when there is none");
-  if (checkpoint_option)
+  if (checkpoint_option) {
     app.add_option("--checkpoint-every", checkpoint_every, "records between checkpoints")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
+    app.add_option("--checkpoint-seconds", checkpoint_seconds,
+                   "and, after the first, at least this many seconds between them (0: by records alone)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+  }
 }
 
 Output::Output(const std::string& path) : path_(path == "-" ? "" : path) {
@@ -141,6 +146,7 @@ RecordsOutput::RecordsOutput(const RecordsTarget& target, const BatchOptions& ba
   spec.shard = shard_;
   spec.resume = batch.resume;
   spec.checkpoint_every = batch.checkpoint_every;
+  spec.checkpoint_seconds = batch.checkpoint_seconds;
   run_ = std::make_unique<RunOutput>(std::move(spec), std::cerr);
 }
 

@@ -87,6 +87,7 @@ struct BatchOptions {
   std::string shard;
   bool resume = false;
   std::size_t checkpoint_every = 500;
+  double checkpoint_seconds = 1;
   void add_to(CLI::App& app, bool checkpoint_option = true);
   Shard parsed() const { return shard.empty() ? Shard{} : *parse_shard(shard); }
   /// Whether the run keeps checkpoints and writes a run manifest (a shard or a resumable run).

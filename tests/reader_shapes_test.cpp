@@ -208,5 +208,23 @@ TEST(ReaderShapes, AStarInscribedInACircleIsAStarAndACircle) {
   EXPECT_EQ(types, expected);
 }
 
+// A sector whose centre lies on an ellipse's outline (GePBench, seed 5, item 58): one radius runs on
+// past the centre along the ellipse, so the two radii have no common end; their lines meet at the
+// centre. Read as the ellipse and the sector, its centre and radius those drawn.
+TEST(ReaderShapes, ASectorCentredOnAnEllipseIsASector) {
+  const Scene truth = scene_of(R"({"id":"on_ellipse","frame":{"width":1,"height":1,"y":"up"},"shapes":[
+    {"id":"e","type":"ellipse","center":[0.4315,0.2792],"axes":[0.2606,0.0929],"rotation":14.25},
+    {"id":"se","type":"sector","center":[0.5472,0.3854],"radius":0.207,"start_angle":121.67,"end_angle":200.5}]})");
+  const PictureRead read = read_picture(render(truth, plain()), "on_ellipse");
+  const std::map<std::string, int> expected = {{"ellipse", 1}, {"sector", 1}};
+  EXPECT_EQ(types_of(read.scene), expected);
+  for (const Shape& s : read.scene.shapes)
+    if (const auto* sector = std::get_if<SectorShape>(&s.geometry)) {
+      EXPECT_NEAR(to_double(sector->center.x), 0.5472 * 640, 2);
+      EXPECT_NEAR(to_double(sector->center.y), (1 - 0.3854) * 640, 2);
+      EXPECT_NEAR(to_double(sector->radius), 0.207 * 640, 2);
+    }
+}
+
 }  // namespace
 }  // namespace geotruth::vision

@@ -124,7 +124,8 @@ double arc_coverage(const Sheet& sheet, P2 c, double r, double start, double swe
   return known ? static_cast<double>(ink) / known : 0;
 }
 
-// The sectors among the pieces: pairs of pieces with a common end (the centre, within `merge`),
+// The sectors among the pieces: pairs of pieces with a common end (the centre, within `merge`; or
+// one ending there and the other running on past it by up to 3 × `merge`, along another stroke),
 // lengths equal within `merge`, whose far ends are joined by an inked arc about the centre (90 % of
 // it, the way round that is inked; the other way not) that passes no third piece's far end from
 // that centre (adjacent sectors share a radius), on no full circle read.
@@ -138,8 +139,20 @@ std::vector<SectorRead> find_sectors(const Sheet& sheet, const std::vector<Piece
       for (int ei = 0; ei < 2; ++ei)
         for (int ej = 0; ej < 2; ++ej) {
           const P2 ci = ends(i)[ei], cj = ends(j)[ej];
-          if (dist(ci, cj) > merge) continue;
-          const P2 c{(ci.x + cj.x) / 2, (ci.y + cj.y) / 2};
+          if (dist(ci, cj) > 3 * merge) continue;
+          P2 c{(ci.x + cj.x) / 2, (ci.y + cj.y) / 2};
+          if (dist(ci, cj) > merge) {
+            // A radius that runs on past the centre along another stroke through it (the centre on
+            // an ellipse's or a polygon's outline): the centre is where the two radii's lines meet,
+            // near both ends.
+            const P2 u = pieces[i].dir, v = pieces[j].dir;
+            const double cross = u.x * v.y - u.y * v.x;
+            if (std::abs(cross) < 0.2) continue;
+            const double t = ((cj.x - ci.x) * v.y - (cj.y - ci.y) * v.x) / cross;
+            c = {ci.x + t * u.x, ci.y + t * u.y};
+            if (dist(c, ci) > 3 * merge || dist(c, cj) > 3 * merge || std::min(dist(c, ci), dist(c, cj)) > merge)
+              continue;
+          }
           const P2 fi = ends(i)[1 - ei], fj = ends(j)[1 - ej];
           const double ri = dist(c, fi), rj = dist(c, fj), r = (ri + rj) / 2;
           if (std::abs(ri - rj) > merge || r < 4 * merge) continue;

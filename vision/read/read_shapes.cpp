@@ -298,11 +298,11 @@ std::vector<Arc> find_arcs(const std::vector<Piece>& pieces, const std::vector<b
 
 // The spiral r = a + b·θ about a centre that best fits points sampled along it, in any order:
 // centres tried on a grid of ±40 px round `guess` (an arc's circle is centred within a few growths
-// b of the spiral's), refined three times round the best. At each, the
-// polar angles (image angles: toward +y) are unwrapped from the inner end outward, and a, b fitted
-// by least squares over the turn counts the inner end may start on. A spiral that winds the other
-// way (r growing as the angle falls) is fitted as its mirror image across the horizontal through
-// its centre: a scene's spiral has no handedness of its own (docs/reader.md, "Shapes").
+// b of the spiral's), refined three times round the best. At each, the polar angles (image
+// angles: toward +y) are unwrapped from the inner end outward, and a, b fitted by least squares
+// over the turn counts the inner end may start on. A spiral that winds the other way (r growing as
+// the angle falls) is fitted as its mirror image across the horizontal through its centre: a
+// scene's spiral has no handedness of its own (docs/reader.md, "Shapes").
 struct SpiralFit {
   P2 centre;
   double a = 0, b = 0, theta_end = 0;

@@ -320,14 +320,14 @@ void RunOutput::written(std::size_t ordinal, bool error) {
   last_ = ordinal;
   // The first checkpoint after `checkpoint_every` records whatever the time (a short run killed
   // early resumes from it); the next ones at least `checkpoint_seconds` apart as well.
-  if (++since_checkpoint_ >= spec_.checkpoint_every && (spec_.checkpoint_seconds <= 0 || !checkpointed_ ||
-                                                        std::chrono::steady_clock::now() - checkpoint_time_ >=
-                                                            std::chrono::duration<double>(spec_.checkpoint_seconds))) {
-    checkpoint(last_, false);
-    since_checkpoint_ = 0;
-    checkpointed_ = true;
-    checkpoint_time_ = std::chrono::steady_clock::now();
-  }
+  if (++since_checkpoint_ < spec_.checkpoint_every) return;
+  const auto now = std::chrono::steady_clock::now();  // read once the records are there, not per record
+  if (spec_.checkpoint_seconds > 0 && checkpointed_ &&
+      now - *checkpointed_ < std::chrono::duration<double>(spec_.checkpoint_seconds))
+    return;
+  checkpoint(last_, false);
+  since_checkpoint_ = 0;
+  checkpointed_ = std::chrono::steady_clock::now();
 }
 
 void RunOutput::finish(std::size_t ordinals) {

@@ -126,8 +126,7 @@ class RunOutput {
   std::unique_ptr<Syncer> syncer_;  // declared after parts_: stopped before they close
   ordered_json signature_;
   std::size_t done_ = 0, last_ = 0, since_checkpoint_ = 0;
-  std::chrono::steady_clock::time_point checkpoint_time_ = std::chrono::steady_clock::now();
-  bool checkpointed_ = false;  // an intermediate checkpoint was written
+  std::optional<std::chrono::steady_clock::time_point> checkpointed_;  // the last intermediate checkpoint
   RunTotals totals_;
   bool complete_ = false;
 };

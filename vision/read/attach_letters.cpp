@@ -49,39 +49,6 @@ std::optional<Ring> ring_through(P2 a, P2 b, P2 c) {
   return Ring{centre, dist(centre, a)};
 }
 
-// Kåsa's least-squares circle through offsets (at least three, not on one line).
-std::optional<Ring> fitted_ring(const std::vector<P2>& offsets) {
-  if (offsets.size() < 3) return std::nullopt;
-  double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, sxz = 0, syz = 0, sz = 0;
-  const double n = static_cast<double>(offsets.size());
-  for (const P2& v : offsets) {
-    const double z = v.x * v.x + v.y * v.y;
-    sx += v.x, sy += v.y, sxx += v.x * v.x, syy += v.y * v.y, sxy += v.x * v.y;
-    sxz += v.x * z, syz += v.y * z, sz += z;
-  }
-  // Solve for (A, B, C) in x² + y² = A x + B y + C, least squares.
-  const double m[3][4] = {{sxx, sxy, sx, sxz}, {sxy, syy, sy, syz}, {sx, sy, n, sz}};
-  double a[3][4];
-  std::copy(&m[0][0], &m[0][0] + 12, &a[0][0]);
-  for (int col = 0; col < 3; ++col) {
-    int pivot = col;
-    for (int r = col + 1; r < 3; ++r)
-      if (std::abs(a[r][col]) > std::abs(a[pivot][col])) pivot = r;
-    if (std::abs(a[pivot][col]) < 1e-9) return std::nullopt;
-    std::swap(a[col], a[pivot]);
-    for (int r = 0; r < 3; ++r) {
-      if (r == col) continue;
-      const double f = a[r][col] / a[col][col];
-      for (int k = col; k < 4; ++k) a[r][k] -= f * a[col][k];
-    }
-  }
-  const double A = a[0][3] / a[0][0], B = a[1][3] / a[1][1], C = a[2][3] / a[2][2];
-  const P2 centre{A / 2, B / 2};
-  const double r2 = C + centre.x * centre.x + centre.y * centre.y;
-  if (r2 < 0) return std::nullopt;
-  return Ring{centre, std::sqrt(r2)};
-}
-
 // A label that begins with a letter names a point; a number (10, 8, 2x is a letter) is a length or
 // an angle written beside a stroke, and is not looked for on the ring.
 bool names_a_point(const Glyph& g) {
@@ -230,11 +197,11 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
       std::vector<P2> offsets;
       for (const Candidate& c : candidates)
         if (out[c.glyph].point == static_cast<int>(c.point)) offsets.push_back(c.offset);
-      const auto refit = fitted_ring(offsets);
+      const auto refit = least_squares_circle(offsets);
       if (!refit) break;
       const std::size_t before = local_vote.matched;
       const double residual = local_vote.residual;
-      consider(*refit);
+      consider(Ring{refit->centre, refit->radius});
       if (local_vote.matched == before && local_vote.residual >= residual) break;
     }
     if (local && (!best || better(local_vote, *local, best_vote, *best)))
@@ -283,6 +250,38 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
     }
   }
   return assign(leftover, out, taken);
+}
+
+std::optional<FittedCircle> least_squares_circle(const std::vector<P2>& points) {
+  if (points.size() < 3) return std::nullopt;
+  double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, sxz = 0, syz = 0, sz = 0;
+  const double n = static_cast<double>(points.size());
+  for (const P2& v : points) {
+    const double z = v.x * v.x + v.y * v.y;
+    sx += v.x, sy += v.y, sxx += v.x * v.x, syy += v.y * v.y, sxy += v.x * v.y;
+    sxz += v.x * z, syz += v.y * z, sz += z;
+  }
+  // Solve for (A, B, C) in x² + y² = A x + B y + C, least squares.
+  const double m[3][4] = {{sxx, sxy, sx, sxz}, {sxy, syy, sy, syz}, {sx, sy, n, sz}};
+  double a[3][4];
+  std::copy(&m[0][0], &m[0][0] + 12, &a[0][0]);
+  for (int col = 0; col < 3; ++col) {
+    int pivot = col;
+    for (int r = col + 1; r < 3; ++r)
+      if (std::abs(a[r][col]) > std::abs(a[pivot][col])) pivot = r;
+    if (std::abs(a[pivot][col]) < 1e-9) return std::nullopt;
+    std::swap(a[col], a[pivot]);
+    for (int r = 0; r < 3; ++r) {
+      if (r == col) continue;
+      const double f = a[r][col] / a[col][col];
+      for (int k = col; k < 4; ++k) a[r][k] -= f * a[col][k];
+    }
+  }
+  const double A = a[0][3] / a[0][0], B = a[1][3] / a[1][1], C = a[2][3] / a[2][2];
+  const P2 centre{A / 2, B / 2};
+  const double r2 = C + centre.x * centre.x + centre.y * centre.y;
+  if (r2 < 0) return std::nullopt;
+  return FittedCircle{centre, std::sqrt(r2)};
 }
 
 }  // namespace geotruth::vision::read

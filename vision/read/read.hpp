@@ -136,6 +136,17 @@ struct Inking {
 };
 Inking inking(const Sheet& sheet, P2 a, P2 b, double skip_a, double skip_b, double across);
 
+/// Where the lines of two pieces cross (`at`); false when they are parallel within half a degree.
+bool crossing(const Piece& a, const Piece& b, P2& at);
+
+/// Kåsa's least-squares circle through points (x² + y² = A x + B y + C): none for fewer than three
+/// points or points (nearly) on one line.
+struct FittedCircle {
+  P2 centre;
+  double radius = 0;
+};
+std::optional<FittedCircle> least_squares_circle(const std::vector<P2>& points);
+
 /// The dots' typical radius (the figure's point marker), 0 without dots.
 double marker_radius(const std::vector<Dot>& dots);
 

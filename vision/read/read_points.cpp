@@ -11,16 +11,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// Where two pieces' lines cross; false when they are parallel within half a degree.
-bool crossing(const Piece& a, const Piece& b, P2& at) {
-  const double det = a.dir.x * b.dir.y - a.dir.y * b.dir.x;
-  if (std::abs(det) < std::sin(0.5 * kPi / 180)) return false;
-  const double dx = b.origin.x - a.origin.x, dy = b.origin.y - a.origin.y;
-  const double t = (dx * b.dir.y - dy * b.dir.x) / det;
-  at = a.at(t);
-  return true;
-}
-
 // The point nearest every piece's line in least squares (their crossing when there are two).
 std::optional<P2> least_squares_point(const std::vector<const Piece*>& pieces) {
   double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0;
@@ -227,6 +217,15 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
     }
   }
   return points;
+}
+
+bool crossing(const Piece& a, const Piece& b, P2& at) {
+  const double det = a.dir.x * b.dir.y - a.dir.y * b.dir.x;
+  if (std::abs(det) < std::sin(0.5 * kPi / 180)) return false;
+  const double dx = b.origin.x - a.origin.x, dy = b.origin.y - a.origin.y;
+  const double t = (dx * b.dir.y - dy * b.dir.x) / det;
+  at = a.at(t);
+  return true;
 }
 
 }  // namespace geotruth::vision::read

@@ -260,13 +260,13 @@ void read_rounds(const Sheet& sheet, const std::vector<Detections::Ellipse>& pro
   // arc and the straight sides inside it (a star or polygon with its tips on the circle), which
   // the ellipse fit takes for one curve.
   std::erase_if(ovals, [&](const Oval& o) {
-    const double t = o.angle_deg * kPi / 180;
+    Detections::Ellipse e;
+    e.center = o.centre, e.a = o.a, e.b = o.b, e.angle_deg = o.angle_deg;
+    const EllipsePoints outline(e);
     int along = 0;
     const int samples = 72;
     for (int k = 0; k < samples; ++k) {
-      const double u = 2 * kPi * k / samples;
-      const P2 q{o.centre.x + o.a * std::cos(u) * std::cos(t) - o.b * std::sin(u) * std::sin(t),
-                 o.centre.y + o.a * std::cos(u) * std::sin(t) + o.b * std::sin(u) * std::cos(t)};
+      const P2 q = outline.at(2 * kPi * k / samples);
       along += std::any_of(rounds.begin(), rounds.end(),
                            [&](const Round& r) { return std::abs(dist(q, r.centre) - r.radius) <= tolerance; });
     }

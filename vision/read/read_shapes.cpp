@@ -4,11 +4,12 @@
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
+
+#include <boost/pending/disjoint_sets.hpp>
 
 #include "vision/read/shapes.hpp"
 
@@ -146,10 +147,7 @@ std::vector<SectorRead> find_sectors(const Sheet& sheet, const std::vector<Piece
             // an ellipse's or a polygon's outline): the centre is where the two radii's lines meet,
             // near both ends.
             const P2 u = pieces[i].dir, v = pieces[j].dir;
-            const double cross = u.x * v.y - u.y * v.x;
-            if (std::abs(cross) < 0.2) continue;
-            const double t = ((cj.x - ci.x) * v.y - (cj.y - ci.y) * v.x) / cross;
-            c = {ci.x + t * u.x, ci.y + t * u.y};
+            if (std::abs(u.x * v.y - u.y * v.x) < 0.2 || !crossing(pieces[i], pieces[j], c)) continue;
             if (dist(c, ci) > 3 * merge || dist(c, cj) > 3 * merge || std::min(dist(c, ci), dist(c, cj)) > merge)
               continue;
           }
@@ -234,13 +232,11 @@ std::vector<Arc> find_arcs(const std::vector<Piece>& pieces, const std::vector<b
         }
   std::sort(joints.begin(), joints.end(), [](const Joint& x, const Joint& y) { return x.cost < y.cost; });
   std::vector<std::array<std::pair<int, int>, 2>> next(pieces.size(), {{{-1, -1}, {-1, -1}}});
-  std::vector<int> group(pieces.size());
-  std::iota(group.begin(), group.end(), 0);
-  std::function<int(int)> find = [&](int x) { return group[x] == x ? x : group[x] = find(group[x]); };
+  boost::disjoint_sets_with_storage<> chained(pieces.size());  // no joint may close a loop
   for (const Joint& joint : joints) {
     if (next[joint.i][joint.e].first >= 0 || next[joint.j][joint.f].first >= 0) continue;
-    if (find(joint.i) == find(joint.j)) continue;
-    group[find(joint.i)] = find(joint.j);
+    if (chained.find_set(joint.i) == chained.find_set(joint.j)) continue;
+    chained.union_set(joint.i, joint.j);
     next[joint.i][joint.e] = {joint.j, joint.f};
     next[joint.j][joint.f] = {joint.i, joint.e};
   }
@@ -275,22 +271,9 @@ std::vector<Arc> find_arcs(const std::vector<Piece>& pieces, const std::vector<b
         for (double t = 0; t <= piece.length(); t += 2)
           arc.samples.push_back(piece.at(reversed ? piece.t1 - t : piece.t0 + t));
       }
-      // The circle x² + y² + D·x + E·y + F = 0 in least squares (Kåsa), about the samples' mean.
-      P2 mean{0, 0};
-      for (const P2& q : arc.samples) mean.x += q.x, mean.y += q.y;
-      mean.x /= arc.samples.size(), mean.y /= arc.samples.size();
-      double suu = 0, suv = 0, svv = 0, suuu = 0, svvv = 0, suvv = 0, svuu = 0;
-      for (const P2& q : arc.samples) {
-        const double u = q.x - mean.x, v = q.y - mean.y;
-        suu += u * u, suv += u * v, svv += v * v, suuu += u * u * u, svvv += v * v * v, suvv += u * v * v,
-            svuu += v * u * u;
-      }
-      const double det = 2 * (suu * svv - suv * suv);
-      if (std::abs(det) < 1e-9) continue;
-      const double uc = ((suuu + suvv) * svv - (svvv + svuu) * suv) / det,
-                   vc = ((svvv + svuu) * suu - (suuu + suvv) * suv) / det;
-      arc.centre = {mean.x + uc, mean.y + vc};
-      arc.radius = std::sqrt(uc * uc + vc * vc + (suu + svv) / arc.samples.size());
+      const auto circle = least_squares_circle(arc.samples);
+      if (!circle) continue;
+      arc.centre = circle->centre, arc.radius = circle->radius;
       arcs.push_back(std::move(arc));
     }
   return arcs;
@@ -650,14 +633,13 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
       faces.push_back(std::move(face));
     }
   // Components (union of corners by sides), and each one's outside: its largest face.
-  std::vector<int> parent(corners.size());
-  std::iota(parent.begin(), parent.end(), 0);
-  std::function<int(int)> find = [&](int x) { return parent[x] == x ? x : parent[x] = find(parent[x]); };
+  boost::disjoint_sets_with_storage<> components(corners.size());
+  auto find = [&](int corner) { return components.find_set(static_cast<std::size_t>(corner)); };
   for (std::size_t i = 0; i < pieces.size(); ++i)
-    if (side[i]) parent[find(corner_of[i][0])] = find(corner_of[i][1]);
-  std::map<int, std::size_t> outside;
+    if (side[i]) components.union_set(corner_of[i][0], corner_of[i][1]);
+  std::map<std::size_t, std::size_t> outside;
   for (std::size_t f = 0; f < faces.size(); ++f) {
-    const int c = find(faces[f].corners.front());
+    const std::size_t c = find(faces[f].corners.front());
     if (!outside.count(c) || std::abs(faces[f].area) > std::abs(faces[outside[c]].area)) outside[c] = f;
   }
   // A face's vertices: its corners but where the outline goes straight on.
@@ -699,7 +681,7 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
   for (std::size_t f = 0; f < faces.size(); ++f)
     for (std::size_t g = f + 1; g < faces.size(); ++g) {
       if (merged[f] || merged[g]) continue;
-      const int cf = find(faces[f].corners.front());
+      const std::size_t cf = find(faces[f].corners.front());
       if (outside[cf] == f || outside[find(faces[g].corners.front())] == g || find(faces[g].corners.front()) != cf)
         continue;
       std::vector<int> shared;

@@ -28,6 +28,10 @@ trap 'stop_daemons; rm -rf "$tmp"' EXIT
 fail_with_logs() {  # a scheduler that cannot start or run a job fails the test, with its logs
   echo "FAIL: $1"
   for log in "$tmp"/log/*; do echo "== $log"; tail -n 40 "$log"; done
+  # The jobs' own output (--output=<name>-%a.log in the folder they were submitted from).
+  for log in "$tmp"/slurm/*.log "$tmp"/slurm/slurm-*.out; do
+    [ -f "$log" ] && { echo "== job output $log"; tail -n 40 "$log"; }
+  done
   failures=$((failures + 1))
   finish "cluster"
   exit 1

@@ -84,35 +84,46 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
   const double off_stroke = sheet.ridge + 0.5;  // past a stroke's ink (its fringe cut by the ink level)
   std::vector<Dot> dots, hidden;                // hidden: thick blobs whose ink lies all along strokes
   std::vector<Dot> examined;  // every blob looked at, a dot or not: its other peaks are not looked at again
+  std::vector<Dot> under_letters;  // round blobs in a letter's box: a dot only if as thick as the marker
   for (const Peak& peak : peaks) {
     const P2 c{peak.x + 0.5, peak.y + 0.5};
-    if (sheet.is_unknown(c)) continue;
     const double r = peak.value;
-    if (std::any_of(examined.begin(), examined.end(),
-                    [&](const Dot& d) { return std::hypot(d.at.x - c.x, d.at.y - c.y) < d.radius + r; }))
-      continue;
-    examined.push_back({c, r});
     // A dot is round: its thickest ink (the distance transform within 70 % of its peak, and above
     // the strokes' own half-width) lies about its centre, whatever strokes leave it (in the wedge
     // of two that leave it at an acute angle, a little beyond). Two strokes running side by side
     // at a shallow angle are as thick, but along their whole band.
-    if (elongated(dt, peak.x, peak.y, std::max(0.7 * r, sheet.ridge + 0.25), 2.5 * r + 1)) continue;
-    // Ink of the blob off every stroke, and the blob's centre (weighted by thickness).
+    auto round = [&] { return !elongated(dt, peak.x, peak.y, std::max(0.7 * r, sheet.ridge + 0.25), 2.5 * r + 1); };
+    // Ink of the blob off every stroke, and the blob's centre (weighted by thickness: a letter's
+    // thin strokes across it do not pull it).
     const int reach = static_cast<int>(std::ceil(r + 2));
     int unexplained = 0;
     double sw = 0, sx = 0, sy = 0;
-    for (int y = peak.y - reach; y <= peak.y + reach; ++y)
-      for (int x = peak.x - reach; x <= peak.x + reach; ++x) {
-        if (x < 0 || y < 0 || x >= dt.cols || y >= dt.rows || !ink.at<std::uint8_t>(y, x)) continue;
-        const P2 p{x + 0.5, y + 0.5};
-        const double from_centre = std::hypot(p.x - c.x, p.y - c.y);
-        if (from_centre > r + 1.0) continue;
-        if (!sheet.is_unknown(p) && stroke_distance(p) > off_stroke) ++unexplained;
-        if (from_centre > r + 0.5) continue;
-        const double v = dt.at<float>(y, x);
-        if (v >= 0.6 * r) sw += v, sx += v * p.x, sy += v * p.y;
-      }
-    const Dot dot{sw > 0 ? P2{sx / sw, sy / sw} : c, r};
+    auto measure = [&] {
+      for (int y = peak.y - reach; y <= peak.y + reach; ++y)
+        for (int x = peak.x - reach; x <= peak.x + reach; ++x) {
+          if (x < 0 || y < 0 || x >= dt.cols || y >= dt.rows || !ink.at<std::uint8_t>(y, x)) continue;
+          const P2 p{x + 0.5, y + 0.5};
+          const double from_centre = std::hypot(p.x - c.x, p.y - c.y);
+          if (from_centre > r + 1.0) continue;
+          if (!sheet.is_unknown(p) && stroke_distance(p) > off_stroke) ++unexplained;
+          if (from_centre > r + 0.5) continue;
+          const double v = dt.at<float>(y, x);
+          if (v >= 0.6 * r) sw += v, sx += v * p.x, sy += v * p.y;
+        }
+      return Dot{sw > 0 ? P2{sx / sw, sy / sw} : c, r};
+    };
+    if (sheet.is_unknown(c)) {
+      if (round()) under_letters.push_back(measure());
+      continue;
+    }
+    // A blob touching a thicker one (within a pixel and a half) is part of it: its other peak, or a
+    // letter's joint against the dot the letter is written over.
+    if (std::any_of(examined.begin(), examined.end(),
+                    [&](const Dot& d) { return std::hypot(d.at.x - c.x, d.at.y - c.y) < d.radius + r + 1.5; }))
+      continue;
+    examined.push_back({c, r});
+    if (!round()) continue;
+    const Dot dot = measure();
     if (unexplained < std::max(3.0, 0.1 * 3.14159265358979323846 * r * r))
       hidden.push_back(dot);
     else
@@ -137,6 +148,16 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
     if (is_marker(sheet, marker) && seen_clear) {
       for (const Dot& d : hidden)
         if (d.radius >= 0.85 * marker) dots.push_back(d);
+      // A letter written over its point's dot: the dot is far thicker than the letter's strokes
+      // (its box's other peaks are a stem's half-width), so a round blob of the marker's thickness
+      // there is the dot.
+      for (const Dot& d : under_letters) {
+        if (d.radius < 0.85 * marker || d.radius > 1.3 * marker) continue;
+        if (std::any_of(dots.begin(), dots.end(),
+                        [&](const Dot& o) { return std::hypot(o.at.x - d.at.x, o.at.y - d.at.y) < o.radius + d.radius; }))
+          continue;
+        dots.push_back(d);
+      }
       std::erase_if(dots, [&](const Dot& d) { return d.radius < 0.7 * marker; });
     }
   }

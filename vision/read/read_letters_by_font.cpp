@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <set>
 
 #include "vision/letter_templates.hpp"
@@ -97,6 +98,38 @@ std::vector<cv::Rect> unread_ink(const Sheet& sheet, const cv::Mat& covered, dou
   return out;
 }
 
+bool lie_on_each_other(const cv::Rect& a, const cv::Rect& b) {
+  return (a & b).area() > 0.3 * std::min(a.area(), b.area());
+}
+
+// Each letter once, taken best score first: that order gives a near tie to the place read first (an
+// E a dot covers draws as F 0.98, E 0.97) and leaves the other (an F: F 0.90, E 0.78) the letter it
+// fits worse. Two places swap their letters while that raises the sum of their scores, each score
+// at least `min_score` (`score` < 0: not looked for) and the letters' boxes lying on no other's.
+void swap_while_better(std::vector<int>& letter_of, const std::function<double(std::size_t, int)>& score,
+                       const std::function<cv::Rect(std::size_t, int)>& box, double min_score) {
+  auto clear_of_others = [&](const cv::Rect& b, std::size_t p, std::size_t q) {
+    for (std::size_t o = 0; o < letter_of.size(); ++o)
+      if (o != p && o != q && letter_of[o] >= 0 && lie_on_each_other(box(o, letter_of[o]), b)) return false;
+    return true;
+  };
+  for (bool swapped = true; swapped;) {
+    swapped = false;
+    for (std::size_t p = 0; p < letter_of.size(); ++p)
+      for (std::size_t q = p + 1; q < letter_of.size(); ++q) {
+        const int a = letter_of[p], b = letter_of[q];
+        if (a < 0 || b < 0) continue;
+        if (score(p, b) < min_score || score(q, a) < min_score ||
+            score(p, b) + score(q, a) <= score(p, a) + score(q, b) + 1e-9)
+          continue;
+        const cv::Rect bp = box(p, b), bq = box(q, a);
+        if (lie_on_each_other(bp, bq) || !clear_of_others(bp, p, q) || !clear_of_others(bq, p, q)) continue;
+        std::swap(letter_of[p], letter_of[q]);
+        swapped = true;
+      }
+  }
+}
+
 }  // namespace
 
 std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
@@ -150,8 +183,32 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   std::size_t capitals_in_range = 0;
   for (const Glyph& g : sheet.glyphs) capitals_in_range += single_capital(g.text) && in_range(g.text[0]);
   const int span = std::min(26, std::max(static_cast<int>(count), last_sure - 'A' + 1));
-  const bool consecutive = count >= 3 && sure_in_range && capitals_in_range * 5 >= capitals * 3 &&
-                           (blind || sure.size() * 2 >= static_cast<std::size_t>(last_sure - 'A' + 1));
+  bool consecutive = count >= 3 && sure_in_range && capitals_in_range * 5 >= capitals * 3 &&
+                     (blind || sure.size() * 2 >= static_cast<std::size_t>(last_sure - 'A' + 1));
+  const int search = std::max(3, static_cast<int>(std::lround(0.3 * font->cap_height_px)));
+  const std::vector<cv::Rect> ink_boxes = unread_ink(sheet, covered, font->cap_height_px);
+  // A figure marking its points with dots whose glyphs the classifier read too few of surely (a
+  // JPEG's blocks over every letter: m, e, r, Y for B, C, F, G; letters written across strokes) is
+  // judged by the font's own reading: the capitals it reads clearly at the glyphs and the ink left,
+  // nearly all in the range, three at least.
+  if (!consecutive && count >= 3 && sure_in_range && marks_points_with_dots(sheet, dots)) {
+    std::vector<std::string> capitals_az;
+    for (char c = 'A'; c <= 'Z'; ++c) capitals_az.emplace_back(1, c);
+    std::vector<cv::Point2d> centres;
+    for (const Glyph& g : sheet.glyphs) centres.emplace_back(g.centre.x, g.centre.y);
+    for (const cv::Rect& b : ink_boxes) centres.emplace_back(b.x + b.width / 2.0, b.y + b.height / 2.0);
+    int inside = 0, outside = 0;
+    for (const cv::Point2d& c : centres) {
+      const std::vector<double> scores = template_scores(ts, c, font->font, font->cap_height_px, capitals_az, search);
+      std::vector<double> sorted = scores;
+      std::sort(sorted.begin(), sorted.end(), std::greater<>());
+      if (sorted[0] < kFoundScore + 0.05 || sorted[0] - sorted[1] < kMargin) continue;
+      const auto best = std::max_element(scores.begin(), scores.end()) - scores.begin();
+      ++(in_range(static_cast<char>('A' + best)) ? inside : outside);
+    }
+    consecutive = inside >= 3 && inside >= 4 * outside;
+    if (debug) std::fprintf(stderr, "consecutive by the font: %d in range, %d past it\n", inside, outside);
+  }
   std::vector<std::string> candidates;
   for (int i = 0; i < (consecutive ? span : 26); ++i) candidates.emplace_back(1, static_cast<char>('A' + i));
   // O names a circle's centre in figures lettered otherwise from A on: a candidate when the
@@ -173,9 +230,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g)
     if (single_capital(sheet.glyphs[g].text) || consecutive)
       places.push_back({static_cast<int>(g), {sheet.glyphs[g].centre.x, sheet.glyphs[g].centre.y}, {}, {}});
-  for (const cv::Rect& b : unread_ink(sheet, covered, font->cap_height_px))
-    places.push_back({-1, {b.x + b.width / 2.0, b.y + b.height / 2.0}, {}, {}});
-  const int search = std::max(3, static_cast<int>(std::lround(0.3 * font->cap_height_px)));
+  for (const cv::Rect& b : ink_boxes) places.push_back({-1, {b.x + b.width / 2.0, b.y + b.height / 2.0}, {}, {}});
   for (Place& p : places)
     p.scores = template_scores(ts, p.centre, font->font, font->cap_height_px, candidates, search, &p.boxes);
 
@@ -195,8 +250,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   // Two places whose letters lie on each other are one letter (a glyph the classifier read as two).
   std::vector<cv::Rect> taken;
   auto overlaps = [&](const cv::Rect& b) {
-    return std::any_of(taken.begin(), taken.end(),
-                       [&](const cv::Rect& t) { return (t & b).area() > 0.3 * std::min(t.area(), b.area()); });
+    return std::any_of(taken.begin(), taken.end(), [&](const cv::Rect& t) { return lie_on_each_other(t, b); });
   };
   for (const Choice& c : choices) {
     if (letter_of[c.place] >= 0 || (consecutive && used[c.letter])) continue;
@@ -205,6 +259,10 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
     used[c.letter] = true;
     taken.push_back(places[c.place].boxes[c.letter]);
   }
+  if (consecutive)
+    swap_while_better(
+        letter_of, [&](std::size_t p, int l) { return places[p].scores[static_cast<std::size_t>(l)]; },
+        [&](std::size_t p, int l) { return places[p].boxes[static_cast<std::size_t>(l)]; }, kLetterScore);
 
   std::vector<Glyph> read;
   std::vector<bool> replaced(sheet.glyphs.size(), false);
@@ -241,9 +299,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g) {
     const Glyph& glyph = sheet.glyphs[g];
     if (replaced[g] || (glyph.text.size() <= 1 && glyph.confidence < 0.9)) continue;
-    if (std::any_of(read.begin(), read.end(), [&](const Glyph& r) {
-          return (r.box & glyph.box).area() > 0.3 * std::min(r.box.area(), glyph.box.area());
-        }))
+    if (std::any_of(read.begin(), read.end(), [&](const Glyph& r) { return lie_on_each_other(r.box, glyph.box); }))
       continue;
     read.push_back(glyph);
   }
@@ -273,9 +329,11 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
     double score;
     std::size_t point, label;
     cv::Rect box;
-    double margin;
   };
   std::vector<Found> found;
+  // Each dot's best score and box for each missing letter (-1: not looked for or not found).
+  std::vector<std::vector<double>> score_of(points.size());
+  std::vector<std::vector<cv::Rect>> box_of(points.size());
   for (std::size_t p = 0; p < points.size(); ++p) {
     if (points[p].dot < 0 || lettered[p]) continue;
     // Where this dot's letter may be: along the ring about it, or anywhere near it.
@@ -305,46 +363,55 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
       for (std::size_t l = 0; l < missing.size(); ++l) {
         if (scores[l] <= best[l]) continue;
         // Not where a letter is read already.
-        const bool taken = std::any_of(glyphs.begin(), glyphs.end(), [&](const Glyph& g) {
-          return (g.box & boxes[l]).area() > 0.3 * std::min(g.box.area(), boxes[l].area());
-        });
+        const bool taken =
+            std::any_of(glyphs.begin(), glyphs.end(), [&](const Glyph& g) { return lie_on_each_other(g.box, boxes[l]); });
         if (!taken) best[l] = scores[l], best_box[l] = boxes[l];
       }
     }
-    for (std::size_t l = 0; l < missing.size(); ++l) {
-      double other = -1;
-      for (std::size_t k = 0; k < missing.size(); ++k)
-        if (k != l) other = std::max(other, best[k]);
-      if (best[l] >= kFoundScore) found.push_back({best[l], p, l, best_box[l], best[l] - other});
-    }
+    for (std::size_t l = 0; l < missing.size(); ++l)
+      if (best[l] >= kFoundScore) found.push_back({best[l], p, l, best_box[l]});
+    score_of[p] = std::move(best), box_of[p] = std::move(best_box);
   }
   std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.score > b.score; });
-  std::vector<bool> label_used(missing.size(), false), point_used(points.size(), false);
-  const bool debug = std::getenv("GEOTRUTH_READER_DEBUG") != nullptr;
+  std::vector<bool> label_used(missing.size(), false);
+  std::vector<int> label_of(points.size(), -1);
   std::vector<cv::Rect> accepted;
   for (const Found& f : found) {
-    if (label_used[f.label] || point_used[f.point]) continue;
-    if (std::any_of(accepted.begin(), accepted.end(),
-                    [&](const cv::Rect& b) { return (b & f.box).area() > 0.3 * std::min(b.area(), f.box.area()); }))
+    if (label_used[f.label] || label_of[f.point] >= 0) continue;
+    if (std::any_of(accepted.begin(), accepted.end(), [&](const cv::Rect& b) { return lie_on_each_other(b, f.box); }))
       continue;
     accepted.push_back(f.box);
-    label_used[f.label] = point_used[f.point] = true;
+    label_used[f.label] = true;
+    label_of[f.point] = static_cast<int>(f.label);
+  }
+  auto score = [&](std::size_t p, int l) {
+    return score_of[p].empty() ? -1.0 : score_of[p][static_cast<std::size_t>(l)];
+  };
+  swap_while_better(
+      label_of, score, [&](std::size_t p, int l) { return box_of[p][static_cast<std::size_t>(l)]; }, kFoundScore);
+  const bool debug = std::getenv("GEOTRUTH_READER_DEBUG") != nullptr;
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    if (label_of[p] < 0) continue;
+    const auto l = static_cast<std::size_t>(label_of[p]);
+    double other = -1;
+    for (std::size_t k = 0; k < missing.size(); ++k)
+      if (k != l) other = std::max(other, score_of[p][k]);
     Glyph g;
-    g.text = missing[f.label];
-    g.box = f.box;
-    g.centre = {f.box.x + f.box.width / 2.0, f.box.y + f.box.height / 2.0};
-    g.height = f.box.height;
-    const double margin = std::min(f.margin, 1.0);
+    g.text = missing[l];
+    g.box = box_of[p][l];
+    g.centre = {g.box.x + g.box.width / 2.0, g.box.y + g.box.height / 2.0};
+    g.height = g.box.height;
+    const double margin = std::min(score_of[p][l] - other, 1.0);
     g.confidence = std::clamp(0.5 + 5 * margin, 0.0, 1.0);
     g.runner_up_confidence = 1 - g.confidence;
     g.doubtful = margin < kMargin;
     g.by_font = true;
     if (debug)
       std::fprintf(stderr, "by font '%s' at %d,%d %dx%d score %.3f (found about a dot)\n", g.text.c_str(), g.box.x,
-                   g.box.y, g.box.width, g.box.height, f.score);
+                   g.box.y, g.box.width, g.box.height, score_of[p][l]);
     glyphs.push_back(std::move(g));
     Attachment a;
-    a.point = static_cast<int>(f.point);
+    a.point = static_cast<int>(p);
     attached.push_back(a);
   }
 }

@@ -416,6 +416,9 @@ class Reader {
   void drop_stroke_glyphs() {
     const double tolerance = std::max(1.5, sheet_.half + 1.0) + 0.5;
     std::erase_if(sheet_.glyphs, [&](const Glyph& g) {
+      // A letter the font drew matched the ink the strokes leave (their pixels left out of its
+      // score): a letter written across a junction of strokes, not a stroke's end.
+      if (g.by_font) return false;
       int ink = 0, along = 0;
       const cv::Rect box = g.box & cv::Rect(0, 0, sheet_.width, sheet_.height);
       for (int y = box.y; y < box.y + box.height; ++y)

@@ -83,8 +83,8 @@ Image draw(double ring, const std::vector<std::pair<PixelPoint, PixelPoint>>& mo
     const double a = freest(d.name);
     const PixelPoint anchor{d.at.x + ring * std::cos(a) - ring / 1.5, d.at.y + ring * std::sin(a) + ring / 1.5};
     // The text's ink centred about half a capital's width right of and 7.6 px above its anchor.
-    const PixelPoint centre = over ? PixelPoint{d.at.x + over->x, d.at.y + over->y}
-                                   : PixelPoint{anchor.x + 6.5, anchor.y - 7.6};
+    const PixelPoint centre =
+        over ? PixelPoint{d.at.x + over->x, d.at.y + over->y} : PixelPoint{anchor.x + 6.5, anchor.y - 7.6};
     sheet.texts.push_back({d.name, centre, {"DejaVu Sans"}, 20.8});
   }
   return draw_sheet(sheet);

@@ -83,7 +83,7 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
   };
   const double off_stroke = sheet.ridge + 0.5;  // past a stroke's ink (its fringe cut by the ink level)
   std::vector<Dot> dots, hidden;                // hidden: thick blobs whose ink lies all along strokes
-  std::vector<Dot> examined;  // every blob looked at, a dot or not: its other peaks are not looked at again
+  std::vector<Dot> examined;       // every blob looked at, a dot or not: its other peaks are not looked at again
   std::vector<Dot> under_letters;  // round blobs in a letter's box: a dot only if as thick as the marker
   for (const Peak& peak : peaks) {
     const P2 c{peak.x + 0.5, peak.y + 0.5};
@@ -153,8 +153,9 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
       // there is the dot.
       for (const Dot& d : under_letters) {
         if (d.radius < 0.85 * marker || d.radius > 1.3 * marker) continue;
-        if (std::any_of(dots.begin(), dots.end(),
-                        [&](const Dot& o) { return std::hypot(o.at.x - d.at.x, o.at.y - d.at.y) < o.radius + d.radius; }))
+        if (std::any_of(dots.begin(), dots.end(), [&](const Dot& o) {
+              return std::hypot(o.at.x - d.at.x, o.at.y - d.at.y) < o.radius + d.radius;
+            }))
           continue;
         dots.push_back(d);
       }

@@ -363,8 +363,8 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
       for (std::size_t l = 0; l < missing.size(); ++l) {
         if (scores[l] <= best[l]) continue;
         // Not where a letter is read already.
-        const bool taken =
-            std::any_of(glyphs.begin(), glyphs.end(), [&](const Glyph& g) { return lie_on_each_other(g.box, boxes[l]); });
+        const bool taken = std::any_of(glyphs.begin(), glyphs.end(),
+                                       [&](const Glyph& g) { return lie_on_each_other(g.box, boxes[l]); });
         if (!taken) best[l] = scores[l], best_box[l] = boxes[l];
       }
     }

@@ -30,30 +30,46 @@ struct Dotted {
   PixelPoint at;
 };
 
-// Eight points (pixels, y down) and the segments joining them.
-const std::vector<Dotted> kPoints = {{"A", {200, 700}}, {"B", {800, 690}}, {"C", {520, 180}}, {"D", {500, 695}},
-                                     {"E", {360, 440}}, {"F", {660, 435}}, {"G", {900, 300}}, {"H", {150, 250}}};
-const std::vector<std::pair<std::string, std::string>> kSegments = {{"A", "B"}, {"A", "C"}, {"B", "C"}, {"C", "D"},
-                                                                    {"E", "F"}, {"F", "G"}, {"H", "E"}};
+// Dotted points (pixels, y down), the segments joining them, and the letters not written on the ring
+// (their ink's centre given instead, as matplotlib moves a letter that would leave the axes).
+struct Figure {
+  std::vector<Dotted> points;
+  std::vector<std::pair<std::string, std::string>> segments;
+  std::map<std::string, PixelPoint> written_at = {};
+};
+
+// Eight points; D lies on AB.
+const Figure kFigure = {{{"A", {200, 700}},
+                         {"B", {800, 690}},
+                         {"C", {520, 180}},
+                         {"D", {500, 695}},
+                         {"E", {360, 440}},
+                         {"F", {660, 435}},
+                         {"G", {900, 300}},
+                         {"H", {150, 250}}},
+                        {{"A", "B"}, {"A", "C"}, {"B", "C"}, {"C", "D"}, {"E", "F"}, {"F", "G"}, {"H", "E"}}};
+const std::vector<Dotted>& kPoints = kFigure.points;
+const std::vector<std::pair<std::string, std::string>>& kSegments = kFigure.segments;
 
 double angle_to(PixelPoint from, PixelPoint to) {
   return std::atan2(to.y - from.y, to.x - from.x);
 }
 
-PixelPoint at(const std::string& name) {
-  return std::find_if(kPoints.begin(), kPoints.end(), [&](const Dotted& d) { return d.name == name; })->at;
+PixelPoint at(const std::string& name, const Figure& figure = kFigure) {
+  return std::find_if(figure.points.begin(), figure.points.end(), [&](const Dotted& d) { return d.name == name; })->at;
 }
 
 // The middle of the widest angular gap between the segments leaving a point (D lies on AB: both
 // ways), as AlphaGeometry's naming rule picks the letter's direction.
-double freest(const std::string& name) {
+double freest(const std::string& name, const Figure& figure) {
   std::vector<double> angles;
-  const PixelPoint p = at(name);
-  for (const auto& [a, b] : kSegments) {
-    if (a == name) angles.push_back(angle_to(p, at(b)));
-    if (b == name) angles.push_back(angle_to(p, at(a)));
+  const PixelPoint p = at(name, figure);
+  for (const auto& [a, b] : figure.segments) {
+    if (a == name) angles.push_back(angle_to(p, at(b, figure)));
+    if (b == name) angles.push_back(angle_to(p, at(a, figure)));
   }
-  if (name == "D") angles.push_back(angle_to(p, at("A"))), angles.push_back(angle_to(p, at("B")));
+  if (&figure == &kFigure && name == "D")
+    angles.push_back(angle_to(p, at("A"))), angles.push_back(angle_to(p, at("B")));
   if (angles.empty()) return -M_PI / 4;
   std::sort(angles.begin(), angles.end());
   double best = 0, middle = 0;
@@ -69,22 +85,24 @@ double freest(const std::string& name) {
 // left and down (the figure's y is up, the picture's down).
 // `over`: each letter's ink centred that far from its dot instead (the dot within the letter's box).
 Image draw(double ring, const std::vector<std::pair<PixelPoint, PixelPoint>>& more = {},
-           std::optional<PixelPoint> over = std::nullopt) {
+           std::optional<PixelPoint> over = std::nullopt, const Figure& figure = kFigure) {
   Sheet sheet;
   sheet.width = 1000, sheet.height = 850;
-  for (const auto& [a, b] : kSegments) sheet.strokes.push_back({{at(a), at(b)}, 1.7});
+  for (const auto& [a, b] : figure.segments) sheet.strokes.push_back({{at(a, figure), at(b, figure)}, 1.7});
   for (const auto& [a, b] : more) sheet.strokes.push_back({{a, b}, 1.7});
-  for (const Dotted& d : kPoints) {
+  for (const Dotted& d : figure.points) {
     SheetStroke dot;
     dot.closed = dot.filled = true, dot.width = 0.5;
     for (int k = 0; k < 16; ++k)
       dot.path.push_back({d.at.x + 3.4 * std::cos(2 * M_PI * k / 16), d.at.y + 3.4 * std::sin(2 * M_PI * k / 16)});
     sheet.strokes.push_back(dot);
-    const double a = freest(d.name);
+    const double a = freest(d.name, figure);
     const PixelPoint anchor{d.at.x + ring * std::cos(a) - ring / 1.5, d.at.y + ring * std::sin(a) + ring / 1.5};
     // The text's ink centred about half a capital's width right of and 7.6 px above its anchor.
-    const PixelPoint centre =
+    PixelPoint centre =
         over ? PixelPoint{d.at.x + over->x, d.at.y + over->y} : PixelPoint{anchor.x + 6.5, anchor.y - 7.6};
+    if (const auto written = figure.written_at.find(d.name); written != figure.written_at.end())
+      centre = written->second;
     sheet.texts.push_back({d.name, centre, {"DejaVu Sans"}, 20.8});
   }
   return draw_sheet(sheet);
@@ -175,6 +193,31 @@ TEST(ReaderDotted, ALetterWrittenOverItsDotLeavesTheDotADot) {
   // is as thick as the figure's marker and round. Every point is read at its dot, named by its letter.
   const PictureRead read = read_picture(dumped(draw(0, {}, PixelPoint{-4, -5}), "over"), "over");
   for (const Dotted& d : kPoints) {
+    const Point* p = named(read.scene, d.name);
+    ASSERT_NE(p, nullptr) << d.name;
+    EXPECT_LT(distance_to(*p, d.at), 1.5) << d.name;
+    EXPECT_EQ(read_from(*p), "dot") << d.name;
+  }
+}
+
+TEST(ReaderDotted, TwoLettersOffTheRingShareTheirDotsAtTheLeastDistance) {
+  // A to F written on the ring; G and H moved off it, both far from their dots. H's letter is a
+  // pixel nearer G's dot than G's own letter is, so handing out the nearest pair first gives H G's
+  // dot and sends G 145 px across to H's. Both letters on their own dots cost 154 px in all, the
+  // other way 189: the pairing of least total distance is the figure's.
+  const Figure figure = {
+      {{"A", {200, 600}},
+       {"B", {700, 620}},
+       {"C", {450, 200}},
+       {"D", {650, 300}},
+       {"E", {850, 500}},
+       {"F", {120, 300}},
+       {"G", {300, 380}},
+       {"H", {400, 380}}},
+      {{"A", "B"}, {"B", "C"}, {"C", "A"}, {"C", "D"}, {"D", "E"}, {"E", "B"}, {"F", "C"}, {"G", "A"}, {"H", "B"}},
+      {{"G", {255, 380}}, {"H", {300, 336}}}};
+  const PictureRead read = read_picture(dumped(draw(60, {}, std::nullopt, figure), "off_ring"), "off_ring");
+  for (const Dotted& d : figure.points) {
     const Point* p = named(read.scene, d.name);
     ASSERT_NE(p, nullptr) << d.name;
     EXPECT_LT(distance_to(*p, d.at), 1.5) << d.name;
@@ -305,6 +348,39 @@ TEST(LetterTemplates, TheFontIsFoundAndALetterACrossesIsReadByIt) {
   const TemplateRead k =
       read_by_template(ts, {where["K"].x, where["K"].y}, font->font, font->cap_height_px, {"H", "K", "R", "X"}, 4);
   EXPECT_EQ(k.text, "K");
+}
+
+// DejaVu Sans is preferred in a near tie (docs/reader.md, "Letters by their font"), but a figure
+// lettered in another font, drawn cleanly, is still read in its own.
+TEST(LetterTemplates, AFigureInAnotherFontIsFoundInIt) {
+  for (const std::string family : {"Nimbus Sans", "Liberation Serif", "DejaVu Serif"}) {
+    Sheet sheet;
+    sheet.width = 400, sheet.height = 120;
+    const std::vector<std::string> letters = {"A", "B", "D", "G", "J", "R"};
+    std::vector<KnownLetter> known;
+    for (std::size_t i = 0; i < letters.size(); ++i) {
+      const PixelPoint at{40.0 + 60 * i, 60};
+      sheet.texts.push_back({letters[i], at, {family}, 22});
+    }
+    const Image image = draw_sheet(sheet);
+    cv::Mat darkness(image.height, image.width, CV_32F);
+    for (int y = 0; y < image.height; ++y)
+      for (int x = 0; x < image.width; ++x)
+        darkness.at<float>(y, x) = 255.0f - image.rgb[(static_cast<std::size_t>(y) * image.width + x) * 3];
+    cv::Mat ink;
+    cv::threshold(darkness, ink, 100, 255, cv::THRESH_BINARY);
+    ink.convertTo(ink, CV_8U);
+    // Each letter's box: its ink within the letter's 60 px column.
+    for (std::size_t i = 0; i < letters.size(); ++i) {
+      const cv::Rect column(static_cast<int>(10 + 60 * i), 0, 60, sheet.height);
+      const cv::Rect box = cv::boundingRect(ink(column)) + column.tl();
+      known.push_back({letters[i], box});
+    }
+    const TemplateSheet ts = template_sheet(darkness, cv::Mat::zeros(image.height, image.width, CV_8U), 16);
+    const auto font = identify_font(ts, known, training_fonts());
+    ASSERT_TRUE(font) << family;
+    EXPECT_EQ(font->font.family, family);
+  }
 }
 
 }  // namespace

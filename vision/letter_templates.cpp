@@ -148,6 +148,16 @@ struct Scaled {
   int search;
 };
 
+// The first font (the list's most common: matplotlib's and most renderers' default) unless another
+// draws the letters clearly better: sans fonts of one design (DejaVu, Nimbus, Liberation Sans) score
+// within a few hundredths of each other on a handful of noisy letters, and a near tie must not
+// read the figure in a font whose J, I and L differ from its own.
+constexpr double kOtherFontBetterBy = 0.03;
+std::optional<FontMatch> preferring_first(const std::optional<FontMatch>& first, const std::optional<FontMatch>& best) {
+  if (first && best && first->score >= best->score - kOtherFontBetterBy) return first;
+  return best;
+}
+
 }  // namespace
 
 TemplateSheet template_sheet(const cv::Mat& darkness, const cv::Mat& covered, double cap_height_px) {
@@ -231,7 +241,7 @@ std::optional<FontMatch> identify_font(const TemplateSheet& sheet, const std::ve
   std::vector<double> heights;
   for (const KnownLetter& k : known) heights.push_back(k.box.height);
   const double typical = median_of(std::move(heights));
-  std::optional<FontMatch> best;
+  std::optional<FontMatch> best, first;
   for (const FontFace& font : fonts)
     for (const double cap : {typical - 1, typical - 0.5, typical, typical + 0.5, typical + 1}) {
       if (cap < 5) continue;
@@ -242,8 +252,9 @@ std::optional<FontMatch> identify_font(const TemplateSheet& sheet, const std::ve
       }
       const double score = sum / known.size();
       if (!best || score > best->score) best = FontMatch{font, cap, score};
+      if (&font == &fonts.front() && (!first || score > first->score)) first = FontMatch{font, cap, score};
     }
-  return best;
+  return preferring_first(first, best);
 }
 
 std::optional<FontMatch> identify_font_blind(const TemplateSheet& sheet, const std::vector<KnownLetter>& letters,
@@ -267,14 +278,15 @@ std::optional<FontMatch> identify_font_blind(const TemplateSheet& sheet, const s
   double best_cap = 0, best_score = -2;
   for (double cap = std::max(5.0, lowest - 1); cap <= std::max(highest + 2, lowest + 10); cap += 1)
     if (const double s = score(fonts[0], cap); s > best_score) best_score = s, best_cap = cap;
-  std::optional<FontMatch> best;
+  std::optional<FontMatch> best, first;
   for (const FontFace& font : fonts)
     for (const double cap : {best_cap - 1, best_cap, best_cap + 1}) {
       if (cap < 5) continue;
       const double s = font.name() == fonts[0].name() && cap == best_cap ? best_score : score(font, cap);
       if (!best || s > best->score) best = FontMatch{font, cap, s};
+      if (&font == &fonts.front() && (!first || s > first->score)) first = FontMatch{font, cap, s};
     }
-  return best;
+  return preferring_first(first, best);
 }
 
 }  // namespace geotruth::vision

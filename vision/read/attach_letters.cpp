@@ -7,12 +7,17 @@
 // so that a letter 100 px from its dot on a large canvas finds it, and a crossing nearer the letter
 // than its own dot does not take it.
 #include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/exception.hpp>
+#include <boost/graph/successive_shortest_path_nonnegative_weights.hpp>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
+#include <map>
 #include <optional>
 
 #include "vision/read/points.hpp"
@@ -55,6 +60,54 @@ bool names_a_point(const Glyph& g) {
   return !g.text.empty() && std::isalpha(static_cast<unsigned char>(g.text[0]));
 }
 
+struct Pair {
+  double cost;
+  std::size_t glyph, point;
+};
+
+// The most letters each on a point of its own, one letter a point, and of those pairings the one of
+// least total cost: a min-cost max-flow from the letters through the pairs to the points. None
+// (every letter -1) if the flow cannot be found.
+std::vector<int> most_pairs(const std::vector<Pair>& pairs, std::size_t glyphs, std::size_t points) {
+  // Costs are doubles holding whole thousandths of a letter height: the potentials stay exact, and a
+  // point the flow can no longer reach gets an infinite distance where Boost adds two of them
+  // (integer costs would overflow there).
+  using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
+  using Graph = boost::adjacency_list<
+      boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+      boost::property<boost::edge_capacity_t, long,
+                      boost::property<boost::edge_residual_capacity_t, long,
+                                      boost::property<boost::edge_reverse_t, Traits::edge_descriptor,
+                                                      boost::property<boost::edge_weight_t, double>>>>>;
+  Graph graph(glyphs + points + 2);
+  const std::size_t source = glyphs + points, sink = source + 1;
+  auto capacity = boost::get(boost::edge_capacity, graph);
+  auto reverse = boost::get(boost::edge_reverse, graph);
+  auto weight = boost::get(boost::edge_weight, graph);
+  auto residual = boost::get(boost::edge_residual_capacity, graph);
+  auto arc = [&](std::size_t from, std::size_t to, double cost) {
+    const auto there = boost::add_edge(from, to, graph).first, back = boost::add_edge(to, from, graph).first;
+    capacity[there] = 1, capacity[back] = 0;
+    weight[there] = cost, weight[back] = -cost;
+    reverse[there] = back, reverse[back] = there;
+    return there;
+  };
+  for (std::size_t g = 0; g < glyphs; ++g) arc(source, g, 0);
+  for (std::size_t p = 0; p < points; ++p) arc(glyphs + p, sink, 0);
+  std::vector<Traits::edge_descriptor> pair_arcs;
+  for (const Pair& pair : pairs)
+    pair_arcs.push_back(arc(pair.glyph, glyphs + pair.point, std::round(1000 * pair.cost)));
+  std::vector<int> point_of(glyphs, -1);
+  try {
+    boost::successive_shortest_path_nonnegative_weights(graph, source, sink);
+  } catch (const boost::negative_edge&) {
+    return point_of;
+  }
+  for (std::size_t k = 0; k < pairs.size(); ++k)
+    if (residual[pair_arcs[k]] == 0) point_of[pairs[k].glyph] = static_cast<int>(pairs[k].point);
+  return point_of;
+}
+
 }  // namespace
 
 std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const std::vector<ReadPoint>& points,
@@ -83,10 +136,6 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
   };
 
   // Greedy over the pairs by cost, one letter per point, and each letter's next best point.
-  struct Pair {
-    double cost;
-    std::size_t glyph, point;
-  };
   auto assign = [&](std::vector<Pair> pairs, std::vector<Attachment> out, std::vector<bool> taken) {
     std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.cost < b.cost; });
     for (const Pair& pair : pairs) {
@@ -208,8 +257,9 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
       best = local, best_vote = std::move(local_vote), best_lower_left = lower_left;
   }
   if (std::getenv("GEOTRUTH_READER_DEBUG") && best)
-    std::fprintf(stderr, "ring: shift (%.1f, %.1f) radius %.1f matched %zu residual %.2f near %zd\n", best->shift.x,
-                 best->shift.y, best->radius, best_vote.matched, best_vote.residual, near_count);
+    std::fprintf(stderr, "ring: shift (%.1f, %.1f) radius %.1f matched %zu residual %.2f near %zd%s\n", best->shift.x,
+                 best->shift.y, best->radius, best_vote.matched, best_vote.residual, near_count,
+                 best_lower_left ? " (lower left)" : "");
   if (placement) *placement = LetterPlacement{false, false, {0, 0}, 0, tolerance, kNearReach * typical_height};
   std::vector<Attachment> out;
   // The ring when it attaches clearly more letters than the near rule (a large ring about every point
@@ -234,22 +284,89 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
       if (out[pair.glyph].point < 0) rest.push_back({pair.cost + 1, pair.glyph, pair.point});
     out = assign(rest, out, taken);
   }
-  // A dotted figure letters every dot: letters left over go to the dots left over, nearest first,
-  // after every other pair (they are far from them, or the rule above would have paired them).
+  // A dotted figure letters every dot: letters left over go to the dots left over, after every other
+  // pair (they are far from them, or the rule above would have paired them), as many as can be and
+  // at the least total distance (nearest first can give a near tie to the wrong letter and send its
+  // rival across the figure).
   if (!dotted) return out;
-  std::vector<bool> taken(points.size(), false);
-  for (const Attachment& a : out)
-    if (a.point >= 0) taken[static_cast<std::size_t>(a.point)] = true;
-  std::vector<Pair> leftover;
+  // `base` with the most further letters on points of their own from `pairs`, at the least cost. A
+  // letter paired here has for its runner-up the point whose reading costs the least in all: that
+  // point instead of its own, and the letter there (if any) moved to its own; a letter paired before
+  // keeps its runner-up, or takes its cheapest other point from `pairs`.
+  auto match = [&](const std::vector<Pair>& pairs, std::vector<Attachment> base) {
+    std::vector<int> holder(points.size(), -1);
+    for (std::size_t g = 0; g < base.size(); ++g)
+      if (base[g].point >= 0) holder[static_cast<std::size_t>(base[g].point)] = static_cast<int>(g);
+    std::vector<Pair> open;
+    for (const Pair& pair : pairs)
+      if (base[pair.glyph].point < 0 && holder[pair.point] < 0) open.push_back(pair);
+    const std::vector<int> point_of = most_pairs(open, glyphs.size(), points.size());
+    std::vector<bool> fresh(glyphs.size(), false);
+    for (const Pair& pair : open)
+      if (point_of[pair.glyph] == static_cast<int>(pair.point) && base[pair.glyph].point < 0) {
+        base[pair.glyph].point = point_of[pair.glyph], base[pair.glyph].cost = pair.cost;
+        holder[pair.point] = static_cast<int>(pair.glyph), fresh[pair.glyph] = true;
+      }
+    std::map<std::pair<std::size_t, std::size_t>, double> cost_of;
+    for (const Pair& pair : pairs) {
+      auto [at, added] = cost_of.emplace(std::make_pair(pair.glyph, pair.point), pair.cost);
+      if (!added) at->second = std::min(at->second, pair.cost);
+    }
+    const std::vector<Attachment> before = base;
+    for (const Pair& pair : pairs) {
+      Attachment& a = base[pair.glyph];
+      if (a.point < 0 || static_cast<int>(pair.point) == a.point) continue;
+      double alternative = pair.cost;
+      if (fresh[pair.glyph] && holder[pair.point] >= 0) {
+        const auto other = static_cast<std::size_t>(holder[pair.point]);
+        const auto back = cost_of.find({other, static_cast<std::size_t>(a.point)});
+        if (back == cost_of.end()) continue;  // the other letter cannot take this one's point
+        alternative = pair.cost + back->second - base[other].cost;
+      } else if (!fresh[pair.glyph] && before[pair.glyph].runner_up >= 0) {
+        continue;
+      }
+      if (a.runner_up < 0 || alternative < a.runner_up_cost)
+        a.runner_up = static_cast<int>(pair.point), a.runner_up_cost = alternative;
+    }
+    return base;
+  };
+  std::vector<Pair> far_pairs;
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
-    if (out[g].point >= 0 || !names_a_point(glyphs[g])) continue;
+    if (!names_a_point(glyphs[g])) continue;
     for (std::size_t p = 0; p < points.size(); ++p) {
-      if (taken[p] || points[p].dot < 0) continue;
+      if (points[p].dot < 0) continue;
       const double d = dist(glyphs[g].centre, points[p].at) / typical_height;
-      if (d <= kFarReach) leftover.push_back({3 + d, g, p});
+      if (d <= kFarReach) far_pairs.push_back({3 + d, g, p});
     }
   }
-  return assign(leftover, out, taken);
+  out = match(far_pairs, out);
+
+  // Letters and dots both left over: a letter took a dot that another letter, left without one,
+  // needed (the ring passed by chance near a neighbour's dot, while the letter's own dot, right beside
+  // it, stayed free). Then the pairing that letters the most dots at the least cost is the figure's,
+  // a letter already on a dot moving only to one near it (a letter left over whose own dot was not
+  // found must not push the others around).
+  auto attached = [](const std::vector<Attachment>& a) {
+    return std::count_if(a.begin(), a.end(), [](const Attachment& x) { return x.point >= 0; });
+  };
+  std::vector<bool> lettered(points.size(), false);
+  for (const Attachment& a : out)
+    if (a.point >= 0) lettered[static_cast<std::size_t>(a.point)] = true;
+  const bool letter_left = std::any_of(out.begin(), out.end(), [&](const Attachment& a) { return a.point < 0; });
+  bool dot_left = false;
+  for (std::size_t p = 0; p < points.size(); ++p) dot_left |= points[p].dot >= 0 && !lettered[p];
+  if (!letter_left || !dot_left) return out;
+  std::vector<Pair> all;
+  for (const Pair& pair : far_pairs)
+    if (out[pair.glyph].point < 0) all.push_back(pair);
+  for (std::size_t g = 0; g < glyphs.size(); ++g)
+    if (out[g].point >= 0) all.push_back({out[g].cost, g, static_cast<std::size_t>(out[g].point)});
+  for (const Pair& pair : near_pairs)
+    if (out[pair.glyph].point >= 0 && static_cast<int>(pair.point) != out[pair.glyph].point &&
+        points[pair.point].dot >= 0)
+      all.push_back({pair.cost + 1, pair.glyph, pair.point});
+  std::vector<Attachment> most = match(all, none);
+  return attached(most) > attached(out) ? most : out;
 }
 
 std::optional<FittedCircle> least_squares_circle(const std::vector<P2>& points) {

@@ -314,7 +314,11 @@ class Reader {
         // Either point may be the letter's: the other reading gives this point the letter.
         doubt(FindingKind::letter_uncertain, {id}, "the letter " + glyph.text + " is written twice",
               Json{{"rename", id}, {"to", glyph.text}});
-      if (glyph.doubtful && plausible_instead(g)) {
+      // A letter the font draws at least 0.1 worse here than its runner-up, a letter read at another
+      // point: it was only left for this glyph (each letter once), so the range or the other place
+      // may be wrong, and either point may be the runner-up's.
+      const bool forced = glyph.by_font && glyph.confidence <= 0 && !glyph.runner_up.empty();
+      if (glyph.doubtful && (forced || plausible_instead(g))) {
         doubt(FindingKind::letter_uncertain, {id},
               "the glyph read as " + glyph.text + " may be " + glyph.runner_up + " (confidence " +
                   std::to_string(rounded(glyph.confidence)).substr(0, 4) + " against " +

@@ -244,6 +244,26 @@ TEST(ReaderDotted, ALetterLeftToAGlyphThatReadsAsAnotherIsDoubtful) {
   EXPECT_TRUE(doubted);
 }
 
+TEST(ReaderDotted, ADotWhoseLetterFellPastTheEdgeIsTheLetterTheRangeLacks) {
+  // D's dot 12 px above the picture's bottom edge and its letter written below it, outside the
+  // picture (matplotlib clips it): A to H with D missing and one dot without a letter, so that dot is
+  // D, named but not labelled.
+  Figure clipped = kFigure;
+  clipped.points[3].at = {500, 838};
+  clipped.written_at = {{"D", {500, 880}}};
+  const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, clipped), "clipped"), "clipped");
+  const Point* d = named(read.scene, "D");
+  ASSERT_NE(d, nullptr);
+  EXPECT_LT(distance_to(*d, {500, 838}), 1.5);
+  EXPECT_FALSE(d->labelled);
+  // E's letter missing the same way, but E's dot far from every edge: its letter would have been
+  // drawn, so nothing says the dot is E.
+  Figure missing = kFigure;
+  missing.written_at = {{"E", {-200, -200}}};
+  const PictureRead unread = read_picture(draw(20, {}, std::nullopt, missing), "missing");
+  EXPECT_EQ(named(unread.scene, "E"), nullptr);
+}
+
 TEST(ReaderDotted, TwoStrokesSideBySideMakeNoDots) {
   // Two long strokes from H at half a degree apart: their ink runs together into a band as thick
   // as a dot for a hundred pixels; no point but H's dot is read along it.

@@ -14,6 +14,7 @@
 #include <geotruth/reader.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "vision/detectors.hpp"
 #include "vision/pixels.hpp"
@@ -301,6 +302,7 @@ class Reader {
       names_[a.point] = id;
       letter_of_[a.point] = static_cast<int>(g);
     }
+    if (dotted) name_clipped_letter(placement);
     int next = 0;
     for (std::size_t p = 0; p < points_.size(); ++p)
       if (names_[p].empty() && !points_[p].centre_only) names_[p] = std::string(1, '_').append(std::to_string(++next));
@@ -468,6 +470,44 @@ class Reader {
     return true;
   }
 
+  // A letter written past the picture's edge is not drawn (the renderer clips it). In a figure
+  // marking its points with dots and lettering them A, B, C, … once each, when one letter of the
+  // range is missing, one dot has no letter, every letter read has its point, and that dot lies
+  // so near the edge that its letter, where the figure writes letters, may fall outside the
+  // picture, the dot is that letter: named, not labelled (no glyph shows it), the evidence saying
+  // so.
+  void name_clipped_letter(const read::LetterPlacement& placement) {
+    if (!unattached_.empty()) return;
+    std::vector<double> heights;
+    std::set<char> letters;
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      if (names_[p].empty()) continue;
+      if (names_[p].size() != 1 || !std::isupper(static_cast<unsigned char>(names_[p][0]))) return;
+      letters.insert(names_[p][0]);
+      heights.push_back(sheet_.glyphs[static_cast<std::size_t>(letter_of_[p])].height);
+    }
+    if (letters.size() < 3 || *letters.begin() != 'A') return;
+    const int range = *letters.rbegin() - 'A' + 1;
+    if (static_cast<int>(letters.size()) != range - 1) return;
+    char missing = 'A';
+    while (letters.count(missing)) ++missing;
+    int free = -1;
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      if (!names_[p].empty() || points_[p].dot < 0) continue;
+      if (free >= 0) return;  // two dots without a letter
+      free = static_cast<int>(p);
+    }
+    if (free < 0) return;
+    const double height = median_of(std::move(heights));
+    const double reach = placement.ring ? std::hypot(placement.shift.x, placement.shift.y) + placement.radius + height
+                                        : placement.reach + height;
+    const P2 at = points_[static_cast<std::size_t>(free)].at;
+    const double edge = std::min({at.x, at.y, sheet_.width - at.x, sheet_.height - at.y});
+    if (edge >= reach) return;
+    names_[static_cast<std::size_t>(free)] = std::string(1, missing);
+    clipped_letter_ = free;
+  }
+
   void write_points() {
     index_.assign(points_.size(), -1);
     for (std::size_t p = 0; p < points_.size(); ++p) {
@@ -494,6 +534,8 @@ class Reader {
         if (!g.runner_up.empty())
           letter["runner_up"] = g.runner_up, letter["runner_up_confidence"] = rounded(g.runner_up_confidence, 0.001);
         evidence["letter"] = std::move(letter);
+      } else if (static_cast<int>(p) == clipped_letter_) {
+        evidence["letter"] = Json{{"text", names_[p]}, {"from", "the figure's range: its letter lies past the edge"}};
       }
       point.extra = Json{{"evidence", std::move(evidence)}}.dump();
       index_[p] = static_cast<int>(out_.scene.points.size());
@@ -703,6 +745,7 @@ class Reader {
   std::vector<ReadPoint> points_;
   std::vector<std::string> names_;
   std::vector<int> letter_of_, index_, unattached_;
+  int clipped_letter_ = -1;  // the point named by name_clipped_letter, if any
   std::vector<Doubt> doubts_;
   PictureRead out_;
 };

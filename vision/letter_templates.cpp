@@ -279,13 +279,15 @@ std::optional<FontMatch> identify_font_blind(const TemplateSheet& sheet, const s
   for (double cap = std::max(5.0, lowest - 1); cap <= std::max(highest + 2, lowest + 10); cap += 1)
     if (const double s = score(fonts[0], cap); s > best_score) best_score = s, best_cap = cap;
   std::optional<FontMatch> best, first;
-  for (const FontFace& font : fonts)
+  for (const FontFace& font : fonts) {
+    const bool is_first = &font == &fonts.front();
     for (const double cap : {best_cap - 1, best_cap, best_cap + 1}) {
       if (cap < 5) continue;
-      const double s = font.name() == fonts[0].name() && cap == best_cap ? best_score : score(font, cap);
+      const double s = is_first && cap == best_cap ? best_score : score(font, cap);
       if (!best || s > best->score) best = FontMatch{font, cap, s};
-      if (&font == &fonts.front() && (!first || s > first->score)) first = FontMatch{font, cap, s};
+      if (is_first && (!first || s > first->score)) first = FontMatch{font, cap, s};
     }
+  }
   return preferring_first(first, best);
 }
 

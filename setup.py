@@ -12,7 +12,7 @@ already configured) and packs:
   looks for them (<prefix>/lib/geotruth, src/cli/common.hpp).
 
 The binaries link Debian 12's shared libraries (OpenCV, TBB, cairo, libpng, libjpeg, libzip,
-libxml2, jemalloc, GMP): the wheel is for the machine's CPython and such a system, not manylinux.
+libxml2, jemalloc, xxHash, GMP): the wheel is for the machine's CPython and such a system, not manylinux.
 """
 
 import os

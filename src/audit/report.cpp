@@ -7,6 +7,7 @@
 #include <fstream>
 #include <ostream>
 #include <set>
+#include <string_view>
 
 namespace geotruth {
 
@@ -15,7 +16,7 @@ namespace {
 constexpr std::size_t kMaxItems = 50'000;  // keeps the page fast; the jsonl files have everything
 
 // Inside <script>, "</" must not appear literally; "<\/" is the same JSON string.
-void write_script_safe(std::ostream& out, const std::string& json_text) {
+void write_script_safe(std::ostream& out, std::string_view json_text) {
   std::size_t from = 0;
   for (std::size_t at = json_text.find("</"); at != std::string::npos; at = json_text.find("</", from)) {
     out.write(json_text.data() + from, static_cast<std::streamsize>(at - from));
@@ -40,19 +41,19 @@ void write_report(const std::string& dir, const ordered_json& summary, std::ostr
   out << "{\"summary\":";
   write_script_safe(out, to_line(summary));
   out << ",\"items\":[";
-  auto add_item = [&](const std::string& json_text, std::size_t record) {
+  auto add_item = [&](std::string_view json_text, std::size_t record) {
     ++total;
     if (items >= kMaxItems) return;
     out << (items++ ? "," : "");
     write_script_safe(out, json_text);
     wanted.insert(record);
   };
-  each_line(fs::path(dir) / "verdicts.jsonl", [&](const std::string& line) {
+  each_line(fs::path(dir) / "verdicts.jsonl", [&](std::string_view line) {
     if (line.find("\"verdict\":\"ok\"") != std::string::npos) return;  // our own fixed layout
     add_item(line, ordered_json::parse(line)["record"].get<std::size_t>());
   });
   ordered_json overlays = ordered_json::object();  // record → the overlay beside the report (audit --image)
-  each_line(fs::path(dir) / "scenes.jsonl", [&](const std::string& line) {
+  each_line(fs::path(dir) / "scenes.jsonl", [&](std::string_view line) {
     if (line.find("\"findings\":[]") != std::string::npos || line.find("\"findings\":") == std::string::npos) return;
     const ordered_json s = ordered_json::parse(line);
     if (s.contains("overlay"))
@@ -72,7 +73,7 @@ void write_report(const std::string& dir, const ordered_json& summary, std::ostr
   write_script_safe(out, to_line(overlays));
   out << ",\"flagged\":[";
   std::size_t scenes = 0;
-  each_line(fs::path(dir) / "flagged.jsonl", [&](const std::string& line) {
+  each_line(fs::path(dir) / "flagged.jsonl", [&](std::string_view line) {
     const std::size_t record = ordered_json::parse(line)["record"].get<std::size_t>();
     if (!wanted.count(record)) return;
     out << (scenes++ ? "," : "");

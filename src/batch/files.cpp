@@ -3,15 +3,16 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <ostream>
-
-#include "batch/fnv1a.hpp"
 
 namespace geotruth {
 namespace fs = std::filesystem;
@@ -158,16 +159,21 @@ RunLock::~RunLock() {
 }
 
 std::string inputs_hash(const std::vector<std::string>& inputs) {
-  Fnv1a hash;
-  std::vector<char> buffer(1 << 16);
+  // XXH3: the run's inputs are hashed before its first record, serial work a fast hash keeps to a
+  // few milliseconds (FNV-1a, a byte at a time, took 22 ms of a one-second run for 14 MB).
+  const std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(), &XXH3_freeState);
+  XXH3_64bits_reset(state.get());
+  std::vector<char> buffer(1 << 20);
   for (const auto& path : inputs) {
-    hash.add(path);
+    XXH3_64bits_update(state.get(), path.data(), path.size() + 1);  // with its '\0': the names stay apart
     if (path == "-") continue;
     std::ifstream in(path, std::ios::binary);
     while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0)
-      hash.add(std::string_view(buffer.data(), static_cast<std::size_t>(in.gcount())));
+      XXH3_64bits_update(state.get(), buffer.data(), static_cast<std::size_t>(in.gcount()));
   }
-  return hash.hex();
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(XXH3_64bits_digest(state.get())));
+  return hex;
 }
 
 void reach(const char* phase) {

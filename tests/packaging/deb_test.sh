@@ -21,7 +21,7 @@ echo "deb: $(basename "$deb"), $(du -k "$deb" | cut -f1) KiB, made in $(($(date 
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "deb: Depends: $depends"
 for needed in libc6 libstdc++6 libtbb12 libopencv-core libopencv-imgproc libopencv-contrib libcairo2 libpng16-16 libjpeg62-turbo \
-  libzip4 libxml2 libjemalloc2 'python3 (>= 3.' 'python3 (<< 3.'; do
+  libzip4 libxml2 libjemalloc2 libxxhash0 'python3 (>= 3.' 'python3 (<< 3.'; do
   case "$depends" in *"$needed"*) ;; *) fail "Depends has no $needed" ;; esac
 done
 contents=$(dpkg-deb -c "$deb")

@@ -35,6 +35,13 @@ bool single_capital(const std::string& t) {
   return t.size() == 1 && std::isupper(static_cast<unsigned char>(t[0]));
 }
 
+// A capital the classifier read with a prime it was not sure of: the bare capital its runner-up (the
+// glyph's piece took in a dot or a stroke's end at its side). The font reads it like a capital.
+bool unsure_prime(const Glyph& g) {
+  return g.text.size() == 2 && g.text[1] == '\'' && single_capital(g.text.substr(0, 1)) &&
+         g.runner_up == g.text.substr(0, 1);
+}
+
 // The pixels strokes and dots cover: each drawn as wide as its ink and a pixel each side.
 cv::Mat covered_by_marks(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds,
                          const std::vector<Dot>& dots, double cap) {
@@ -228,7 +235,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   };
   std::vector<Place> places;
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g)
-    if (single_capital(sheet.glyphs[g].text) || consecutive)
+    if (single_capital(sheet.glyphs[g].text) || unsure_prime(sheet.glyphs[g]) || consecutive)
       places.push_back({static_cast<int>(g), {sheet.glyphs[g].centre.x, sheet.glyphs[g].centre.y}, {}, {}});
   for (const cv::Rect& b : ink_boxes) places.push_back({-1, {b.x + b.width / 2.0, b.y + b.height / 2.0}, {}, {}});
   for (Place& p : places)

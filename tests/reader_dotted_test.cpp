@@ -423,6 +423,40 @@ TEST(LetterTemplates, ACapitalReadWithAnUnsurePrimeIsReadAgainByTheFont) {
   EXPECT_EQ(at_h->text, "H");
 }
 
+// A font found blind (no letter read surely) is judged by the places that fit it best: two specks
+// the reader took for glyphs, which no font draws, do not hide the figure's font among four letters.
+TEST(LetterTemplates, SpecksTakenForGlyphsDoNotHideTheFont) {
+  Sheet drawing;
+  drawing.width = 400, drawing.height = 120;
+  const std::vector<std::string> letters = {"B", "D", "G", "R"};
+  for (std::size_t i = 0; i < letters.size(); ++i)
+    drawing.texts.push_back({letters[i], {40.0 + 60 * i, 60}, {"DejaVu Sans"}, 22});
+  // Two short ticks where glyph-sized boxes are given too.
+  drawing.strokes.push_back({{{280, 52}, {283, 66}}, 1.7});
+  drawing.strokes.push_back({{{340, 58}, {346, 60}}, 1.7});
+  const Image image = draw_sheet(drawing);
+  cv::Mat darkness(image.height, image.width, CV_32F);
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x)
+      darkness.at<float>(y, x) = 255.0f - image.rgb[(static_cast<std::size_t>(y) * image.width + x) * 3];
+  cv::Mat ink;
+  cv::threshold(darkness, ink, 100, 255, cv::THRESH_BINARY);
+  ink.convertTo(ink, CV_8U);
+  std::vector<KnownLetter> places;
+  for (std::size_t i = 0; i < letters.size(); ++i) {
+    const cv::Rect column(static_cast<int>(10 + 60 * i), 0, 60, drawing.height);
+    places.push_back({"?", cv::boundingRect(ink(column)) + column.tl()});
+  }
+  const int cap = places.front().box.height;
+  places.push_back({"?", cv::Rect(275, 52, 12, cap)});
+  places.push_back({"?", cv::Rect(337, 52, 12, cap)});
+  const TemplateSheet ts = template_sheet(darkness, cv::Mat::zeros(image.height, image.width, CV_8U), cap);
+  const auto font = identify_font_blind(ts, places, training_fonts());
+  ASSERT_TRUE(font);
+  EXPECT_EQ(font->font.family, "DejaVu Sans");
+  EXPECT_GE(font->score, 0.85);  // the four letters' fits; the specks' (about 0.3) left out
+}
+
 // DejaVu Sans is preferred in a near tie (docs/reader.md, "Letters by their font"), but a figure
 // lettered in another font, drawn cleanly, is still read in its own.
 TEST(LetterTemplates, AFigureInAnotherFontIsFoundInIt) {

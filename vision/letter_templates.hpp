@@ -85,7 +85,8 @@ struct FontMatch {
 std::optional<FontMatch> identify_font(const TemplateSheet& sheet, const std::vector<KnownLetter>& known,
                                        const std::vector<FontFace>& fonts);
 
-/// The same for letters whose reading is not known: each scored by its best capital (A–Z). The cap
+/// The same for letters whose reading is not known: each scored by its best capital (A–Z), a font by
+/// the mean of the best two thirds of them (a speck taken for a glyph fits no font). The cap
 /// height is looked for in the first font from their smallest box height to their largest and 2 px
 /// more (boxes of broken letters are smaller, of letters joined to a mark larger), then every font
 /// is tried at it and a pixel either way.

@@ -154,6 +154,8 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   std::vector<KnownLetter> unsure;
   for (const Glyph& g : sheet.glyphs)
     if (g.text.size() == 1) unsure.push_back({g.text, g.box});
+  // Capitals first: the first six are looked at.
+  std::stable_partition(unsure.begin(), unsure.end(), [](const KnownLetter& k) { return single_capital(k.text); });
   const bool blind = known.size() < 3;
   if (blind && unsure.size() < 2) return std::nullopt;
   if (blind)

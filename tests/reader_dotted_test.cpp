@@ -27,6 +27,15 @@
 namespace geotruth::vision {
 namespace {
 
+// A drawn sheet's darkness (255 less its red channel: the sheets are gray), as the reader takes it.
+cv::Mat darkness_of(const Image& image) {
+  cv::Mat darkness(image.height, image.width, CV_32F);
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x)
+      darkness.at<float>(y, x) = 255.0f - image.rgb[(static_cast<std::size_t>(y) * image.width + x) * 3];
+  return darkness;
+}
+
 struct Dotted {
   std::string name;
   PixelPoint at;
@@ -367,10 +376,8 @@ TEST(LetterTemplates, TheFontIsFoundAndALetterACrossesIsReadByIt) {
   const PixelPoint e = where["E"];
   sheet.strokes.push_back({{{e.x - 30, e.y + 20}, {e.x + 30, e.y - 20}}, 1.7});
   const Image image = draw_sheet(sheet);
-  cv::Mat darkness(image.height, image.width, CV_32F), covered = cv::Mat::zeros(image.height, image.width, CV_8U);
-  for (int y = 0; y < image.height; ++y)
-    for (int x = 0; x < image.width; ++x)
-      darkness.at<float>(y, x) = 255.0f - image.rgb[(static_cast<std::size_t>(y) * image.width + x) * 3];
+  const cv::Mat darkness = darkness_of(image);
+  cv::Mat covered = cv::Mat::zeros(image.height, image.width, CV_8U);
   cv::line(covered, cv::Point2d(e.x - 30, e.y + 20), cv::Point2d(e.x + 30, e.y - 20), 255, 4);
   const TemplateSheet ts = template_sheet(darkness, covered, 16);
   std::vector<KnownLetter> known;
@@ -435,10 +442,7 @@ TEST(LetterTemplates, SpecksTakenForGlyphsDoNotHideTheFont) {
   drawing.strokes.push_back({{{280, 52}, {283, 66}}, 1.7});
   drawing.strokes.push_back({{{340, 58}, {346, 60}}, 1.7});
   const Image image = draw_sheet(drawing);
-  cv::Mat darkness(image.height, image.width, CV_32F);
-  for (int y = 0; y < image.height; ++y)
-    for (int x = 0; x < image.width; ++x)
-      darkness.at<float>(y, x) = 255.0f - image.rgb[(static_cast<std::size_t>(y) * image.width + x) * 3];
+  const cv::Mat darkness = darkness_of(image);
   cv::Mat ink;
   cv::threshold(darkness, ink, 100, 255, cv::THRESH_BINARY);
   ink.convertTo(ink, CV_8U);
@@ -470,10 +474,7 @@ TEST(LetterTemplates, AFigureInAnotherFontIsFoundInIt) {
       sheet.texts.push_back({letters[i], at, {family}, 22});
     }
     const Image image = draw_sheet(sheet);
-    cv::Mat darkness(image.height, image.width, CV_32F);
-    for (int y = 0; y < image.height; ++y)
-      for (int x = 0; x < image.width; ++x)
-        darkness.at<float>(y, x) = 255.0f - image.rgb[(static_cast<std::size_t>(y) * image.width + x) * 3];
+    const cv::Mat darkness = darkness_of(image);
     cv::Mat ink;
     cv::threshold(darkness, ink, 100, 255, cv::THRESH_BINARY);
     ink.convertTo(ink, CV_8U);

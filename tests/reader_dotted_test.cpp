@@ -36,6 +36,24 @@ cv::Mat darkness_of(const Image& image) {
   return darkness;
 }
 
+// Letters written in a row, 22 px type, one to each 60 px column (centred at 40 + 60 i, 60).
+Sheet letter_row(const std::vector<std::string>& letters, const std::string& family) {
+  Sheet sheet;
+  sheet.width = 400, sheet.height = 120;
+  for (std::size_t i = 0; i < letters.size(); ++i)
+    sheet.texts.push_back({letters[i], {40.0 + 60 * i, 60}, {family}, 22});
+  return sheet;
+}
+
+// The box of the ink (darkness above 100) in column i of such a row.
+cv::Rect column_box(const cv::Mat& darkness, std::size_t i) {
+  cv::Mat ink;
+  cv::threshold(darkness, ink, 100, 255, cv::THRESH_BINARY);
+  ink.convertTo(ink, CV_8U);
+  const cv::Rect column(static_cast<int>(10 + 60 * i), 0, 60, darkness.rows);
+  return cv::boundingRect(ink(column)) + column.tl();
+}
+
 struct Dotted {
   std::string name;
   PixelPoint at;
@@ -402,18 +420,14 @@ TEST(LetterTemplates, TheFontIsFoundAndALetterACrossesIsReadByIt) {
 // letter with the bare capital its runner-up, is read again by the figure's font like any capital:
 // VisOnlyQA's H beside its dot was read as H', and questions about H went unanswered.
 TEST(LetterTemplates, ACapitalReadWithAnUnsurePrimeIsReadAgainByTheFont) {
-  Sheet drawing;
-  drawing.width = 400, drawing.height = 120;
   const std::vector<std::string> letters = {"A", "B", "D", "G", "K", "H"};
-  for (std::size_t i = 0; i < letters.size(); ++i)
-    drawing.texts.push_back({letters[i], {40.0 + 60 * i, 60}, {"DejaVu Sans"}, 22});
-  const Image image = draw_sheet(drawing);
+  const Image image = draw_sheet(letter_row(letters, "DejaVu Sans"));
+  const cv::Mat darkness = darkness_of(image);
   read::Sheet sheet;
   sheet.paper = measure_paper(image);
   sheet.width = image.width, sheet.height = image.height;
   for (std::size_t i = 0; i < letters.size(); ++i) {
-    const cv::Rect column(static_cast<int>(10 + 60 * i), 0, 60, drawing.height);
-    const cv::Rect box = cv::boundingRect(sheet.paper.ink(column)) + column.tl();
+    const cv::Rect box = column_box(darkness, i);
     read::Glyph glyph;
     glyph.text = letters[i] == "H" ? "H'" : letters[i];
     glyph.box = box;
@@ -425,7 +439,7 @@ TEST(LetterTemplates, ACapitalReadWithAnUnsurePrimeIsReadAgainByTheFont) {
   }
   ASSERT_TRUE(read::read_letters_by_font(sheet, {}, {}, {}));
   const auto at_h = std::find_if(sheet.glyphs.begin(), sheet.glyphs.end(),
-                                 [](const read::Glyph& g) { return std::abs(g.centre.x - 340) < 10; });
+                                 [](const read::Glyph& g) { return std::abs(g.centre.x - (40 + 60 * 5)) < 10; });
   ASSERT_NE(at_h, sheet.glyphs.end());
   EXPECT_EQ(at_h->text, "H");
 }
@@ -433,24 +447,15 @@ TEST(LetterTemplates, ACapitalReadWithAnUnsurePrimeIsReadAgainByTheFont) {
 // A font found blind (no letter read surely) is judged by the places that fit it best: two specks
 // the reader took for glyphs, which no font draws, do not hide the figure's font among four letters.
 TEST(LetterTemplates, SpecksTakenForGlyphsDoNotHideTheFont) {
-  Sheet drawing;
-  drawing.width = 400, drawing.height = 120;
   const std::vector<std::string> letters = {"B", "D", "G", "R"};
-  for (std::size_t i = 0; i < letters.size(); ++i)
-    drawing.texts.push_back({letters[i], {40.0 + 60 * i, 60}, {"DejaVu Sans"}, 22});
+  Sheet drawing = letter_row(letters, "DejaVu Sans");
   // Two short ticks where glyph-sized boxes are given too.
   drawing.strokes.push_back({{{280, 52}, {283, 66}}, 1.7});
   drawing.strokes.push_back({{{340, 58}, {346, 60}}, 1.7});
   const Image image = draw_sheet(drawing);
   const cv::Mat darkness = darkness_of(image);
-  cv::Mat ink;
-  cv::threshold(darkness, ink, 100, 255, cv::THRESH_BINARY);
-  ink.convertTo(ink, CV_8U);
   std::vector<KnownLetter> places;
-  for (std::size_t i = 0; i < letters.size(); ++i) {
-    const cv::Rect column(static_cast<int>(10 + 60 * i), 0, 60, drawing.height);
-    places.push_back({"?", cv::boundingRect(ink(column)) + column.tl()});
-  }
+  for (std::size_t i = 0; i < letters.size(); ++i) places.push_back({"?", column_box(darkness, i)});
   const int cap = places.front().box.height;
   places.push_back({"?", cv::Rect(275, 52, 12, cap)});
   places.push_back({"?", cv::Rect(337, 52, 12, cap)});
@@ -465,25 +470,11 @@ TEST(LetterTemplates, SpecksTakenForGlyphsDoNotHideTheFont) {
 // lettered in another font, drawn cleanly, is still read in its own.
 TEST(LetterTemplates, AFigureInAnotherFontIsFoundInIt) {
   for (const std::string family : {"Nimbus Sans", "Liberation Serif", "DejaVu Serif"}) {
-    Sheet sheet;
-    sheet.width = 400, sheet.height = 120;
     const std::vector<std::string> letters = {"A", "B", "D", "G", "J", "R"};
-    std::vector<KnownLetter> known;
-    for (std::size_t i = 0; i < letters.size(); ++i) {
-      const PixelPoint at{40.0 + 60 * i, 60};
-      sheet.texts.push_back({letters[i], at, {family}, 22});
-    }
-    const Image image = draw_sheet(sheet);
+    const Image image = draw_sheet(letter_row(letters, family));
     const cv::Mat darkness = darkness_of(image);
-    cv::Mat ink;
-    cv::threshold(darkness, ink, 100, 255, cv::THRESH_BINARY);
-    ink.convertTo(ink, CV_8U);
-    // Each letter's box: its ink within the letter's 60 px column.
-    for (std::size_t i = 0; i < letters.size(); ++i) {
-      const cv::Rect column(static_cast<int>(10 + 60 * i), 0, 60, sheet.height);
-      const cv::Rect box = cv::boundingRect(ink(column)) + column.tl();
-      known.push_back({letters[i], box});
-    }
+    std::vector<KnownLetter> known;
+    for (std::size_t i = 0; i < letters.size(); ++i) known.push_back({letters[i], column_box(darkness, i)});
     const TemplateSheet ts = template_sheet(darkness, cv::Mat::zeros(image.height, image.width, CV_8U), 16);
     const auto font = identify_font(ts, known, training_fonts());
     ASSERT_TRUE(font) << family;

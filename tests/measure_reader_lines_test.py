@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""scripts/measure_reader.py's truth lines made maximal (maximal_lines), on hand-worked figures:
+VisOnlyQA lists "AB, BE" where B lies on AE up to its 2-decimal rounding, and the picture draws one
+line ABE; a bend the picture can show, and collinear lines that share no point, stay apart.
+
+Usage: measure_reader_lines_test.py SOURCE_DIR"""
+import importlib.util
+import os
+import sys
+
+spec = importlib.util.spec_from_file_location(
+    "measure_reader", os.path.join(sys.argv[1], "scripts", "measure_reader.py"))
+measure = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(measure)
+failures = []
+
+
+def expect(what, got, want):
+    ok = got == want
+    print(("ok    " if ok else "FAIL  ") + what + ("" if ok else f": got {sorted(map(sorted, got))}"))
+    if not ok:
+        failures.append(what)
+
+
+def lines(*names):
+    return {frozenset(name) for name in names}
+
+
+# B is 0.004 off AE (within the rounding of 0.005 a coordinate): one line through A, B, E.
+points = {"A": (0.0, 0.0), "B": (1.0, 0.004), "E": (3.0, 0.0), "C": (1.0, 2.0)}
+expect("pieces collinear within the rounding are one line", measure.maximal_lines(lines("AB", "BE", "BC"), points),
+       lines("ABE", "BC"))
+# H is 0.05 off AF: a bend of about 3 degrees, kept as two lines.
+points = {"A": (0.0, 0.0), "H": (1.0, 0.05), "F": (3.0, 0.0)}
+expect("a bend beyond the rounding stays two lines", measure.maximal_lines(lines("AH", "HF"), points),
+       lines("AH", "HF"))
+# AB and CD on one straight line but apart: the picture may draw a gap, so they stay apart.
+points = {"A": (0.0, 0.0), "B": (1.0, 0.0), "C": (2.0, 0.0), "D": (3.0, 0.0)}
+expect("collinear lines that share no point stay apart", measure.maximal_lines(lines("AB", "CD"), points),
+       lines("AB", "CD"))
+# A chain merges step by step (AB + BC, then + CD); a point without coordinates blocks a merge.
+points = {"A": (0.0, 0.0), "B": (1.0, 1.0), "C": (2.0, 2.003), "D": (3.0, 3.0)}
+expect("a chain of collinear pieces is one line", measure.maximal_lines(lines("AB", "BC", "CD"), points),
+       lines("ABCD"))
+expect("a letter without coordinates is not merged", measure.maximal_lines(lines("AB", "BX"), points),
+       lines("AB", "BX"))
+# Two listed lines sharing two letters were one line already (merged_lines).
+expect("lines sharing two letters are one line", measure.maximal_lines(lines("ABC", "BCD"), points), lines("ABCD"))
+sys.exit(1 if failures else 0)

@@ -31,6 +31,58 @@ bool on_arc(const Round& r, P2 p, double margin_px) {
   return angle <= r.sweep_deg + margin_deg || angle >= 360 - margin_deg;
 }
 
+// Junctions read as several points: where strokes meet at a point whose dot was not found (a
+// JPEG's blur), their ends and crossings scatter over the ink they share by about a stroke width.
+// Two points within `reach` of each other, neither a dot nor only a centre, whose strokes all pass
+// within `on` of one place (their least-squares crossing) are that place; the closest pair first,
+// until no pair is left. Points whose strokes do not meet at one place (a stroke ending on a line
+// beside a crossing) stay apart.
+void merge_concurrent_points(std::vector<ReadPoint>& points, const std::vector<Piece>& pieces,
+                             const std::vector<Round>& rounds, double reach, double on) {
+  auto meet_at = [&](const ReadPoint& a, const ReadPoint& b) -> std::optional<P2> {
+    std::vector<int> ids = a.pieces;
+    for (int i : b.pieces)
+      if (std::find(ids.begin(), ids.end(), i) == ids.end()) ids.push_back(i);
+    std::vector<const Piece*> lines;
+    for (int i : ids) lines.push_back(&pieces[static_cast<std::size_t>(i)]);
+    const auto x = least_squares_point(lines);
+    if (!x || dist(*x, a.at) > reach || dist(*x, b.at) > reach) return std::nullopt;
+    for (const Piece* piece : lines) {
+      const double t = piece->along(*x);
+      if (std::abs(piece->offset(*x)) > on || t < piece->t0 - reach || t > piece->t1 + reach) return std::nullopt;
+    }
+    for (const ReadPoint* p : {&a, &b})
+      for (int c : p->rounds) {
+        const Round& r = rounds[static_cast<std::size_t>(c)];
+        if (std::abs(dist(*x, r.centre) - r.radius) > on) return std::nullopt;
+      }
+    return x;
+  };
+  for (;;) {
+    int best_a = -1, best_b = -1;
+    double best = reach;
+    P2 best_at{0, 0};
+    for (std::size_t a = 0; a < points.size(); ++a)
+      for (std::size_t b = a + 1; b < points.size(); ++b) {
+        const ReadPoint &pa = points[a], &pb = points[b];
+        if (pa.dot >= 0 || pb.dot >= 0 || pa.centre_only || pb.centre_only) continue;
+        const double d = dist(pa.at, pb.at);
+        if (d > best) continue;
+        if (const auto x = meet_at(pa, pb))
+          best = d, best_a = static_cast<int>(a), best_b = static_cast<int>(b), best_at = *x;
+      }
+    if (best_a < 0) return;
+    ReadPoint& into = points[static_cast<std::size_t>(best_a)];
+    const ReadPoint& gone = points[static_cast<std::size_t>(best_b)];
+    into.at = best_at;
+    for (int i : gone.pieces)
+      if (std::find(into.pieces.begin(), into.pieces.end(), i) == into.pieces.end()) into.pieces.push_back(i);
+    for (int c : gone.rounds)
+      if (std::find(into.rounds.begin(), into.rounds.end(), c) == into.rounds.end()) into.rounds.push_back(c);
+    points.erase(points.begin() + best_b);
+  }
+}
+
 }  // namespace
 
 void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds,
@@ -185,8 +237,10 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
       p.at = {mean.x / members[k].size(), mean.y / members[k].size()};
     }
   }
-  // Every stroke through a point, whether or not a candidate said so (a point on a stroke).
+  // Fitted over their length, the lines of one junction's strokes cross within about a pixel.
+  merge_concurrent_points(points, pieces, rounds, std::max(end_reach, 2 * merge), std::max(1.0, sheet.half + 0.5));
   const double on = std::max(1.5, sheet.half + 1.0) + 0.5;
+  // Every stroke through a point, whether or not a candidate said so (a point on a stroke).
   for (ReadPoint& p : points) {
     for (std::size_t i = 0; i < pieces.size(); ++i) {
       const Piece& piece = pieces[i];

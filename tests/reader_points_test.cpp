@@ -1,6 +1,8 @@
 // Points from the strokes read (vision/read/read_points.cpp): a junction whose dot was not found,
 // read as stroke ends scattered about it, is one point where the strokes' lines meet; a stroke
-// that ends on a line beside a crossing of that line stays a point of its own.
+// that ends on a line beside a crossing of that line stays a point of its own. And letters on
+// their ring (attach_letters.cpp, settle_on_ring): two letters on each other's dots trade them
+// when both then sit on the ring.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -61,6 +63,57 @@ TEST(ReaderPoints, AStrokeEndingOnALineBesideACrossingStaysItsOwnPoint) {
   const bool at_y = std::any_of(near.begin(), near.end(), [&](const ReadPoint* p) { return dist(p->at, y) < 1e-6; });
   EXPECT_TRUE(at_x);
   EXPECT_TRUE(at_y);
+}
+
+ReadPoint dot_at(P2 at) {
+  ReadPoint p;
+  p.at = at, p.dot = 0;
+  return p;
+}
+
+Glyph letter_at(const char* text, P2 centre) {
+  Glyph g;
+  g.text = text, g.centre = centre, g.height = 16, g.confidence = 1;
+  g.box = cv::Rect(static_cast<int>(centre.x) - 5, static_cast<int>(centre.y) - 8, 10, 16);
+  return g;
+}
+
+// Letters written 12 px from their dots (a ring about each dot); B's dot and I's are 11.7 px apart.
+// B's letter is exactly on the ring about its dot P and 23.5 px from Q; I's letter exactly on the
+// ring about Q and 11.66 px from P (0.34 off the ring): read the wrong way round, the pair is 11.84 px
+// off the ring in all; traded, 0.
+struct TwoDots {
+  std::vector<ReadPoint> points{dot_at({100, 100}), dot_at({106, 110})};
+  std::vector<Glyph> glyphs{letter_at("B", {100 - 12 / std::sqrt(2.0), 100 - 12 / std::sqrt(2.0)}),
+                            letter_at("I", {94, 110})};
+  LetterPlacement placement{false, false, {0, 0}, 12, 5.5, 25.6, true};
+};
+
+TEST(ReaderRing, TwoLettersOnEachOthersDotsTradeThemWhenBothThenSitOnTheRing) {
+  TwoDots f;
+  std::vector<Attachment> attached{{1, 11.5 / 16, -1, 0}, {0, 0.34 / 16, -1, 0}};
+  settle_on_ring(f.glyphs, attached, f.points, f.placement);
+  EXPECT_EQ(attached[0].point, 0);
+  EXPECT_EQ(attached[1].point, 1);
+  // The other reading is the trade undone, 11.84 px worse for the pair: no doubt (within 0.2 heights).
+  EXPECT_EQ(attached[0].runner_up, 1);
+  EXPECT_GT(attached[0].runner_up_cost, attached[0].cost + 0.2);
+  EXPECT_GT(attached[1].runner_up_cost, attached[1].cost + 0.2);
+}
+
+TEST(ReaderRing, LettersDoNotTradeWithoutARingOrOffIt) {
+  TwoDots f;
+  const std::vector<Attachment> read_so{{1, 11.5 / 16, -1, 0}, {0, 0.34 / 16, -1, 0}};
+  std::vector<Attachment> attached = read_so;
+  f.placement.fitted = false;  // the near rule alone: nothing to settle by
+  settle_on_ring(f.glyphs, attached, f.points, f.placement);
+  EXPECT_EQ(attached[0].point, 1);
+  // A ring of 30 px: B's letter would be 18 px off it at its own dot (beyond the tolerance).
+  f.placement.fitted = true, f.placement.radius = 30;
+  attached = read_so;
+  settle_on_ring(f.glyphs, attached, f.points, f.placement);
+  EXPECT_EQ(attached[0].point, 1);
+  EXPECT_EQ(attached[1].point, 0);
 }
 
 }  // namespace

@@ -259,7 +259,12 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
     std::fprintf(stderr, "ring: shift (%.1f, %.1f) radius %.1f matched %zu residual %.2f near %zd%s\n", best->shift.x,
                  best->shift.y, best->radius, best_vote.matched, best_vote.residual, near_count,
                  best_lower_left ? " (lower left)" : "");
-  if (placement) *placement = LetterPlacement{false, false, {0, 0}, 0, tolerance, kNearReach * typical_height};
+  if (placement) {
+    *placement = LetterPlacement{false, false, {0, 0}, 0, tolerance, kNearReach * typical_height};
+    if (best && best_vote.matched >= 3)
+      *placement = LetterPlacement{
+          false, best_lower_left, best->shift, best->radius, tolerance, kNearReach * typical_height, true};
+  }
   std::vector<Attachment> out;
   // The ring when it attaches clearly more letters than the near rule (a large ring about every point
   // passes near one more by chance).
@@ -268,8 +273,8 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
     out = near;
   } else {
     if (placement)
-      *placement =
-          LetterPlacement{true, best_lower_left, best->shift, best->radius, tolerance, kNearReach * typical_height};
+      *placement = LetterPlacement{
+          true, best_lower_left, best->shift, best->radius, tolerance, kNearReach * typical_height, true};
     // The ring's pairs first (nearer breaking ties), then the letters it leaves to the near rule.
     std::vector<Pair> pairs = best_vote.pairs;
     for (Pair& pair : pairs)
@@ -366,6 +371,39 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
       all.push_back({pair.cost + 1, pair.glyph, pair.point});
   std::vector<Attachment> most = match(all, none);
   return attached(most) > attached(out) ? most : out;
+}
+
+void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
+                    const std::vector<ReadPoint>& points, const LetterPlacement& placement) {
+  if (!placement.ring && !placement.fitted) return;
+  auto off_ring = [&](std::size_t g, int p) {
+    const Glyph& glyph = glyphs[g];
+    const P2 at = placement.lower_left
+                      ? P2{static_cast<double>(glyph.box.x), static_cast<double>(glyph.box.y + glyph.box.height)}
+                      : glyph.centre;
+    const P2& point = points[static_cast<std::size_t>(p)].at;
+    return std::abs(std::hypot(at.x - point.x - placement.shift.x, at.y - point.y - placement.shift.y) -
+                    placement.radius);
+  };
+  auto height = [&](std::size_t g) { return std::max(4.0, glyphs[g].height); };
+  // Each trade lowers the total by more than the tolerance, so the loop ends.
+  for (bool traded = true; traded;) {
+    traded = false;
+    for (std::size_t a = 0; a < glyphs.size(); ++a)
+      for (std::size_t b = a + 1; b < glyphs.size(); ++b) {
+        const int pa = attached[a].point, pb = attached[b].point;
+        if (pa < 0 || pb < 0 || !names_a_point(glyphs[a]) || !names_a_point(glyphs[b])) continue;
+        const double before = off_ring(a, pa) + off_ring(b, pb);
+        const double a_there = off_ring(a, pb), b_there = off_ring(b, pa);
+        if (std::max(a_there, b_there) > placement.tolerance || a_there + b_there + placement.tolerance >= before)
+          continue;
+        // Each letter's runner-up is the trade undone: the other reading costs the pair `gain` more.
+        const double gain = before - (a_there + b_there);
+        attached[a] = Attachment{pb, a_there / height(a), pa, (a_there + gain) / height(a)};
+        attached[b] = Attachment{pa, b_there / height(b), pb, (b_there + gain) / height(b)};
+        traded = true;
+      }
+  }
 }
 
 std::optional<FittedCircle> least_squares_circle(const std::vector<P2>& points) {

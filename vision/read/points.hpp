@@ -46,6 +46,9 @@ struct LetterPlacement {
   P2 shift{0, 0};
   double radius = 0, tolerance = 0;
   double reach = 0;
+  /// A ring fitted to three letters or more (shift and radius set) though the near rule attached as
+  /// many: not used to attach letters, only to settle trades (settle_on_ring).
+  bool fitted = false;
 };
 
 /// Each letter attached to one point (one letter per point): by the ring the picture's letters
@@ -54,6 +57,13 @@ struct LetterPlacement {
 /// `placement`, when given, receives the rule used.
 std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const std::vector<ReadPoint>& points,
                                        bool dotted, LetterPlacement* placement = nullptr);
+
+/// On a ring (`placement.ring`, or one `fitted`), letters trade points while that puts both on the ring and their total
+/// distance from it falls by more than the ring's tolerance: the greedy pairing, and the letters
+/// complete_letters finds later, may leave a letter on a neighbour's dot that fits it less well than
+/// its own (two dots a letter apart; the letter found last pushed onto the dot left over).
+void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
+                    const std::vector<ReadPoint>& points, const LetterPlacement& placement);
 
 /// In a figure lettered from A without a gap, the letters no glyph read names, looked for about the
 /// dots left without a letter, where the figure writes its letters (`placement`), each drawn in the

@@ -105,21 +105,26 @@ def letter_lines(scene):
     return out
 
 
-def merged_lines(lines):
-    """Letter sets merged while two share two letters (collinear pieces that touch are one line)."""
+def merge_while(lines, joins):
+    """Letter sets merged, a pair at a time, while `joins(a, b)` says two are one line."""
     lines = [set(l) for l in lines]
     changed = True
     while changed:
         changed = False
         for i in range(len(lines)):
             for j in range(i + 1, len(lines)):
-                if len(lines[i] & lines[j]) >= 2:
+                if joins(lines[i], lines[j]):
                     lines[i] |= lines.pop(j)
                     changed = True
                     break
             if changed:
                 break
     return {frozenset(l) for l in lines}
+
+
+def merged_lines(lines):
+    """Letter sets merged while two share two letters (collinear pieces that touch are one line)."""
+    return merge_while(lines, lambda a, b: len(a & b) >= 2)
 
 
 # VisOnlyQA writes its coordinates to 2 decimals (±0.005 each): a point this close to the line
@@ -140,19 +145,7 @@ def maximal_lines(lines, points, slack=ROUNDING_SLACK):
         return length > 0 and all(
             abs((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / length <= slack for p in pts)
 
-    lines = [set(l) for l in merged_lines(lines)]
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(lines)):
-            for j in range(i + 1, len(lines)):
-                if lines[i] & lines[j] and collinear(lines[i] | lines[j]):
-                    lines[i] |= lines.pop(j)
-                    changed = True
-                    break
-            if changed:
-                break
-    return {frozenset(l) for l in lines}
+    return merge_while(merged_lines(lines), lambda a, b: a & b and collinear(a | b))
 
 
 def full_circles(scene):

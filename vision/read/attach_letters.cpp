@@ -261,7 +261,8 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
                  best_lower_left ? " (lower left)" : "");
   if (placement) {
     *placement = LetterPlacement{false, false, {0, 0}, 0, tolerance, kNearReach * typical_height};
-    if (best && best_vote.matched >= 3)
+    // A ring that fits as many letters as the near rule attaches, not one through a few by chance.
+    if (best && best_vote.matched >= 3 && static_cast<std::ptrdiff_t>(best_vote.matched) >= near_count)
       *placement = LetterPlacement{
           false, best_lower_left, best->shift, best->radius, tolerance, kNearReach * typical_height, true};
   }

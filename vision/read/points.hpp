@@ -46,8 +46,8 @@ struct LetterPlacement {
   P2 shift{0, 0};
   double radius = 0, tolerance = 0;
   double reach = 0;
-  /// A ring fitted to three letters or more (shift and radius set) though the near rule attached as
-  /// many: not used to attach letters, only to settle trades (settle_on_ring).
+  /// A ring fitted to three letters or more and to as many as the near rule attaches (shift and
+  /// radius set), though not more: not used to attach letters, only to settle trades (settle_on_ring).
   bool fitted = false;
 };
 

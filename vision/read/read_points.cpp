@@ -58,28 +58,35 @@ void merge_concurrent_points(std::vector<ReadPoint>& points, const std::vector<P
       }
     return x;
   };
+  std::vector<std::size_t> by_x;
   for (;;) {
-    int best_a = -1, best_b = -1;
+    // The pairs within reach, by a sweep along x (a figure of hairlines has thousands of crossings);
+    // the closest first, of two as close the later by index.
+    by_x.resize(points.size());
+    std::iota(by_x.begin(), by_x.end(), std::size_t{0});
+    std::sort(by_x.begin(), by_x.end(), [&](std::size_t a, std::size_t b) { return points[a].at.x < points[b].at.x; });
+    std::size_t best_a = 0, best_b = 0;
+    bool found = false;
     double best = reach;
     P2 best_at{0, 0};
-    for (std::size_t a = 0; a < points.size(); ++a)
-      for (std::size_t b = a + 1; b < points.size(); ++b) {
+    for (std::size_t i = 0; i < by_x.size(); ++i)
+      for (std::size_t j = i + 1; j < by_x.size() && points[by_x[j]].at.x - points[by_x[i]].at.x <= best; ++j) {
+        const std::size_t a = std::min(by_x[i], by_x[j]), b = std::max(by_x[i], by_x[j]);
         const ReadPoint &pa = points[a], &pb = points[b];
         if (pa.dot >= 0 || pb.dot >= 0 || pa.centre_only || pb.centre_only) continue;
         const double d = dist(pa.at, pb.at);
-        if (d > best) continue;
-        if (const auto x = meet_at(pa, pb))
-          best = d, best_a = static_cast<int>(a), best_b = static_cast<int>(b), best_at = *x;
+        if (d > best || (found && d == best && std::make_pair(a, b) < std::make_pair(best_a, best_b))) continue;
+        if (const auto x = meet_at(pa, pb)) best = d, best_a = a, best_b = b, best_at = *x, found = true;
       }
-    if (best_a < 0) return;
-    ReadPoint& into = points[static_cast<std::size_t>(best_a)];
-    const ReadPoint& gone = points[static_cast<std::size_t>(best_b)];
+    if (!found) return;
+    ReadPoint& into = points[best_a];
+    const ReadPoint& gone = points[best_b];
     into.at = best_at;
     for (int i : gone.pieces)
       if (std::find(into.pieces.begin(), into.pieces.end(), i) == into.pieces.end()) into.pieces.push_back(i);
     for (int c : gone.rounds)
       if (std::find(into.rounds.begin(), into.rounds.end(), c) == into.rounds.end()) into.rounds.push_back(c);
-    points.erase(points.begin() + best_b);
+    points.erase(points.begin() + static_cast<std::ptrdiff_t>(best_b));
   }
 }
 

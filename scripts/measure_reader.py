@@ -18,8 +18,8 @@ away). Printed: precision and recall of letters with their positions, of lines a
 (the description's lines made maximal: pieces that share a point and are collinear within its
 2-decimal rounding are one line, as drawn; "lines_as_listed" keeps them apart), of circles (the
 texts list one circle at most: circles read that a text lacks but that are centred on a described
-point and pass through another are counted apart, "unlisted_on_points"); and,
-with the `visonlyqa` importer, every question answered from the picture alone
+point and pass through another are counted apart, "unlisted_on_points"); and, with the `visonlyqa`
+importer, every question answered from the picture alone
 (`audit --truth-from picture`): coverage and accuracy per task, against the dataset's label and
 against the truth the description decides (`audit` from the text; its ambiguous items left out).
 

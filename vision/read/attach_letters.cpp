@@ -59,6 +59,13 @@ bool names_a_point(const Glyph& g) {
   return !g.text.empty() && std::isalpha(static_cast<unsigned char>(g.text[0]));
 }
 
+// Where a letter's ring places it: its box's centre, or its lower left (matplotlib's annotate
+// anchors the text's baseline there).
+P2 ring_anchor(const Glyph& glyph, bool lower_left) {
+  return lower_left ? P2{static_cast<double>(glyph.box.x), static_cast<double>(glyph.box.y + glyph.box.height)}
+                    : glyph.centre;
+}
+
 struct Pair {
   double cost;
   std::size_t glyph, point;
@@ -192,9 +199,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
     for (std::size_t g = 0; g < glyphs.size(); ++g) {
       const Glyph& glyph = glyphs[g];
       if (!names_a_point(glyph)) continue;
-      const P2 at = lower_left
-                        ? P2{static_cast<double>(glyph.box.x), static_cast<double>(glyph.box.y + glyph.box.height)}
-                        : glyph.centre;
+      const P2 at = ring_anchor(glyph, lower_left);
       for (std::size_t p = 0; p < points.size(); ++p) {
         if (dotted && points[p].dot < 0) continue;  // a dotted figure letters its dots
         const P2 v{at.x - points[p].at.x, at.y - points[p].at.y};
@@ -273,9 +278,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
   if (!best || matched < 3 || matched < near_count + 2 || 4 * matched < 5 * near_count) {
     out = near;
   } else {
-    if (placement)
-      *placement = LetterPlacement{
-          true, best_lower_left, best->shift, best->radius, tolerance, kNearReach * typical_height, true};
+    if (placement) placement->ring = true;  // the fitted ring above (it matches more than the near rule)
     // The ring's pairs first (nearer breaking ties), then the letters it leaves to the near rule.
     std::vector<Pair> pairs = best_vote.pairs;
     for (Pair& pair : pairs)
@@ -378,10 +381,7 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
                     const std::vector<ReadPoint>& points, const LetterPlacement& placement) {
   if (!placement.ring && !placement.fitted) return;
   auto off_ring = [&](std::size_t g, int p) {
-    const Glyph& glyph = glyphs[g];
-    const P2 at = placement.lower_left
-                      ? P2{static_cast<double>(glyph.box.x), static_cast<double>(glyph.box.y + glyph.box.height)}
-                      : glyph.centre;
+    const P2 at = ring_anchor(glyphs[g], placement.lower_left);
     const P2& point = points[static_cast<std::size_t>(p)].at;
     return std::abs(std::hypot(at.x - point.x - placement.shift.x, at.y - point.y - placement.shift.y) -
                     placement.radius);

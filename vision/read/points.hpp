@@ -58,10 +58,11 @@ struct LetterPlacement {
 std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const std::vector<ReadPoint>& points,
                                        bool dotted, LetterPlacement* placement = nullptr);
 
-/// On a ring (`placement.ring`, or one `fitted`), letters trade points while that puts both on the ring and their total
-/// distance from it falls by more than the ring's tolerance: the greedy pairing, and the letters
-/// complete_letters finds later, may leave a letter on a neighbour's dot that fits it less well than
-/// its own (two dots a letter apart; the letter found last pushed onto the dot left over).
+/// On a ring (`placement.ring`, or one `fitted`), letters trade points while that puts both on the
+/// ring and their total distance from it falls by more than the ring's tolerance: the greedy
+/// pairing, and the letters complete_letters finds later, may leave a letter on a neighbour's dot
+/// that fits it less well than its own (two dots a letter apart; the letter found last pushed onto
+/// the dot left over).
 void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
                     const std::vector<ReadPoint>& points, const LetterPlacement& placement);
 

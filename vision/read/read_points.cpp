@@ -31,6 +31,12 @@ bool on_arc(const Round& r, P2 p, double margin_px) {
   return angle <= r.sweep_deg + margin_deg || angle >= 360 - margin_deg;
 }
 
+// Appends to `ids` those of `more` it lacks, in their order.
+void add_missing(std::vector<int>& ids, const std::vector<int>& more) {
+  for (int i : more)
+    if (std::find(ids.begin(), ids.end(), i) == ids.end()) ids.push_back(i);
+}
+
 // Junctions read as several points: where strokes meet at a point whose dot was not found (a
 // JPEG's blur), their ends and crossings scatter over the ink they share by about a stroke width.
 // Two points within `reach` of each other, neither a dot nor only a centre, whose strokes all pass
@@ -41,8 +47,7 @@ void merge_concurrent_points(std::vector<ReadPoint>& points, const std::vector<P
                              const std::vector<Round>& rounds, double reach, double on) {
   auto meet_at = [&](const ReadPoint& a, const ReadPoint& b) -> std::optional<P2> {
     std::vector<int> ids = a.pieces;
-    for (int i : b.pieces)
-      if (std::find(ids.begin(), ids.end(), i) == ids.end()) ids.push_back(i);
+    add_missing(ids, b.pieces);
     std::vector<const Piece*> lines;
     for (int i : ids) lines.push_back(&pieces[static_cast<std::size_t>(i)]);
     const auto x = least_squares_point(lines);
@@ -82,10 +87,8 @@ void merge_concurrent_points(std::vector<ReadPoint>& points, const std::vector<P
     ReadPoint& into = points[best_a];
     const ReadPoint& gone = points[best_b];
     into.at = best_at;
-    for (int i : gone.pieces)
-      if (std::find(into.pieces.begin(), into.pieces.end(), i) == into.pieces.end()) into.pieces.push_back(i);
-    for (int c : gone.rounds)
-      if (std::find(into.rounds.begin(), into.rounds.end(), c) == into.rounds.end()) into.rounds.push_back(c);
+    add_missing(into.pieces, gone.pieces);
+    add_missing(into.rounds, gone.rounds);
     points.erase(points.begin() + static_cast<std::ptrdiff_t>(best_b));
   }
 }
@@ -225,10 +228,8 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
       if (!c.centre) points[home].centre_only = false;
     }
     ReadPoint& p = points[home];
-    for (int i : c.pieces)
-      if (std::find(p.pieces.begin(), p.pieces.end(), i) == p.pieces.end()) p.pieces.push_back(i);
-    for (int r : c.rounds)
-      if (std::find(p.rounds.begin(), p.rounds.end(), r) == p.rounds.end()) p.rounds.push_back(r);
+    add_missing(p.pieces, c.pieces);
+    add_missing(p.rounds, c.rounds);
   }
   // Positions: a dot's centre; else the least-squares crossing of its strokes; else the mean.
   for (std::size_t k = 0; k < points.size(); ++k) {

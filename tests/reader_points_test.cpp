@@ -65,6 +65,34 @@ TEST(ReaderPoints, AStrokeEndingOnALineBesideACrossingStaysItsOwnPoint) {
   EXPECT_TRUE(at_y);
 }
 
+TEST(ReaderPoints, HairlinesOfAnEnlargedPictureMeetWithinAPixelOfThePicture) {
+  // Three long strokes at 0, 120 and 240 degrees, each passing 2 px from J (a paint program's lines
+  // meant to meet at J): their crossings are the corners of an equilateral triangle of inradius 2,
+  // 6.93 px a side, and J is their least-squares crossing, 2 px off every line. On a picture read at
+  // twice its size 2 px are one pixel of the picture: one point. Read at its own size, where the
+  // strokes' lines meet within 1.5 px (half 1 + 0.5): three points.
+  const P2 j{100, 100};
+  std::vector<Piece> pieces;
+  for (const double degrees : {0.0, 120.0, 240.0}) {
+    const double a = degrees * kPi / 180;
+    pieces.push_back(stroke({j.x - 2 * std::sin(a), j.y + 2 * std::cos(a)}, degrees, -60, 60));
+  }
+  for (const double scale : {2.0, 1.0}) {
+    Sheet sheet;
+    sheet.scale = scale, sheet.half = 1;
+    const auto points = read_points(sheet, pieces, {}, {});
+    const auto near_j = within(points, j, 5);
+    SCOPED_TRACE(scale);
+    if (scale == 2) {
+      ASSERT_EQ(near_j.size(), 1u);
+      EXPECT_NEAR(dist(near_j[0]->at, j), 0, 1e-6);
+      EXPECT_EQ(near_j[0]->pieces.size(), 3u);
+    } else {
+      EXPECT_EQ(near_j.size(), 3u);
+    }
+  }
+}
+
 ReadPoint dot_at(P2 at) {
   ReadPoint p;
   p.at = at, p.dot = 0;

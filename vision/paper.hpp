@@ -7,6 +7,7 @@
 #include <opencv2/core.hpp>
 
 #include <algorithm>
+#include <optional>
 
 #include <geotruth/vision.hpp>
 
@@ -24,10 +25,30 @@ struct Paper {
   double ink_level = 0;       ///< darkness from which a pixel is ink: well above the noise
 };
 
+/// A picture whose point labels are written in a colour of their own (CountShapes' red letters
+/// over black lines), as two gray pictures: the strokes without the labels, and the labels alone.
+struct ColourLayers {
+  Image strokes;  ///< each pixel's brightest channel: a label's colour on paper reads as paper
+  Image labels;   ///< 255 − the pixel's chroma (max − min of R, G, B): the labels black on white
+};
+
+/// The two layers when the picture's strongly coloured ink (chroma at least 96) is lettering: at
+/// least 20 such pixels, at least 20 neutral dark ones (the strokes), and nine tenths of the
+/// coloured ink (chroma at least 48) in connected pieces no larger than a label (a tenth of the
+/// picture's longer side, 12 px at least). std::nullopt for gray pictures and for pictures whose
+/// strokes are coloured (a coloured stroke is longer than a label), which are read as they are.
+std::optional<ColourLayers> split_coloured_labels(const Image& image);
+
+/// When measure_paper filters salt-and-pepper specks away (a 3 × 3 median).
+enum class Specks {
+  filter_when_changed,    ///< whenever the median changes the picture noticeably
+  spare_clean_hairlines,  ///< the same, except on a clean drawing of hairlines, which it would erase
+};
+
 /// Measures the paper and the noise of an image and computes its darkness map and ink mask.
 /// Images with a noise σ above 2 gray levels are smoothed (Gaussian, σ 1 px) before the darkness
 /// is taken; salt-and-pepper specks are removed by a 3 × 3 median first when they are present.
-Paper measure_paper(const Image& image);
+Paper measure_paper(const Image& image, Specks specks = Specks::filter_when_changed);
 
 /// Ink in the picture as decoded, before any smoothing: darkness above `ink_level` and 4 σ of the
 /// unsmoothed noise. For thin marks (the stem of an I or a J) that the median filter against

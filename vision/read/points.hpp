@@ -24,6 +24,11 @@ struct ReadPoint {
 void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds,
                        const std::vector<Dot>& dots);
 
+/// Carries each piece's end that runs into a label drawn over the strokes (unknown to them, on a
+/// sheet whose labels have a colour of their own) on to the nearest stroke it meets under the label:
+/// the label hides where the two join. An end that meets no stroke there stays.
+void extend_under_labels(const Sheet& sheet, std::vector<Piece>& pieces);
+
 /// Dots, crossings (piece–piece, piece–round, round–round), piece ends and circle centres, merged
 /// where they are one place; then every stroke through each point.
 std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>& pieces,

@@ -73,6 +73,10 @@ struct Dot {
 /// The picture as the reader works on it.
 struct Sheet {
   Paper paper;
+  /// The labels' own layer when they are written in a colour of their own (split_coloured_labels):
+  /// `paper` then holds the strokes alone.
+  std::optional<Paper> labels;
+  const Paper& letters_paper() const { return labels ? *labels : paper; }
   double stroke = 2;  ///< typical stroke width (px), as the cross-check estimates it
   double ridge = 2;   ///< the distance transform's median ridge over the ink mask
   /// The strokes' typical half-width: a binary ink line n pixels wide has a ridge of (n + 1) / 2, so
@@ -81,6 +85,7 @@ struct Sheet {
   cv::Mat unknown;  ///< 8-bit: pixels under a letter (neither ink nor paper for the strokes)
   std::vector<Glyph> glyphs;
   int width = 0, height = 0;
+  double scale = 1;  ///< the sheet's pixels per pixel of the picture as given (enlarged or reduced)
   bool inside(P2 p) const { return p.x >= 0 && p.y >= 0 && p.x < width && p.y < height; }
   bool is_unknown(P2 p) const;
 };

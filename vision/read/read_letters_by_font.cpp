@@ -64,7 +64,7 @@ cv::Mat covered_by_marks(const Sheet& sheet, const std::vector<Piece>& pieces, c
 // Letter-sized ink that no stroke, dot or glyph read explains: pieces within a third of a letter of
 // each other, together no larger than a letter, with a letter's share of ink.
 std::vector<cv::Rect> unread_ink(const Sheet& sheet, const cv::Mat& covered, double cap) {
-  cv::Mat ink = sheet.paper.ink & ~covered;
+  cv::Mat ink = sheet.letters_paper().ink & ~covered;
   for (const Glyph& g : sheet.glyphs) {
     const int pad = static_cast<int>(std::ceil(0.2 * cap));
     const cv::Rect grown(g.box.x - pad, g.box.y - pad, g.box.width + 2 * pad, g.box.height + 2 * pad);
@@ -162,7 +162,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
     for (const KnownLetter& k : unsure) heights.push_back(k.box.height);
   const double cap = median_of(std::move(heights));
   const cv::Mat covered = covered_by_marks(sheet, pieces, rounds, dots, cap);
-  TemplateSheet ts = template_sheet(sheet.paper.darkness, covered, cap);
+  TemplateSheet ts = template_sheet(sheet.letters_paper().darkness, covered, cap);
   if (known.size() > 8) known.resize(8);
   if (unsure.size() > 6) unsure.resize(6);
   const auto font =

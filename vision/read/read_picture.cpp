@@ -135,25 +135,32 @@ class Reader {
     const int reduce_above = options_.reduce_above_px;
     if (reduce_above > 0 && longer > reduce_above) scale = static_cast<double>(reduce_above) / longer;
     StepClock clock;
-    Image work = scale == 1 ? image_ : resized(image_, scale);
-    sheet_.paper = measure_paper(work);
+    Image work;
+    std::optional<ColourLayers> layers;
+    const auto measure_at = [&](double at) {
+      work = at == 1 ? image_ : resized(image_, at);
+      layers = split_coloured_labels(work);
+      sheet_.paper = measure_paper(layers ? layers->strokes : work, Specks::spare_clean_hairlines);
+    };
+    measure_at(scale);
     // Hairlines (a pixel wide, often aliased) are read at twice the size: the line detector needs
     // two edges a pixel or more apart, and the fits gain the sub-pixel steps.
     if (scale == 1 && longer * 2 <= std::max(reduce_above, 2 * options_.upscale_below_px) &&
         ink_half_thickness(sheet_.paper.ink) <= 1.0) {
       scale = 2;
-      work = resized(image_, scale);
-      sheet_.paper = measure_paper(work);
+      measure_at(scale);
     }
     scale_ = scale;
     const double contrast = stroke_contrast(sheet_.paper);
-    Paper for_letters = sheet_.paper;
+    if (layers) sheet_.labels = measure_paper(layers->labels, Specks::spare_clean_hairlines);
+    Paper for_letters = sheet_.letters_paper();
     const bool halos = has_halos(sheet_.paper, contrast);
-    if (halos || sheet_.paper.smoothing > 0) raise_ink_level(for_letters, 0.25, contrast);
+    if (!layers && (halos || sheet_.paper.smoothing > 0)) raise_ink_level(for_letters, 0.25, contrast);
     if (std::getenv("GEOTRUTH_READER_DEBUG"))
-      std::fprintf(stderr, "contrast %.1f halos %d letters' ink level %.1f\n", contrast, halos, for_letters.ink_level);
+      std::fprintf(stderr, "contrast %.1f halos %d letters' ink level %.1f%s\n", contrast, halos, for_letters.ink_level,
+                   layers ? " (labels in a colour of their own)" : "");
     raise_ink_level(sheet_.paper, 0.33, contrast);
-    sheet_.width = work.width, sheet_.height = work.height;
+    sheet_.width = work.width, sheet_.height = work.height, sheet_.scale = scale;
     sheet_.ridge = ink_half_thickness(sheet_.paper.ink);
     sheet_.half = std::max(0.5, sheet_.ridge - 0.5);
     sheet_.stroke = stroke_width_of(sheet_.paper.ink);
@@ -211,6 +218,8 @@ class Reader {
       cv::Mat lines_only = strokes.clone();
       for (const Round& r : rounds_)
         cv::circle(strokes, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255, thickness);
+      // Labels in a colour of their own are read from their own layer, which no stroke crosses.
+      if (layers) strokes.setTo(0);
       read::read_glyphs(sheet_, for_letters, strokes);
       // A round of a letter's size where a letter is, or no larger than half a letter anywhere, is a
       // letter's bowl (O, D, C, G read as a small circle), its ink taken from the letters: dropped,
@@ -232,7 +241,7 @@ class Reader {
           for (const Round& r : rounds_)
             cv::circle(lines_only, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255,
                        thickness);
-          read::read_glyphs(sheet_, for_letters, lines_only);
+          read::read_glyphs(sheet_, for_letters, layers ? strokes : lines_only);
         }
       }
       if (!lettered()) {
@@ -241,6 +250,7 @@ class Reader {
       }
       clock.step("letters");
     }
+    if (sheet_.labels) hide_under_labels();
     pieces_ = read::read_pieces(sheet_, segments);
     clock.step("pieces");
     read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
@@ -248,6 +258,7 @@ class Reader {
     read::read_arcs(sheet_, proposals, pieces_, rounds_);
     clock.step("arcs");
     dots_ = read::read_dots(sheet_, pieces_, rounds_);
+    read::extend_under_labels(sheet_, pieces_);
     read::trim_at_junctions(sheet_, pieces_, rounds_, dots_);
     pieces_ = read::dot_to_dot_pieces(sheet_, dots_, std::move(pieces_));
     if (!sheet_.glyphs.empty()) font_ = read::read_letters_by_font(sheet_, pieces_, rounds_, dots_);
@@ -420,7 +431,22 @@ class Reader {
 
   // A "letter" whose ink lies along a stroke read (a line's end or a bit of a circle read as l or I)
   // is that stroke.
+  // Labels in a colour of their own hide the strokes they are written over (an opaque box, or the
+  // label's own ink): every label's box, a stroke's width about it, is unknown to the strokes, read
+  // or not as a letter.
+  void hide_under_labels() {
+    cv::Mat labels, stats, centroids;
+    const int n = cv::connectedComponentsWithStats(sheet_.labels->ink, labels, stats, centroids, 8, CV_32S);
+    const int pad = static_cast<int>(std::ceil(sheet_.stroke)) + 1;
+    for (int c = 1; c < n; ++c) {
+      const cv::Rect box(stats.at<int>(c, cv::CC_STAT_LEFT) - pad, stats.at<int>(c, cv::CC_STAT_TOP) - pad,
+                         stats.at<int>(c, cv::CC_STAT_WIDTH) + 2 * pad, stats.at<int>(c, cv::CC_STAT_HEIGHT) + 2 * pad);
+      sheet_.unknown(box & cv::Rect(0, 0, sheet_.width, sheet_.height)).setTo(255);
+    }
+  }
+
   void drop_stroke_glyphs() {
+    if (sheet_.labels) return;  // the labels' colour tells them from the strokes
     const double tolerance = std::max(1.5, sheet_.half + 1.0) + 0.5;
     std::erase_if(sheet_.glyphs, [&](const Glyph& g) {
       // A letter the font drew matched the ink the strokes leave (their pixels left out of its

@@ -1,6 +1,7 @@
 // Points from the strokes read (docs/reader.md, "Points"): dots, stroke ends, crossings of strokes
 // with strokes and circles, merged where they are one place.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -94,6 +95,54 @@ void merge_concurrent_points(std::vector<ReadPoint>& points, const std::vector<P
 }
 
 }  // namespace
+
+void extend_under_labels(const Sheet& sheet, std::vector<Piece>& pieces) {
+  if (!sheet.labels) return;
+  const double tolerance = std::max(1.5, sheet.half + 1.0);
+  const int paper_max = static_cast<int>(std::ceil(sheet.stroke)) + 1;  // between the ink and the label's box
+  // How far each end runs on under a label (0: it does not run into one), and on along whatever
+  // ink shows past it (the stroke's stub between the label and the stroke it meets).
+  auto hidden_beyond = [&](const Piece& p, double t_end, double sign) {
+    const P2 normal{-p.dir.y, p.dir.x};
+    double reach = 0;
+    bool under = false;
+    for (int step = 1, paper = 0; step < 4 * std::max(sheet.width, sheet.height); ++step) {
+      const P2 c = p.at(t_end + sign * step);
+      if (!sheet.inside(c)) break;
+      if (sheet.is_unknown(c)) {
+        under = true, reach = step, paper = 0;
+      } else if (under && peak_darkness_across(sheet.paper, c, normal, tolerance) >= sheet.paper.ink_level) {
+        reach = step, paper = 0;
+      } else if (++paper > paper_max) {
+        break;
+      }
+    }
+    return under ? reach : 0.0;
+  };
+  std::vector<std::array<double, 2>> hidden(pieces.size());
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    hidden[i] = {hidden_beyond(pieces[i], pieces[i].t0, -1), hidden_beyond(pieces[i], pieces[i].t1, 1)};
+  std::vector<Piece> extended = pieces;
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    for (int end = 0; end < 2; ++end) {
+      if (hidden[i][end] == 0) continue;
+      const Piece& p = pieces[i];
+      const double sign = end == 0 ? -1 : 1, t_end = end == 0 ? p.t0 : p.t1;
+      double best = t_end;
+      for (std::size_t j = 0; j < pieces.size(); ++j) {
+        P2 x;
+        if (j == i || !crossing(p, pieces[j], x)) continue;
+        const Piece& q = pieces[j];
+        const double u = q.along(x), tx = p.along(x);
+        // Both may run on under the same label (a corner hidden by its letter).
+        if (u < q.t0 - hidden[j][0] - tolerance || u > q.t1 + hidden[j][1] + tolerance) continue;
+        if (sign * (tx - t_end) <= 0 || sign * (tx - t_end) > hidden[i][end] + tolerance) continue;
+        if (best == t_end || std::abs(tx - t_end) < std::abs(best - t_end)) best = tx;
+      }
+      (end == 0 ? extended[i].t0 : extended[i].t1) = best;
+    }
+  pieces = std::move(extended);
+}
 
 void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds,
                        const std::vector<Dot>& dots) {
@@ -246,7 +295,10 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
     }
   }
   // Fitted over their length, the lines of one junction's strokes cross within about a pixel.
-  merge_concurrent_points(points, pieces, rounds, std::max(end_reach, 2 * merge), std::max(1.0, sheet.half + 0.5));
+  // An enlarged picture's hairlines were drawn to whole pixels of the picture: lines meant to meet at
+  // one place (a paint program's figure) miss it by up to about a pixel of the picture.
+  merge_concurrent_points(points, pieces, rounds, std::max({end_reach, 2 * merge, 4 * sheet.scale}),
+                          std::max({1.0, sheet.half + 0.5, 1.25 * sheet.scale}));
   const double on = std::max(1.5, sheet.half + 1.0) + 0.5;
   // Every stroke through a point, whether or not a candidate said so (a point on a stroke).
   for (ReadPoint& p : points) {

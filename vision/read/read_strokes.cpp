@@ -127,7 +127,9 @@ std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>&
     const double reach = std::max(12.0, 6 * sheet.stroke) + 0.25 * (t1 - t0);
     double lo = 0, hi = 0;
     if (!clip_to_sheet(sheet, origin, dir, lo, hi)) continue;
-    lo = std::max(lo, t0 - reach), hi = std::min(hi, t1 + reach);
+    // With the labels in a layer of their own, nothing but strokes is left to run into: the walk
+    // goes on to the sheet's edge and the run ends where the ink does.
+    if (!sheet.labels) lo = std::max(lo, t0 - reach), hi = std::min(hi, t1 + reach);
     const std::vector<Sample> samples = walk_line(sheet, origin, dir, lo, hi, tolerance);
     // The stroke's own contrast on the detected stretch: ink at half of it belongs to the stroke.
     std::vector<double> peaks;

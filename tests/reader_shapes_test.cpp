@@ -226,5 +226,24 @@ TEST(ReaderShapes, ASectorCentredOnAnEllipseIsASector) {
     }
 }
 
+// A triangle inscribed in an ellipse (geotruth's GePBench generator, seed 3, item 13): where a side
+// meets the ellipse at a shallow angle, its ink runs on along the ellipse's stroke, 6 px past the
+// corner; the side is cut back to where its line crosses the ellipse, and the three sides close.
+// And a square whose corner touches an ellipse (seed 11, item 91): the two sides' ends mark that
+// corner, and stay there.
+TEST(ReaderShapes, APolygonOnAnEllipsesStrokeClosesAtItsCorners) {
+  const Scene inscribed = scene_of(R"({"id":"inscribed","frame":{"width":1,"height":1,"y":"up"},"shapes":[
+    {"id":"e","type":"ellipse","center":[0.3425,0.6835],"axes":[0.1474,0.0657],"rotation":147.7486},
+    {"id":"t","type":"polygon","points":[[0.2208469487,0.7148733697],[0.3954764594,0.5904372675],
+                                         [0.3829016799,0.7356205927]]}]})");
+  const std::map<std::string, int> triangle = {{"ellipse", 1}, {"triangle", 1}};
+  EXPECT_EQ(types_of(read_picture(render(inscribed, plain()), "inscribed").scene), triangle);
+  const Scene touching = scene_of(R"({"id":"touching","frame":{"width":1,"height":1,"y":"up"},"shapes":[
+    {"id":"e","type":"ellipse","center":[0.6787,0.588],"axes":[0.1624,0.067],"rotation":159.8495},
+    {"id":"q","type":"polygon","points":[[0.66106,0.27088],[0.62232,0.54206],[0.35114,0.50332],[0.38988,0.23214]]}]})");
+  const std::map<std::string, int> square = {{"ellipse", 1}, {"square", 1}};
+  EXPECT_EQ(types_of(read_picture(render(touching, plain()), "touching").scene), square);
+}
+
 }  // namespace
 }  // namespace geotruth::vision

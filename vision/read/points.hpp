@@ -18,11 +18,11 @@ struct ReadPoint {
   bool centre_only = false;     ///< only a circle's centre: a point only when a letter names it
 };
 
-/// Moves each piece's end that lies on another stroke (a piece or a circle) back to where the two
-/// cross: past the crossing, a shallow junction's ink is the other stroke's.
+/// Moves each piece's end that lies on another stroke (a piece, a circle or an ellipse) back to
+/// where the two cross: past the crossing, a shallow junction's ink is the other stroke's.
 /// An end at a dot stays: the dot marks where it ends.
 void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds,
-                       const std::vector<Dot>& dots);
+                       const std::vector<Oval>& ovals, const std::vector<Dot>& dots);
 
 /// Carries each piece's end that runs into a label drawn over the strokes (unknown to them, on a
 /// sheet whose labels have a colour of their own) on to the nearest stroke it meets under the label:

@@ -259,7 +259,7 @@ class Reader {
     clock.step("arcs");
     dots_ = read::read_dots(sheet_, pieces_, rounds_);
     read::extend_under_labels(sheet_, pieces_);
-    read::trim_at_junctions(sheet_, pieces_, rounds_, dots_);
+    read::trim_at_junctions(sheet_, pieces_, rounds_, ovals_, dots_);
     pieces_ = read::dot_to_dot_pieces(sheet_, dots_, std::move(pieces_));
     if (!sheet_.glyphs.empty()) font_ = read::read_letters_by_font(sheet_, pieces_, rounds_, dots_);
     drop_stroke_glyphs();

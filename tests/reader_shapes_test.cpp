@@ -245,5 +245,19 @@ TEST(ReaderShapes, APolygonOnAnEllipsesStrokeClosesAtItsCorners) {
   EXPECT_EQ(types_of(read_picture(render(touching, plain()), "touching").scene), square);
 }
 
+// A rectangle inscribed in an ellipse (geotruth's GePBench generator, seed 3, item 29): where its
+// corners meet the ellipse, the letter reader cuts unsure bits from the strokes (an "i", a "j", an
+// "A" 6 px tall). Unsure glyphs cut from strokes do not make a picture lettered: its shapes are read.
+TEST(ReaderShapes, UnsureGlyphsCutFromStrokesDoNotMakeAPictureLettered) {
+  const Scene truth = scene_of(R"({"id":"marks","frame":{"width":1,"height":1,"y":"up"},"shapes":[
+    {"id":"e","type":"ellipse","center":[0.3247,0.4398],"axes":[0.1815,0.1057],"rotation":109.1026},
+    {"id":"r","type":"polygon","points":[[0.2132980622,0.5423178341],[0.3005655947,0.2903415492],
+                                         [0.4361019378,0.3372821659],[0.3488344053,0.5892584508]]},
+    {"id":"l","type":"line","points":[[0,0.2416],[0.1556,1]]}]})");
+  const PictureRead read = read_picture(render(truth, plain()), "marks");
+  const std::map<std::string, int> expected = {{"ellipse", 1}, {"line", 1}, {"rectangle", 1}};
+  EXPECT_EQ(types_of(read.scene), expected);
+}
+
 }  // namespace
 }  // namespace geotruth::vision

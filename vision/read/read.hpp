@@ -27,6 +27,7 @@ struct Glyph {
   double runner_up_confidence = 0;
   bool doubtful = false;  ///< the letter reader could not tell it from its runner-up
   bool by_font = false;   ///< read by drawing the candidates in the figure's font (read_letters_by_font)
+  bool touches_stroke = false;  ///< its ink was separated from a stroke it touches
 };
 
 /// A straight stroke: a maximal inked run along a line fitted to its ink.

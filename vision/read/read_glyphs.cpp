@@ -51,7 +51,7 @@ void read_glyphs(Sheet& sheet, const Paper& paper, const cv::Mat& strokes) {
     g.confidence = letter.confidence;
     g.runner_up = letter.runner_up.text;
     g.runner_up_confidence = letter.runner_up.confidence;
-    g.doubtful = letter.doubtful;
+    g.doubtful = letter.doubtful, g.touches_stroke = letter.touches_stroke;
     sheet.glyphs.push_back(std::move(g));
   }
   for (const Glyph& g : sheet.glyphs) {

@@ -259,7 +259,10 @@ class Reader {
     clock.step("arcs");
     dots_ = read::read_dots(sheet_, pieces_, rounds_);
     read::extend_under_labels(sheet_, pieces_);
-    read::trim_at_junctions(sheet_, pieces_, rounds_, ovals_, dots_);
+    // Ellipses are shapes of pictures without letters (a lettered figure's are circles, or curves
+    // the ellipse fit only approximates).
+    read::trim_at_junctions(sheet_, pieces_, rounds_, sheet_.glyphs.empty() ? ovals_ : std::vector<read::Oval>{},
+                            dots_);
     pieces_ = read::dot_to_dot_pieces(sheet_, dots_, std::move(pieces_));
     if (!sheet_.glyphs.empty()) font_ = read::read_letters_by_font(sheet_, pieces_, rounds_, dots_);
     drop_stroke_glyphs();
@@ -370,7 +373,10 @@ class Reader {
   bool lettered() const {
     std::size_t glyphs = 0, sure = 0;
     for (const Glyph& g : sheet_.glyphs)
-      if (g.height > 2 * sheet_.stroke) ++glyphs, sure += !g.doubtful;
+      // A glyph cut from a stroke it touches that reads better as its runner-up is as likely a bit of
+      // a shape (a corner on an ellipse, a spiral's curl) as a letter: it does not make a picture
+      // lettered.
+      if (g.height > 2 * sheet_.stroke && !(g.touches_stroke && g.confidence < 0.5)) ++glyphs, sure += !g.doubtful;
     return glyphs > 2 || (glyphs == 2 && sure >= 1);
   }
 

@@ -566,6 +566,32 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
       corners[home].ends.push_back({static_cast<int>(i), end});
       corner_of[i][end] = home;
     }
+  // Two lone ends whose sides' lines cross within two merge distances of both, at 20° or more, are
+  // one corner that a side overshot or fell short of (a rectangle inscribed in a circle: its short
+  // sides, nearly along the circle, run on along its stroke past the corners; a corner inside
+  // another polygon, whose sides cut the ink there).
+  for (;;) {
+    double best = 2 * merge;
+    int best_a = -1, best_b = -1;
+    for (std::size_t a = 0; a < corners.size(); ++a) {
+      if (corners[a].ends.size() != 1 || taken[corners[a].ends[0].first]) continue;
+      for (std::size_t b = a + 1; b < corners.size(); ++b) {
+        if (corners[b].ends.size() != 1 || taken[corners[b].ends[0].first]) continue;
+        const Piece &p = pieces[corners[a].ends[0].first], &q = pieces[corners[b].ends[0].first];
+        P2 x;
+        if (&p == &q || std::abs(p.dir.x * q.dir.y - p.dir.y * q.dir.x) < std::sin(20 * kPi / 180) ||
+            !crossing(p, q, x))
+          continue;
+        const double far = std::max(dist(x, corners[a].at), dist(x, corners[b].at));
+        if (far < best) best = far, best_a = static_cast<int>(a), best_b = static_cast<int>(b);
+      }
+    }
+    if (best_a < 0) break;
+    const auto moved = corners[best_b].ends.front();
+    corners[best_a].ends.push_back(moved);
+    corner_of[moved.first][moved.second] = best_a;
+    corners[best_b].ends.clear();
+  }
   for (Corner& c : corners) c.at = meeting_point(pieces, c);
   // Sides: pieces between two corners where other pieces end too; pruned of dangling sides.
   std::vector<bool> side(pieces.size(), false);

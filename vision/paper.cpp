@@ -148,13 +148,14 @@ std::optional<ColourLayers> split_coloured_labels(const Image& image) {
   const int count = cv::connectedComponentsWithStats(tinted, labels, stats, centroids, 8, CV_32S);
   const int label_size = std::max(12, std::max(image.width, image.height) / 10);
   long total = 0, small = 0;
+  int glyph_like = 0;  // label-sized pieces of a letter's ink (12 px or more), not specks of colour
   for (int c = 1; c < count; ++c) {
     const int area = stats.at<int>(c, cv::CC_STAT_AREA);
     total += area;
     if (std::max(stats.at<int>(c, cv::CC_STAT_WIDTH), stats.at<int>(c, cv::CC_STAT_HEIGHT)) <= label_size)
-      small += area;
+      small += area, glyph_like += area >= 12;
   }
-  if (10 * small < 9 * total) return std::nullopt;
+  if (10 * small < 9 * total || glyph_like < 2) return std::nullopt;
   ColourLayers layers{{image.width, image.height, {}}, {image.width, image.height, {}}};
   layers.strokes.rgb.resize(image.rgb.size());
   layers.labels.rgb.resize(image.rgb.size());

@@ -35,8 +35,9 @@ struct ColourLayers {
 /// The two layers when the picture's strongly coloured ink (chroma at least 96) is lettering: at
 /// least 20 such pixels, at least 20 neutral dark ones (the strokes), and nine tenths of the
 /// coloured ink (chroma at least 48) in connected pieces no larger than a label (a tenth of the
-/// picture's longer side, 12 px at least). std::nullopt for gray pictures and for pictures whose
-/// strokes are coloured (a coloured stroke is longer than a label), which are read as they are.
+/// picture's longer side, 12 px at least), two of them of 12 pixels or more (not specks of colour
+/// a JPEG leaves). std::nullopt for gray pictures and for pictures whose strokes are coloured (a
+/// coloured stroke is longer than a label), which are read as they are.
 std::optional<ColourLayers> split_coloured_labels(const Image& image);
 
 /// When measure_paper filters salt-and-pepper specks away (a 3 × 3 median).

@@ -435,8 +435,6 @@ class Reader {
     return median_of(std::move(heights));
   }
 
-  // A "letter" whose ink lies along a stroke read (a line's end or a bit of a circle read as l or I)
-  // is that stroke.
   // Labels in a colour of their own hide the strokes they are written over (an opaque box, or the
   // label's own ink): every label's box, a stroke's width about it, is unknown to the strokes, read
   // or not as a letter.
@@ -451,6 +449,8 @@ class Reader {
     }
   }
 
+  // A "letter" whose ink lies along a stroke read (a line's end or a bit of a circle read as l or I)
+  // is that stroke.
   void drop_stroke_glyphs() {
     if (sheet_.labels) return;  // the labels' colour tells them from the strokes
     const double tolerance = std::max(1.5, sheet_.half + 1.0) + 0.5;

@@ -25,8 +25,8 @@ struct Glyph {
   double confidence = 0;
   std::string runner_up;  ///< the next best reading, "" none
   double runner_up_confidence = 0;
-  bool doubtful = false;  ///< the letter reader could not tell it from its runner-up
-  bool by_font = false;   ///< read by drawing the candidates in the figure's font (read_letters_by_font)
+  bool doubtful = false;        ///< the letter reader could not tell it from its runner-up
+  bool by_font = false;         ///< read by drawing the candidates in the figure's font (read_letters_by_font)
   bool touches_stroke = false;  ///< its ink was separated from a stroke it touches
 };
 
@@ -63,6 +63,11 @@ struct Oval {
   P2 centre;
   double a = 0, b = 0, angle_deg = 0;
   double coverage = 0, contrast = 0;
+  /// p in the ellipse's own axes: its centre at the origin, the axis `a` along x.
+  P2 local(P2 p) const;
+  /// The Sampson distance of p from the outline, |F| / |∇F| for F = (x/a)² + (y/b)² − 1 in its own
+  /// axes: about the distance to the curve near it; infinite at the centre.
+  double distance(P2 p) const;
 };
 
 /// A filled dot: how points are marked in most synthetic figures.

@@ -187,39 +187,12 @@ class Reader {
     if (options_.letters) {
       // The letters, once the long strokes are known: the letter reader separates glyphs from them
       // (a line's bit beside a letter is not its prime); their boxes are then unknown to the strokes.
-      pieces_ = read::read_pieces(sheet_, segments);
-      read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
-      cv::Mat strokes = cv::Mat::zeros(sheet_.paper.ink.rows, sheet_.paper.ink.cols, CV_8U);
-      const double long_stroke = std::max(30.0, 0.04 * std::max(sheet_.width, sheet_.height));
-      const int thickness = static_cast<int>(std::lround(2 * sheet_.half)) + 1;  // the stroke, not its fringe
-      // The stretch the detector saw, a stroke's width beyond: the walk's run may go on through a
-      // point's dot into the letter written just beyond it (a stem continuing the line).
-      const double pad = sheet_.stroke + 2;
-      // A stroke that runs through a point's dot and on for less than a letter's length is a line
-      // ending at the dot with the letter's stem beyond it (the detector follows both): it is drawn
-      // to the dot only. Dots here are the clearly thicker blobs (a letter's stem can be as thick as
-      // a thin dot).
-      std::vector<read::Dot> dots = read::read_dots(sheet_, pieces_, rounds_);
-      std::erase_if(dots, [&](const read::Dot& d) { return d.radius < std::max(2.5, sheet_.ridge + 1.5); });
-      const double stem = 0.6 * long_stroke;
-      for (const Piece& p : pieces_)
-        if (p.length() >= long_stroke) {
-          double from = std::max(p.t0, p.seen0 - pad), to = std::min(p.t1, p.seen1 + pad);
-          for (const read::Dot& d : dots) {
-            if (std::abs(p.offset(d.at)) > d.radius) continue;
-            const double t = p.along(d.at);
-            if (t > from && t - from < stem && to - t > long_stroke) from = t;
-            if (t < to && to - t < stem && t - from > long_stroke) to = t;
-          }
-          const P2 a = p.at(from), b = p.at(to);
-          cv::line(strokes, cv::Point(cvRound(a.x), cvRound(a.y)), cv::Point(cvRound(b.x), cvRound(b.y)), 255,
-                   thickness);
-        }
-      cv::Mat lines_only = strokes.clone();
-      for (const Round& r : rounds_)
-        cv::circle(strokes, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255, thickness);
       // Labels in a colour of their own are read from their own layer, which no stroke crosses.
-      if (layers) strokes.setTo(0);
+      const int thickness = static_cast<int>(std::lround(2 * sheet_.half)) + 1;  // the stroke, not its fringe
+      cv::Mat lines_only = layers ? cv::Mat::zeros(sheet_.paper.ink.rows, sheet_.paper.ink.cols, CV_8U)
+                                  : long_strokes(segments, thickness);
+      cv::Mat strokes = lines_only.clone();
+      if (!layers) draw_rounds(strokes, thickness);
       read::read_glyphs(sheet_, for_letters, strokes);
       // A round of a letter's size where a letter is, or no larger than half a letter anywhere, is a
       // letter's bowl (O, D, C, G read as a small circle), its ink taken from the letters: dropped,
@@ -238,10 +211,8 @@ class Reader {
           });
         });
         if (rounds_.size() != before) {
-          for (const Round& r : rounds_)
-            cv::circle(lines_only, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255,
-                       thickness);
-          read::read_glyphs(sheet_, for_letters, layers ? strokes : lines_only);
+          if (!layers) draw_rounds(lines_only, thickness);
+          read::read_glyphs(sheet_, for_letters, lines_only);
         }
       }
       if (!lettered()) {
@@ -433,6 +404,43 @@ class Reader {
     std::vector<double> heights;
     for (const Glyph& g : sheet_.glyphs) heights.push_back(g.height);
     return median_of(std::move(heights));
+  }
+
+  // The long straight strokes read so far, `thickness` wide, for the letter reader to separate the
+  // letters from.
+  cv::Mat long_strokes(const std::vector<cv::Vec4f>& segments, int thickness) {
+    pieces_ = read::read_pieces(sheet_, segments);
+    read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
+    cv::Mat strokes = cv::Mat::zeros(sheet_.paper.ink.rows, sheet_.paper.ink.cols, CV_8U);
+    const double long_stroke = std::max(30.0, 0.04 * std::max(sheet_.width, sheet_.height));
+    // The stretch the detector saw, a stroke's width beyond: the walk's run may go on through a
+    // point's dot into the letter written just beyond it (a stem continuing the line).
+    const double pad = sheet_.stroke + 2;
+    // A stroke that runs through a point's dot and on for less than a letter's length is a line
+    // ending at the dot with the letter's stem beyond it (the detector follows both): it is drawn
+    // to the dot only. Dots here are the clearly thicker blobs (a letter's stem can be as thick as
+    // a thin dot).
+    std::vector<read::Dot> dots = read::read_dots(sheet_, pieces_, rounds_);
+    std::erase_if(dots, [&](const read::Dot& d) { return d.radius < std::max(2.5, sheet_.ridge + 1.5); });
+    const double stem = 0.6 * long_stroke;
+    for (const Piece& p : pieces_)
+      if (p.length() >= long_stroke) {
+        double from = std::max(p.t0, p.seen0 - pad), to = std::min(p.t1, p.seen1 + pad);
+        for (const read::Dot& d : dots) {
+          if (std::abs(p.offset(d.at)) > d.radius) continue;
+          const double t = p.along(d.at);
+          if (t > from && t - from < stem && to - t > long_stroke) from = t;
+          if (t < to && to - t < stem && t - from > long_stroke) to = t;
+        }
+        const P2 a = p.at(from), b = p.at(to);
+        cv::line(strokes, cv::Point(cvRound(a.x), cvRound(a.y)), cv::Point(cvRound(b.x), cvRound(b.y)), 255, thickness);
+      }
+    return strokes;
+  }
+
+  void draw_rounds(cv::Mat& mask, int thickness) const {
+    for (const Round& r : rounds_)
+      cv::circle(mask, cv::Point(cvRound(r.centre.x), cvRound(r.centre.y)), cvRound(r.radius), 255, thickness);
   }
 
   // Labels in a colour of their own hide the strokes they are written over (an opaque box, or the

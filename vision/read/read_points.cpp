@@ -188,32 +188,29 @@ void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std
       // And on an ellipse's stroke (a polygon inscribed in it), unless another piece ends there too
       // (a corner that touches the ellipse: the pieces' ends mark it). In the ellipse's own axes the
       // line x0 + t·dx, y0 + t·dy meets (x/a)² + (y/b)² = 1 where A t² + B t + C = 0.
-      const bool corner = std::any_of(pieces.begin(), pieces.end(), [&](const Piece& q) {
-        return &q != &p && (dist(q.a(), e) <= merge || dist(q.b(), e) <= merge);
-      });
-      for (const Oval& o : corner ? std::vector<Oval>{} : ovals) {
-        const double c = std::cos(o.angle_deg * kPi / 180), s = std::sin(o.angle_deg * kPi / 180);
-        auto frame = [&](P2 q) {
-          return P2{(q.x - o.centre.x) * c + (q.y - o.centre.y) * s, -(q.x - o.centre.x) * s + (q.y - o.centre.y) * c};
-        };
-        const P2 f = frame(e);
-        const double gx = f.x / (o.a * o.a), gy = f.y / (o.b * o.b), g = 2 * std::hypot(gx, gy);
-        if (g == 0 || std::abs(f.x * gx + f.y * gy - 1) / g > 2 * tolerance) continue;  // Sampson distance
-        const P2 o0 = frame(p.origin), d{p.dir.x * c + p.dir.y * s, -p.dir.x * s + p.dir.y * c};
-        const double qa = d.x * d.x / (o.a * o.a) + d.y * d.y / (o.b * o.b);
-        const double qb = 2 * (o0.x * d.x / (o.a * o.a) + o0.y * d.y / (o.b * o.b));
-        const double qc = o0.x * o0.x / (o.a * o.a) + o0.y * o0.y / (o.b * o.b) - 1;
-        const double disc = qb * qb - 4 * qa * qc;
-        if (qa <= 0 || disc < 0) continue;
-        for (const double tx : {(-qb - std::sqrt(disc)) / (2 * qa), (-qb + std::sqrt(disc)) / (2 * qa)}) {
-          const P2 x{o0.x + tx * d.x, o0.y + tx * d.y};
-          const double nx = x.x / (o.a * o.a), ny = x.y / (o.b * o.b);
-          const double sine = std::abs(nx * d.x + ny * d.y) / std::max(1e-12, std::hypot(nx, ny));
-          const double overshoot = (2 * sheet.half + 2 * tolerance) / std::max(sine, 1e-3);
-          if (std::abs(tx - t_end) > overshoot || tx <= p.t0 || tx >= p.t1) continue;
-          if (std::abs(tx - t_end) > std::abs(best - t_end)) best = tx;
+      const auto another_ends_here = [&] {
+        return std::any_of(pieces.begin(), pieces.end(), [&](const Piece& q) {
+          return &q != &p && (dist(q.a(), e) <= merge || dist(q.b(), e) <= merge);
+        });
+      };
+      if (!ovals.empty() && !another_ends_here())
+        for (const Oval& o : ovals) {
+          if (o.distance(e) > 2 * tolerance) continue;
+          const P2 o0 = o.local(p.origin), o1 = o.local(p.at(1)), d{o1.x - o0.x, o1.y - o0.y};
+          const double qa = d.x * d.x / (o.a * o.a) + d.y * d.y / (o.b * o.b);
+          const double qb = 2 * (o0.x * d.x / (o.a * o.a) + o0.y * d.y / (o.b * o.b));
+          const double qc = o0.x * o0.x / (o.a * o.a) + o0.y * o0.y / (o.b * o.b) - 1;
+          const double disc = qb * qb - 4 * qa * qc;
+          if (qa <= 0 || disc < 0) continue;
+          for (const double tx : {(-qb - std::sqrt(disc)) / (2 * qa), (-qb + std::sqrt(disc)) / (2 * qa)}) {
+            const P2 x{o0.x + tx * d.x, o0.y + tx * d.y};
+            const double nx = x.x / (o.a * o.a), ny = x.y / (o.b * o.b);
+            const double sine = std::abs(nx * d.x + ny * d.y) / std::max(1e-12, std::hypot(nx, ny));
+            const double overshoot = (2 * sheet.half + 2 * tolerance) / std::max(sine, 1e-3);
+            if (std::abs(tx - t_end) > overshoot || tx <= p.t0 || tx >= p.t1) continue;
+            if (std::abs(tx - t_end) > std::abs(best - t_end)) best = tx;
+          }
         }
-      }
       (end == 0 ? p.t0 : p.t1) = best;
     }
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "vision/pixels.hpp"
 #include "vision/read/read.hpp"
@@ -122,6 +123,17 @@ RoundWalk walk_round(const Sheet& sheet, const Detections::Ellipse& e, double to
 }
 
 }  // namespace
+
+P2 Oval::local(P2 p) const {
+  const double t = angle_deg * kPi / 180, c = std::cos(t), s = std::sin(t), dx = p.x - centre.x, dy = p.y - centre.y;
+  return {dx * c + dy * s, -dx * s + dy * c};
+}
+
+double Oval::distance(P2 p) const {
+  const P2 q = local(p);
+  const double f = q.x * q.x / (a * a) + q.y * q.y / (b * b) - 1, g = 2 * std::hypot(q.x / (a * a), q.y / (b * b));
+  return g > 0 ? std::abs(f) / g : std::numeric_limits<double>::infinity();
+}
 
 // A proposal refitted to the centre line of the ink around it (twice); false when it does not fit.
 bool refit_round(const Sheet& sheet, Detections::Ellipse& e, double band) {

@@ -500,20 +500,13 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
   }
 
   // The straight bits read along an ellipse's stroke are the ellipse's (drop_pieces_on_rounds does
-  // so for circles): 70 % of their samples within the tolerance of it, by the Sampson distance
-  // |F| / |∇F| of F = (x/a)² + (y/b)² − 1 in the ellipse's own axes.
+  // so for circles): 70 % of their samples within the tolerance of it (Oval::distance).
   for (const Oval& o : ovals) {
-    const double t = o.angle_deg * kPi / 180, ct = std::cos(t), st = std::sin(t);
-    auto off = [&](P2 q) {
-      const double dx = q.x - o.centre.x, dy = q.y - o.centre.y, x = dx * ct + dy * st, y = -dx * st + dy * ct;
-      const double f = x * x / (o.a * o.a) + y * y / (o.b * o.b) - 1,
-                   g = 2 * std::hypot(x / (o.a * o.a), y / (o.b * o.b));
-      return g > 0 ? std::abs(f) / g : std::numeric_limits<double>::infinity();
-    };
     for (std::size_t i = 0; i < pieces.size(); ++i) {
       if (taken[i]) continue;
       int samples = 0, along = 0;
-      for (double u = pieces[i].t0; u <= pieces[i].t1; u += 2, ++samples) along += off(pieces[i].at(u)) <= on_arc;
+      for (double u = pieces[i].t0; u <= pieces[i].t1; u += 2, ++samples)
+        along += o.distance(pieces[i].at(u)) <= on_arc;
       if (samples > 0 && along >= 0.7 * samples) taken[i] = true;
     }
   }

@@ -150,6 +150,28 @@ TEST(CountCheck, NamesACircleRemovedFromTheScene) {
   EXPECT_EQ(c.counts.scene.circles, 0);
 }
 
+// B–A and A–F bend by 1.4° at A (F lies 3.5 px off line BA), a bend the reader may read as one
+// straight stroke B–F: the picture's ink shows the bend, so the picture drawn from that scene
+// agrees with it; the picture drawn with F on line BA (nearly_in_line's F moved onto it, 77525/181)
+// draws one straight stroke, which the bent scene does not have.
+TEST(CountCheck, AStrokeBendingWhereTwoLinesMeetNearlyInLineIsTheScenes) {
+  const Scene bent = fixture("nearly_in_line");
+  for (const vision::Style style : {vision::Style::clean, vision::Style::sketch}) {
+    vision::RenderOptions options;
+    options.size = 640;
+    options.style = style;
+    options.seed = 5;
+    const Checked c = check_counts(bent, vision::render(bent, options));
+    EXPECT_TRUE(differences(c.check).empty()) << listed(differences(c.check));
+  }
+  vision::RenderOptions options;
+  options.size = 640;
+  options.seed = 5;
+  const Checked c = check_counts(bent, vision::render(fixture("in_line"), options));
+  const auto found = differences(c.check);
+  EXPECT_TRUE(has(found, "segment extra: B F")) << listed(found);
+}
+
 TEST(CountCheck, OnlyLetteredScenesAreWorthReading) {
   EXPECT_TRUE(counts_worth_reading(fixture("agreeing")));
   EXPECT_FALSE(counts_worth_reading(scene_of(R"({"id":"shapes","frame":{"width":10,"height":10},

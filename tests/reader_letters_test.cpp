@@ -136,5 +136,26 @@ TEST(ReaderLetters, AFigureIsLetteredInCapitalsWhenItsSureLettersAreCapitals) {
   EXPECT_FALSE(lettered_in_capitals({letter("A"), letter("b", true), letter("", false)}));
 }
 
+// VisOnlyQA val's 00944, its font's scores (candidates C, E, G): the figure's C, which the classifier
+// read surely, fits C 0.933 and E 0.670; strokes about a dot, where the classifier read nothing
+// sure, fit C 0.946 by chance and no other letter well enough; the G fits G 0.924. Best score
+// first, the strokes would take C and leave the C an E; the two reads that agree keep C where it is
+// written. (Swapping the two would lower the sum: the strokes are no E.)
+TEST(ReaderLetters, TwoReadsThatAgreeKeepTheirLetter) {
+  using read::LetterPlace;
+  const cv::Rect c_box(83, 270, 12, 16), strokes_box(177, 402, 14, 17), g_box(143, 72, 15, 17);
+  std::vector<LetterPlace> places{
+      {{0.933, 0.670, 0.828}, {c_box, c_box, c_box}, 0.55, 0},
+      {{0.946, 0.500, 0.830}, {strokes_box, strokes_box, strokes_box}, 0.55, -1},
+      {{0.829, 0.500, 0.924}, {g_box, g_box, g_box}, 0.55, 2},
+  };
+  EXPECT_EQ(read::assign_letters(places, true), (std::vector<int>{0, -1, 2}));
+  // Without the classifier's sure read, best first: the strokes take C.
+  places[0].sure = -1;
+  EXPECT_EQ(read::assign_letters(places, true), (std::vector<int>{1, 0, 2}));
+  // Not lettered once: each place its own best letter.
+  EXPECT_EQ(read::assign_letters(places, false), (std::vector<int>{0, 0, 2}));
+}
+
 }  // namespace
 }  // namespace geotruth::vision

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace geotruth::vision {
 
@@ -32,6 +33,11 @@ class InkProbe {
   double straight(PixelPoint a, PixelPoint b) const;
   /// The share (0–1) of the circle about `centre` of that radius (pixels) inked.
   double round(PixelPoint centre, double radius) const;
+
+  /// Where the ink lies along the straight stretch from a to b (pixels): every 1.5 px, the darkest
+  /// point of the ink run nearest the stretch within the tolerance across it (to half a pixel);
+  /// samples without ink are left out.
+  std::vector<PixelPoint> ink_along(PixelPoint a, PixelPoint b) const;
   /// The calibrated confidence (0–1) of the glyph classifier that the ink in the box (picture
   /// pixels) reads as the one character `text` (a lower-case letter shaped like its capital reads
   /// as the capital); -1 when `text` is not one character or the box holds no ink.

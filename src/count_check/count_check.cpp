@@ -5,7 +5,9 @@
 #include <cmath>
 #include <geotruth/counts.hpp>
 #include <geotruth/incidence.hpp>
+#include <limits>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "core/exact_json.hpp"
@@ -357,6 +359,26 @@ class Comparison {
     return {};
   }
 
+  // The stretch (the scene's places of its outermost letters) of the line read through both letters
+  // of the segment `ids` (scene ids); the segment itself when no read line holds both.
+  std::pair<PixelPoint, PixelPoint> read_line_span(const std::vector<std::string>& ids) const {
+    std::pair<PixelPoint, PixelPoint> span{scene_at(ids[0]), scene_at(ids[1])};
+    for (const Line& line : read_.lines) {
+      std::vector<std::string> letters;
+      for (std::size_t i : line.through)
+        if (auto it = to_scene_.find(read_.points[i].id); it != to_scene_.end()) letters.push_back(it->second);
+      if (std::find(letters.begin(), letters.end(), ids[0]) == letters.end() ||
+          std::find(letters.begin(), letters.end(), ids[1]) == letters.end())
+        continue;
+      double longest = distance(span.first, span.second);
+      for (std::size_t i = 0; i < letters.size(); ++i)
+        for (std::size_t j = i + 1; j < letters.size(); ++j)
+          if (const double d = distance(scene_at(letters[i]), scene_at(letters[j])); d > longest)
+            longest = d, span = {scene_at(letters[i]), scene_at(letters[j])};
+    }
+    return span;
+  }
+
   // The read scene with each scene letter the reader did not match given to the unlettered point
   // it read at the letter's place (within twice the tolerance, nearest first): the reader found the
   // point but not its letter, which is that letter's own difference; its segments and triangles
@@ -440,11 +462,16 @@ class Comparison {
                            " of it), the scene has no line through " + s[0] + " and " + s[1];
       // Ink the scene's own lines lay along the stretch (lines nearly in line, within the
       // tolerance): the picture cannot tell them from one straight stroke.
-      const double along = along_scene_lines(a, b);
+      const double along = along_scene_strokes(a, b);
       if (along >= kDrawn && ink >= kUndrawn) {
+        // Ink that bends with the scene's strokes where the reader merged them into one: its misread.
+        // Judged along all the line it read, where a bend shows best.
+        const auto [from, to] = read_line_span(s);
+        const bool shown = ink_shows_scene_strokes(from, to);
         add("segment extra", s,
-            detail + "; the scene's own lines run along " + percent(along) + " of it: the picture cannot tell",
-            Severity::doubtful, {a, b});
+            detail + "; the scene's own strokes run along " + percent(along) + " of it" +
+                (shown ? ", and its ink follows them rather than one straight stroke" : ": the picture cannot tell"),
+            shown ? Severity::note : Severity::doubtful, {a, b});
         continue;
       }
       if (const std::string t = with_side(s, extra_triangles); !t.empty()) detail += "; so also the triangles " + t;
@@ -484,8 +511,7 @@ class Comparison {
       for (int k = 0; k <= n; ++k)
         if (outside({a.x + (b.x - a.x) * k / n, a.y + (b.y - a.y) * k / n}) == 0) return true;
     }
-    for (const Round& c : full_circles(scene_, check_.scale, check_.offset, scene_.frame.y == YAxis::up,
-                                       to_double(scene_.frame.height))) {
+    for (const Round& c : scene_circles()) {
       const int n = std::max(24, static_cast<int>(2 * 3.14159 * c.radius));
       for (int k = 0; k < n; ++k) {
         const double t = 2 * 3.14159265358979 * k / n;
@@ -518,28 +544,89 @@ class Comparison {
     return strokes;
   }
 
+  // The distance (pixels) from p to the nearest of the scene's drawn lines (between its outermost
+  // points) and full circles.
+  double to_scene_strokes(PixelPoint p, const std::vector<std::pair<PixelPoint, PixelPoint>>& strokes,
+                          const std::vector<Round>& circles) const {
+    double nearest = std::numeric_limits<double>::infinity();
+    for (const auto& [a, b] : strokes) {
+      const double dx = b.x - a.x, dy = b.y - a.y;
+      const double t = std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / (dx * dx + dy * dy), 0.0, 1.0);
+      nearest = std::min(nearest, distance(p, {a.x + t * dx, a.y + t * dy}));
+    }
+    for (const Round& c : circles) nearest = std::min(nearest, std::abs(distance(p, c.centre) - c.radius));
+    return nearest;
+  }
+
+  std::vector<Round> scene_circles() const {
+    return full_circles(scene_, check_.scale, check_.offset, scene_.frame.y == YAxis::up,
+                        to_double(scene_.frame.height));
+  }
+
   // The share of the straight stretch a–b (pixels) within the tolerance of one of the scene's drawn
-  // lines (between its outermost points).
-  double along_scene_lines(PixelPoint a, PixelPoint b) const {
+  // lines or full circles.
+  double along_scene_strokes(PixelPoint a, PixelPoint b) const {
     const auto strokes = scene_strokes();
+    const auto circles = scene_circles();
     const double length = distance(a, b), tolerance = check_.picture.tolerance_px;
     const int n = std::max(2, static_cast<int>(length / 1.5));
     int near = 0;
-    for (int k = 0; k <= n; ++k) {
-      const PixelPoint p{a.x + (b.x - a.x) * k / n, a.y + (b.y - a.y) * k / n};
-      near += std::any_of(strokes.begin(), strokes.end(), [&](const auto& st) {
-        const double dx = st.second.x - st.first.x, dy = st.second.y - st.first.y;
-        const double t =
-            std::clamp(((p.x - st.first.x) * dx + (p.y - st.first.y) * dy) / (dx * dx + dy * dy), 0.0, 1.0);
-        return distance(p, {st.first.x + t * dx, st.first.y + t * dy}) <= tolerance;
-      });
-    }
+    for (int k = 0; k <= n; ++k)
+      near += to_scene_strokes({a.x + (b.x - a.x) * k / n, a.y + (b.y - a.y) * k / n}, strokes, circles) <= tolerance;
     return static_cast<double>(near) / (n + 1);
   }
 
+  // Whether the ink along the straight stretch a–b, which the scene's own strokes run along within
+  // the tolerance, shows the scene's strokes (their bend where two lines meet nearly in line, a
+  // circle's arc) rather than one straight stroke: its typical distance from the scene's strokes at
+  // most half its distance from the straight line that fits it best, and kShownBend less at least.
+  // Typical: the mean of the nine tenths nearest, so that strokes crossing the stretch do not weigh.
+  bool ink_shows_scene_strokes(PixelPoint a, PixelPoint b) const {
+    const std::vector<PixelPoint> ink = probe_.ink_along(a, b);
+    if (ink.size() < 10) return false;
+    auto typical = [](std::vector<double> d) {
+      std::sort(d.begin(), d.end());
+      d.resize(std::max<std::size_t>(1, d.size() * 9 / 10));
+      return std::accumulate(d.begin(), d.end(), 0.0) / static_cast<double>(d.size());
+    };
+    const auto strokes = scene_strokes();
+    const auto circles = scene_circles();
+    std::vector<double> off_scene;
+    for (const PixelPoint& p : ink) off_scene.push_back(to_scene_strokes(p, strokes, circles));
+    const double straight = typical(distances_to_fitted_line(ink)), scene = typical(std::move(off_scene));
+    return scene <= 0.5 * straight && straight - scene >= kShownBend;
+  }
+
+  // The distances of the points from the straight line that fits them best (least squares across,
+  // fitted again without the tenth farthest from the first fit).
+  static std::vector<double> distances_to_fitted_line(const std::vector<PixelPoint>& points) {
+    std::vector<double> out(points.size());
+    std::vector<bool> used(points.size(), true);
+    for (int pass = 0; pass < 2; ++pass) {
+      double n = 0, mx = 0, my = 0;
+      for (std::size_t i = 0; i < points.size(); ++i)
+        if (used[i]) n += 1, mx += points[i].x, my += points[i].y;
+      mx /= n, my /= n;
+      double sxx = 0, sxy = 0, syy = 0;
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        if (!used[i]) continue;
+        const double dx = points[i].x - mx, dy = points[i].y - my;
+        sxx += dx * dx, sxy += dx * dy, syy += dy * dy;
+      }
+      const double angle = 0.5 * std::atan2(2 * sxy, sxx - syy);  // the direction of greatest spread
+      const double ux = std::cos(angle), uy = std::sin(angle);
+      for (std::size_t i = 0; i < points.size(); ++i)
+        out[i] = std::abs((points[i].x - mx) * uy - (points[i].y - my) * ux);
+      std::vector<double> sorted = out;
+      std::sort(sorted.begin(), sorted.end());
+      const double cut = sorted[sorted.size() * 9 / 10];
+      for (std::size_t i = 0; i < points.size(); ++i) used[i] = out[i] <= cut;
+    }
+    return out;
+  }
+
   void compare_circles() {
-    const std::vector<Round> scene_rounds =
-        full_circles(scene_, check_.scale, check_.offset, scene_.frame.y == YAxis::up, to_double(scene_.frame.height));
+    const std::vector<Round> scene_rounds = scene_circles();
     const std::vector<Round> read_rounds = full_circles(read_, 1, {0, 0}, false, 0);
     const double tolerance = check_.picture.tolerance_px;
     std::vector<bool> read_taken(read_rounds.size());
@@ -599,6 +686,10 @@ class Comparison {
 
   // A straight stretch inked along this share is drawn; below kUndrawn it is not.
   static constexpr double kDrawn = 0.85, kUndrawn = 0.5;
+  // Ink this much nearer (pixels, typically) to the scene's strokes than to one straight stroke
+  // shows the scene's strokes (ink_shows_scene_strokes): two fifths of the half-pixel step the ink's
+  // place is found to; over ten samples or more, many times the error of their mean.
+  static constexpr double kShownBend = 0.2;
   // The classifier's confidence that a glyph is the scene's letter: at or above kGlyphMayBe the
   // glyph may be it (the reader's misread); at or below kGlyphIsNot it is not — when the glyph
   // reads as the reader's letter with at least kGlyphIs (its box holds that glyph alone).

@@ -30,6 +30,13 @@ double InkProbe::straight(PixelPoint a, PixelPoint b) const {
   return trace.samples.empty() ? 0 : trace.coverage;
 }
 
+std::vector<PixelPoint> InkProbe::ink_along(PixelPoint a, PixelPoint b) const {
+  std::vector<PixelPoint> out;
+  for (const StrokeSample& s : trace_stroke(*paper_, {a, b}, false, tolerance_px_, cv::Mat()).samples)
+    if (s.found) out.push_back({s.at.x + s.offset * s.normal.x, s.at.y + s.offset * s.normal.y});
+  return out;
+}
+
 double InkProbe::round(PixelPoint centre, double radius) const {
   if (!(radius > 0)) return 0;
   const int n = std::clamp(static_cast<int>(2 * std::numbers::pi * radius / 3), 24, 720);

@@ -185,6 +185,24 @@ struct LetterFont {
   TemplateSheet sheet;              ///< the picture with strokes' and dots' pixels left out
 };
 
+/// A place the font reads a letter at (read_letters_by_font): how well each candidate letter drawn
+/// in the figure's font fits there, the box that drawing covers, the least score that makes it a
+/// letter, and the candidate the glyph classifier read there surely (-1: none).
+struct LetterPlace {
+  std::vector<double> scores;
+  std::vector<cv::Rect> boxes;
+  double min_score = 0;
+  int sure = -1;
+};
+
+/// Each place its letter (an index into the candidates, -1: none): first the places whose sure
+/// classifier read is the letter the font fits best there (two independent reads agree), then best
+/// score first; two places whose letters' boxes lie on each other are one letter. With `each_once`
+/// (a figure lettered A, B, C, … without a gap) each letter goes to one place, and then two places
+/// swap their letters while that raises the sum of their scores (a sure read is no surer: the
+/// classifier reads a B with strokes through it as E at 0.99).
+std::vector<int> assign_letters(const std::vector<LetterPlace>& places, bool each_once);
+
 /// Letters read again by the figure's font, once strokes and dots are known (docs/reader.md,
 /// "Letters by their font"): the font is the one that draws the letters read surely best; each
 /// single letter and mark read, and letter-sized ink nothing explains, is read by drawing the

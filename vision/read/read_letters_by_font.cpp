@@ -139,6 +139,49 @@ void swap_while_better(std::vector<int>& letter_of, const std::function<double(s
 
 }  // namespace
 
+std::vector<int> assign_letters(const std::vector<LetterPlace>& places, bool each_once) {
+  struct Choice {
+    double score;
+    std::size_t place, letter;
+    bool agreed;  // the place's sure classifier read, and the letter the font fits best there
+  };
+  std::vector<Choice> choices;
+  std::size_t letters = 0;
+  for (std::size_t p = 0; p < places.size(); ++p) {
+    const std::vector<double>& scores = places[p].scores;
+    letters = std::max(letters, scores.size());
+    const auto best = std::max_element(scores.begin(), scores.end()) - scores.begin();
+    for (std::size_t l = 0; l < scores.size(); ++l)
+      if (scores[l] >= places[p].min_score)
+        choices.push_back({scores[l], p, l, places[p].sure == static_cast<int>(l) && best == places[p].sure});
+  }
+  // Two independent reads agreeing come first: else a crossing of strokes about a dot, which the
+  // font happens to draw as C a little better than the figure's own C, takes it and leaves the C
+  // the letter it fits worse.
+  std::stable_sort(choices.begin(), choices.end(), [&](const Choice& a, const Choice& b) {
+    return a.agreed != b.agreed ? a.agreed : a.score > b.score;
+  });
+  std::vector<int> letter_of(places.size(), -1);
+  std::vector<bool> used(letters, false);
+  // Two places whose letters lie on each other are one letter (a glyph the classifier read as two).
+  std::vector<cv::Rect> taken;
+  auto overlaps = [&](const cv::Rect& b) {
+    return std::any_of(taken.begin(), taken.end(), [&](const cv::Rect& t) { return lie_on_each_other(t, b); });
+  };
+  for (const Choice& c : choices) {
+    if (letter_of[c.place] >= 0 || (each_once && used[c.letter])) continue;
+    if (overlaps(places[c.place].boxes[c.letter])) continue;
+    letter_of[c.place] = static_cast<int>(c.letter);
+    used[c.letter] = true;
+    taken.push_back(places[c.place].boxes[c.letter]);
+  }
+  if (each_once)
+    swap_while_better(
+        letter_of, [&](std::size_t p, int l) { return places[p].scores[static_cast<std::size_t>(l)]; },
+        [&](std::size_t p, int l) { return places[p].boxes[static_cast<std::size_t>(l)]; }, kLetterScore);
+  return letter_of;
+}
+
 std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
                                                const std::vector<Round>& rounds, const std::vector<Dot>& dots) {
   std::vector<KnownLetter> known;
@@ -232,62 +275,44 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   struct Place {
     int glyph = -1;  // index into sheet.glyphs, -1: unread ink
     cv::Point2d centre;
-    std::vector<double> scores;
-    std::vector<cv::Rect> boxes;
   };
   std::vector<Place> places;
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g)
     if (single_capital(sheet.glyphs[g].text) || unsure_prime(sheet.glyphs[g]) || consecutive)
-      places.push_back({static_cast<int>(g), {sheet.glyphs[g].centre.x, sheet.glyphs[g].centre.y}, {}, {}});
-  for (const cv::Rect& b : ink_boxes) places.push_back({-1, {b.x + b.width / 2.0, b.y + b.height / 2.0}, {}, {}});
-  for (Place& p : places)
-    p.scores = template_scores(ts, p.centre, font->font, font->cap_height_px, candidates, search, &p.boxes);
-
-  // Each place its best letter; in a consecutively lettered figure each letter once, best first.
-  struct Choice {
-    double score;
-    std::size_t place, letter;
-  };
-  std::vector<Choice> choices;
-  for (std::size_t p = 0; p < places.size(); ++p)
-    for (std::size_t l = 0; l < candidates.size(); ++l)
-      if (places[p].scores[l] >= (places[p].glyph >= 0 || consecutive ? kLetterScore : kFoundScore))
-        choices.push_back({places[p].scores[l], p, l});
-  std::stable_sort(choices.begin(), choices.end(), [](const Choice& a, const Choice& b) { return a.score > b.score; });
-  std::vector<int> letter_of(places.size(), -1);
-  std::vector<bool> used(candidates.size(), false);
-  // Two places whose letters lie on each other are one letter (a glyph the classifier read as two).
-  std::vector<cv::Rect> taken;
-  auto overlaps = [&](const cv::Rect& b) {
-    return std::any_of(taken.begin(), taken.end(), [&](const cv::Rect& t) { return lie_on_each_other(t, b); });
-  };
-  for (const Choice& c : choices) {
-    if (letter_of[c.place] >= 0 || (consecutive && used[c.letter])) continue;
-    if (overlaps(places[c.place].boxes[c.letter])) continue;
-    letter_of[c.place] = static_cast<int>(c.letter);
-    used[c.letter] = true;
-    taken.push_back(places[c.place].boxes[c.letter]);
+      places.push_back({static_cast<int>(g), {sheet.glyphs[g].centre.x, sheet.glyphs[g].centre.y}});
+  for (const cv::Rect& b : ink_boxes) places.push_back({-1, {b.x + b.width / 2.0, b.y + b.height / 2.0}});
+  // Each place's scores, and the classifier's sure read there.
+  std::vector<LetterPlace> scored;
+  for (const Place& p : places) {
+    LetterPlace l;
+    l.scores = template_scores(ts, p.centre, font->font, font->cap_height_px, candidates, search, &l.boxes);
+    l.min_score = p.glyph >= 0 || consecutive ? kLetterScore : kFoundScore;
+    if (p.glyph >= 0) {
+      const Glyph& g = sheet.glyphs[static_cast<std::size_t>(p.glyph)];
+      const auto it = std::find(candidates.begin(), candidates.end(), g.text);
+      if (!g.doubtful && g.confidence >= 0.99 && it != candidates.end())
+        l.sure = static_cast<int>(it - candidates.begin());
+    }
+    scored.push_back(std::move(l));
   }
-  if (consecutive)
-    swap_while_better(
-        letter_of, [&](std::size_t p, int l) { return places[p].scores[static_cast<std::size_t>(l)]; },
-        [&](std::size_t p, int l) { return places[p].boxes[static_cast<std::size_t>(l)]; }, kLetterScore);
+  const std::vector<int> letter_of = assign_letters(scored, consecutive);
 
   std::vector<Glyph> read;
   std::vector<bool> replaced(sheet.glyphs.size(), false);
   for (std::size_t p = 0; p < places.size(); ++p) {
     const Place& place = places[p];
+    const LetterPlace& fit = scored[p];
     if (letter_of[p] < 0) continue;
     const std::size_t l = static_cast<std::size_t>(letter_of[p]);
     // The best other reading: the runner-up candidate at this place.
     double other = -1;
     std::size_t other_letter = l;
     for (std::size_t k = 0; k < candidates.size(); ++k)
-      if (k != l && place.scores[k] > other) other = place.scores[k], other_letter = k;
+      if (k != l && fit.scores[k] > other) other = fit.scores[k], other_letter = k;
     Glyph g = place.glyph >= 0 ? sheet.glyphs[static_cast<std::size_t>(place.glyph)] : Glyph{};
-    const double margin = place.scores[l] - other;
+    const double margin = fit.scores[l] - other;
     g.text = candidates[l];
-    g.box = place.boxes[l];
+    g.box = fit.boxes[l];
     g.centre = {g.box.x + g.box.width / 2.0, g.box.y + g.box.height / 2.0};
     g.height = g.box.height;
     g.confidence = std::clamp(0.5 + 5 * margin, 0.0, 1.0);
@@ -297,7 +322,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
     g.by_font = true;
     if (debug)
       std::fprintf(stderr, "by font '%s' at %d,%d %dx%d score %.3f runner '%s' %.3f%s\n", g.text.c_str(), g.box.x,
-                   g.box.y, g.box.width, g.box.height, place.scores[l], g.runner_up.c_str(), other,
+                   g.box.y, g.box.width, g.box.height, fit.scores[l], g.runner_up.c_str(), other,
                    place.glyph < 0 ? " (unread ink)" : "");
     if (place.glyph >= 0) replaced[static_cast<std::size_t>(place.glyph)] = true;
     read.push_back(std::move(g));

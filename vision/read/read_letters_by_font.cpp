@@ -30,6 +30,9 @@ constexpr double kMargin = 0.04;
 // A letter looked for where nothing was read must match this well (strokes' crossings and bits of
 // other letters match a drawing by chance up to about 0.6).
 constexpr double kFoundScore = 0.7;
+// A run of letters read too short goes on by at most this many letters, each drawn this well.
+constexpr int kRunOn = 2;
+constexpr double kRunOnScore = 0.8;
 
 bool single_capital(const std::string& t) {
   return t.size() == 1 && std::isupper(static_cast<unsigned char>(t[0]));
@@ -268,6 +271,13 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   const bool centre_o = std::any_of(sheet.glyphs.begin(), sheet.glyphs.end(),
                                     [](const Glyph& g) { return g.text == "O" && g.confidence >= 0.9; });
   if (consecutive && span <= 'O' - 'A' && centre_o) candidates.emplace_back("O");
+  // A run read too short: where the classifier misread the last letters (in noise, F as g and G as
+  // o), the capitals it read end early. The next kRunOn letters are candidates too, each taken only
+  // where the font draws it clearly (kRunOnScore, and kMargin above every letter of the run).
+  const std::size_t in_run = candidates.size();
+  if (consecutive)
+    for (int i = span; i < std::min(26, span + kRunOn); ++i)
+      if (i != 'O' - 'A' || !centre_o) candidates.emplace_back(1, static_cast<char>('A' + i));
 
   // The places to read: the classifier's capitals (in a figure lettered A, B, C, … its other reads
   // too: a letter and a mark beside it read as two glyphs, a broken letter read as a digit), and the
@@ -286,6 +296,9 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   for (const Place& p : places) {
     LetterPlace l;
     l.scores = template_scores(ts, p.centre, font->font, font->cap_height_px, candidates, search, &l.boxes);
+    const double best_in_run = *std::max_element(l.scores.begin(), l.scores.begin() + in_run);
+    for (std::size_t k = in_run; k < candidates.size(); ++k)
+      if (l.scores[k] < kRunOnScore || l.scores[k] < best_in_run + kMargin) l.scores[k] = -1;
     l.min_score = p.glyph >= 0 || consecutive ? kLetterScore : kFoundScore;
     if (p.glyph >= 0) {
       const Glyph& g = sheet.glyphs[static_cast<std::size_t>(p.glyph)];
@@ -296,6 +309,10 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
     scored.push_back(std::move(l));
   }
   const std::vector<int> letter_of = assign_letters(scored, consecutive);
+  // The run goes on to the last letter taken past it.
+  std::size_t run_end = in_run;
+  for (const int l : letter_of)
+    if (l >= static_cast<int>(in_run)) run_end = std::max(run_end, static_cast<std::size_t>(l) + 1);
 
   std::vector<Glyph> read;
   std::vector<bool> replaced(sheet.glyphs.size(), false);
@@ -342,6 +359,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
     const cv::Rect grown(g.box.x - 1, g.box.y - 1, g.box.width + 2, g.box.height + 2);
     sheet.unknown(grown & cv::Rect(0, 0, sheet.unknown.cols, sheet.unknown.rows)).setTo(255);
   }
+  candidates.resize(run_end);
   return LetterFont{font->font, font->cap_height_px, font->score, consecutive, candidates, std::move(ts)};
 }
 

@@ -9,6 +9,7 @@
 #include <geotruth/reader.hpp>
 #include <geotruth/vision.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 
@@ -127,6 +128,30 @@ TEST(ReaderLetters, ALetterOnTheRunOnOfALineIsNotErasedWithIt) {
     if (q.id == "H") h = &q;
   ASSERT_NE(h, nullptr) << "the letter H is not read";
   EXPECT_LE(std::hypot(to_double(h->at->x) - 200, to_double(h->at->y) - 200), 4.0);
+}
+
+// A triangle lettered A, B, C with its sides' lengths written beside them (textbook pictures:
+// Geometry3K's, VisOnlyQA's real split): a number is a length's measure, no point's name.
+TEST(ReaderLetters, ANumberWrittenInTheFigureIsAMeasureNotAPoint) {
+  Sheet sheet;
+  sheet.width = 400, sheet.height = 400;
+  const FontFace font{"DejaVu Sans"};
+  const PixelPoint a{80, 320}, b{320, 320}, c{200, 100};
+  sheet.strokes.push_back({{a, b, c, a}, 2});
+  sheet.texts.push_back({"A", {62, 336}, font, 22});
+  sheet.texts.push_back({"B", {338, 336}, font, 22});
+  sheet.texts.push_back({"C", {200, 80}, font, 22});
+  sheet.texts.push_back({"12", {200, 345}, font, 22});  // below AB
+  sheet.texts.push_back({"5", {285, 200}, font, 22});   // right of BC
+  const PictureRead read = read_picture(draw_sheet(sheet), "measures");
+  std::set<std::string> names;
+  for (const Point& p : read.scene.points)
+    if (p.id.empty() || p.id[0] != '_') names.insert(p.id);
+  EXPECT_EQ(names, (std::set<std::string>{"A", "B", "C"}));
+  const auto measures = nlohmann::json::parse(read.scene.extra)["picture"].value("measures", nlohmann::json::array());
+  std::set<std::string> texts;
+  for (const auto& m : measures) texts.insert(m["text"].get<std::string>());
+  EXPECT_EQ(texts, (std::set<std::string>{"12", "5"}));
 }
 
 LetterRead letter(const std::string& label, bool doubtful = false) {

@@ -22,6 +22,10 @@
 #include "vision/read/points.hpp"
 
 namespace geotruth::vision::read {
+bool names_a_point(const std::string& text) {
+  return !text.empty() && std::isalpha(static_cast<unsigned char>(text[0]));
+}
+
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
@@ -56,7 +60,7 @@ std::optional<Ring> ring_through(P2 a, P2 b, P2 c) {
 // A label that begins with a letter names a point; a number (10, 8, 2x is a letter) is a length or
 // an angle written beside a stroke, and is not looked for on the ring.
 bool names_a_point(const Glyph& g) {
-  return !g.text.empty() && std::isalpha(static_cast<unsigned char>(g.text[0]));
+  return read::names_a_point(g.text);
 }
 
 // Where a letter's ring places it: its box's centre, or its lower left (matplotlib's annotate
@@ -163,7 +167,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
   // The near rule: a letter within 1.6 of its heights of its point's box, nearest first.
   std::vector<Pair> near_pairs;
   for (std::size_t g = 0; g < glyphs.size(); ++g)
-    for (std::size_t p = 0; p < points.size(); ++p)
+    for (std::size_t p = 0; p < points.size() && names_a_point(glyphs[g]); ++p)
       if (const double d = box_distance(glyphs[g], points[p]); d <= kNearReach)
         near_pairs.push_back({d + penalty(glyphs[g], points[p]), g, p});
   const std::vector<Attachment> near = assign(near_pairs, none, free);

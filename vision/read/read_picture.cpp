@@ -276,6 +276,10 @@ class Reader {
       const Glyph& glyph = sheet_.glyphs[g];
       if (glyph.text.empty()) continue;
       const read::Attachment& a = attached[g];
+      if (!read::names_a_point(glyph.text)) {
+        measures_.push_back(static_cast<int>(g));  // a length's or an angle's measure, no point's name
+        continue;
+      }
       if (a.point < 0) {
         unattached_.push_back(static_cast<int>(g));
         continue;
@@ -770,6 +774,17 @@ class Reader {
         {"band", {{"eps_num_px", rounded(e.eps_num_px)}, {"eps_vis_px", rounded(e.eps_vis_px)}, {"reason", reason}}},
         {"found", {{"letters", e.letters}, {"dots", e.dots}, {"strokes", e.strokes}, {"circles", e.rounds}}},
         {"doubts", std::move(doubts)}};
+    // Numbers and expressions written in the figure (a length's or an angle's measure: 5, 2x, 8y):
+    // where they are written, none a point's name.
+    if (!measures_.empty()) {
+      Json texts = Json::array();
+      for (int g : measures_) {
+        const P2 at = original(sheet_.glyphs[static_cast<std::size_t>(g)].centre);
+        texts.push_back(
+            Json{{"text", sheet_.glyphs[static_cast<std::size_t>(g)].text}, {"at", {rounded(at.x), rounded(at.y)}}});
+      }
+      picture["measures"] = std::move(texts);
+    }
     out_.scene.extra = Json{{"dataset", "picture"}, {"picture", std::move(picture)}}.dump();
     return std::move(out_);
   }
@@ -785,7 +800,7 @@ class Reader {
   std::vector<read::Dot> dots_;
   std::vector<ReadPoint> points_;
   std::vector<std::string> names_;
-  std::vector<int> letter_of_, index_, unattached_;
+  std::vector<int> letter_of_, index_, unattached_, measures_;
   int clipped_letter_ = -1;  // the point named by name_clipped_letter, if any
   std::vector<Doubt> doubts_;
   PictureRead out_;

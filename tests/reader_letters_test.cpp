@@ -154,6 +154,11 @@ TEST(ReaderLetters, ANumberWrittenInTheFigureIsAMeasureNotAPoint) {
   EXPECT_EQ(texts, (std::set<std::string>{"12", "5"}));
 }
 
+TEST(ReaderLetters, APointsNameStartsWithACapitalOrIsOneLetter) {
+  for (const char* name : {"A", "B1", "C'", "B12''", "x", "CP"}) EXPECT_TRUE(names_a_point(name)) << name;
+  for (const char* label : {"", "5", "36", "2x", "8y", "f3y", "1'"}) EXPECT_FALSE(names_a_point(label)) << label;
+}
+
 LetterRead letter(const std::string& label, bool doubtful = false) {
   LetterRead l;
   l.label = label;

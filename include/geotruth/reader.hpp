@@ -47,6 +47,11 @@ struct PictureRead {
   ReadEvidence evidence;
 };
 
+/// Whether a label read from a picture names a point: it starts with a capital (A, B1, C', or a
+/// capital read with a mark beside it, CP: still that point's label), or is one letter alone (x).
+/// Any other label — a number or an expression, 5, 36, 2x, 8y — is a length's or an angle's measure.
+bool names_a_point(const std::string& label);
+
 /// Reads `image` into a scene named `id`. Never throws for a picture's content: an empty or blank
 /// picture gives a scene without elements (and says so in its doubts).
 PictureRead read_picture(const Image& image, const std::string& id, const ReadOptions& options = {});

@@ -16,16 +16,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <geotruth/reader.hpp>
 #include <map>
 #include <optional>
 
 #include "vision/read/points.hpp"
 
 namespace geotruth::vision::read {
-bool names_a_point(const std::string& text) {
-  return !text.empty() && std::isalpha(static_cast<unsigned char>(text[0]));
-}
-
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
@@ -60,7 +57,7 @@ std::optional<Ring> ring_through(P2 a, P2 b, P2 c) {
 // A label that begins with a letter names a point; a number (10, 8, 2x is a letter) is a length or
 // an angle written beside a stroke, and is not looked for on the ring.
 bool names_a_point(const Glyph& g) {
-  return read::names_a_point(g.text);
+  return vision::names_a_point(g.text);
 }
 
 // Where a letter's ring places it: its box's centre, or its lower left (matplotlib's annotate
@@ -444,3 +441,12 @@ std::optional<FittedCircle> least_squares_circle(const std::vector<P2>& points) 
 }
 
 }  // namespace geotruth::vision::read
+
+namespace geotruth::vision {
+
+bool names_a_point(const std::string& label) {
+  if (label.empty() || !std::isalpha(static_cast<unsigned char>(label[0]))) return false;
+  return label.size() == 1 || std::isupper(static_cast<unsigned char>(label[0]));
+}
+
+}  // namespace geotruth::vision

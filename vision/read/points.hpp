@@ -56,14 +56,10 @@ struct LetterPlacement {
   bool fitted = false;
 };
 
-/// Whether a label read is a point's name: it starts with a letter (A, B1, C', x). A number or an
-/// expression written in the figure (5, 36, 2x, 8y) is a length's or an angle's measure.
-bool names_a_point(const std::string& text);
-
-/// Each letter attached to one point (one letter per point), labels that name no point left out: by the ring the
-/// picture's letters lie on about their points when one fits more of them than the nearest-first rule attaches, else
-/// nearest first; `dotted`: the figure marks its points with dots, and a letter names a dot. `placement`, when given,
-/// receives the rule used.
+/// Each letter attached to one point (one letter per point), labels that name no point
+/// (vision::names_a_point) left out: by the ring the picture's letters lie on about their points
+/// when one fits more of them than the nearest-first rule attaches, else nearest first; `dotted`: the figure marks its
+/// points with dots, and a letter names a dot. `placement`, when given, receives the rule used.
 std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const std::vector<ReadPoint>& points,
                                        bool dotted, LetterPlacement* placement = nullptr);
 

@@ -276,7 +276,7 @@ class Reader {
       const Glyph& glyph = sheet_.glyphs[g];
       if (glyph.text.empty()) continue;
       const read::Attachment& a = attached[g];
-      if (!read::names_a_point(glyph.text)) {
+      if (!names_a_point(glyph.text)) {
         measures_.push_back(static_cast<int>(g));  // a length's or an angle's measure, no point's name
         continue;
       }

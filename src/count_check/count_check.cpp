@@ -460,8 +460,8 @@ class Comparison {
       const double ink = probe_.straight(a, b);
       std::string detail = "the picture draws the segment " + joined(s) + " (ink along " + percent(ink) +
                            " of it), the scene has no line through " + s[0] + " and " + s[1];
-      // Ink the scene's own lines lay along the stretch (lines nearly in line, within the
-      // tolerance): the picture cannot tell them from one straight stroke.
+      // Ink the scene's own strokes lay along the stretch, within the tolerance (two lines nearly in
+      // line, a chord near its arc): the straight stroke read there may be the scene's strokes.
       const double along = along_scene_strokes(a, b);
       if (along >= kDrawn && ink >= kUndrawn) {
         // Ink that bends with the scene's strokes where the reader merged them into one: its misread.

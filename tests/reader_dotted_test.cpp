@@ -66,6 +66,7 @@ struct Figure {
   std::vector<std::pair<std::string, std::string>> segments;
   std::map<std::string, PixelPoint> written_at = {};
   std::map<std::string, std::string> written_as = {};  // a letter drawn for a point other than its name
+  std::vector<SheetText> more_texts = {};              // written besides the points' letters
 };
 
 // Eight points; D lies on AB.
@@ -136,6 +137,7 @@ Image draw(double ring, const std::vector<std::pair<PixelPoint, PixelPoint>>& mo
     const auto as = figure.written_as.find(d.name);
     sheet.texts.push_back({as != figure.written_as.end() ? as->second : d.name, centre, {"DejaVu Sans"}, 20.8});
   }
+  sheet.texts.insert(sheet.texts.end(), figure.more_texts.begin(), figure.more_texts.end());
   return draw_sheet(sheet);
 }
 
@@ -181,6 +183,19 @@ TEST(ReaderDotted, LettersFarOffTheirDotsLandOnTheirDots) {
     ASSERT_NE(p, nullptr) << d.name;
     EXPECT_LT(distance_to(*p, d.at), 1.5) << d.name;
   }
+}
+
+TEST(ReaderDotted, ALetterTheFontGaveAPlaceIsReadThereOnly) {
+  // A figure lettered A to H, each letter once, and a G written small in free paper: the
+  // classifier reads it as G, the figure's font at its own size fits it to no letter. The font's G
+  // is the figure's; the small one names no second point (it was read as G?2).
+  Figure figure = kFigure;
+  figure.more_texts.push_back({"G", {940, 800}, {"DejaVu Sans"}, 11});
+  const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "small_g"), "small_g");
+  for (const Point& p : read.scene.points) EXPECT_EQ(p.id.rfind("G?", 0), std::string::npos) << p.id;
+  const Point* g = named(read.scene, "G");
+  ASSERT_NE(g, nullptr);
+  EXPECT_LT(distance_to(*g, at("G")), 1.5);
 }
 
 TEST(ReaderDotted, LinesRunFromDotToDot) {

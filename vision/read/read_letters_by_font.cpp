@@ -346,11 +346,14 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   }
   // The classifier's reads the font does not take stay as they were when it was nearly sure of them
   // or they are labels of several glyphs; its unsure single letters are dropped (ink the font reads
-  // as no letter of the figure).
+  // as no letter of the figure), and so is a letter the font gave another place in a figure that
+  // names each letter once (a bit of a letter's ink read as G beside the G).
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g) {
     const Glyph& glyph = sheet.glyphs[g];
     if (replaced[g] || (glyph.text.size() <= 1 && glyph.confidence < 0.9)) continue;
     if (std::any_of(read.begin(), read.end(), [&](const Glyph& r) { return lie_on_each_other(r.box, glyph.box); }))
+      continue;
+    if (consecutive && std::any_of(read.begin(), read.end(), [&](const Glyph& r) { return r.text == glyph.text; }))
       continue;
     read.push_back(glyph);
   }

@@ -159,6 +159,32 @@ TEST(ReaderLetters, APointsNameStartsWithACapitalOrIsOneLetter) {
   for (const char* label : {"", "5", "36", "2x", "8y", "f3y", "1'"}) EXPECT_FALSE(names_a_point(label)) << label;
 }
 
+// VisOnlyQA val's 00384noise_1: 12 dots, lettered A to L; the classifier read A, C, E, G surely and
+// a J whose top a stroke crosses as T at 1.00. T lies past the run, but it was cut from a stroke:
+// it says nothing of the run, which stays A to L. Not cut from a stroke, it would end it.
+TEST(ReaderLetters, ALetterCutFromAStrokeSaysNothingOfTheRun) {
+  using read::Glyph;
+  std::vector<Glyph> glyphs;
+  std::vector<KnownLetter> known;
+  for (const auto& [text, x] : {std::pair{"A", 600}, {"C", 772}, {"E", 1319}, {"G", 388}, {"T", 841}}) {
+    Glyph g;
+    g.text = text;
+    g.box = cv::Rect(x, 500, 12, 15);
+    g.touches_stroke = std::string(text) == "T";
+    glyphs.push_back(g);
+    known.push_back({g.text, g.box});
+  }
+  const read::SureRun run = read::sure_run(known, glyphs, 12);
+  EXPECT_TRUE(run.in_range);
+  EXPECT_EQ(run.last, 'G');
+  EXPECT_EQ(run.letters, (std::set<char>{'A', 'C', 'E', 'G'}));
+  glyphs.back().touches_stroke = false;
+  EXPECT_FALSE(read::sure_run(known, glyphs, 12).in_range);
+  // In the run, a letter cut from a stroke counts like any other.
+  EXPECT_EQ(read::sure_run(known, glyphs, 20).last, 'T');
+  EXPECT_TRUE(read::in_run('M', 12) && read::in_run('O', 3) && !read::in_run('N', 12));
+}
+
 LetterRead letter(const std::string& label, bool doubtful = false) {
   LetterRead l;
   l.label = label;

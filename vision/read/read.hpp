@@ -6,6 +6,7 @@
 
 #include <geotruth/reader.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -184,6 +185,22 @@ struct LetterFont {
   std::vector<std::string> labels;  ///< the letters the figure may use
   TemplateSheet sheet;              ///< the picture with strokes' and dots' pixels left out
 };
+
+/// Whether letter c lies in a run A, B, C, … of `count` letters (one more allowed: a clipped or
+/// unread last letter), or is O (a centre's name).
+bool in_run(char c, std::size_t count);
+
+/// What the letters the classifier read surely (`known`, single capitals) say of a figure lettered
+/// A, B, C, … with `count` points: whether all lie in the run, the last of them and which they are
+/// (O, a centre's name, is not the run's last unless the run reaches it). A letter cut from a stroke
+/// it touches (`glyphs`' touches_stroke) and read past the run is left out: strokes change letters,
+/// and a J whose top a stroke crosses reads as T at 1.00.
+struct SureRun {
+  bool in_range = true;
+  char last = 'A';
+  std::set<char> letters;
+};
+SureRun sure_run(const std::vector<KnownLetter>& known, const std::vector<Glyph>& glyphs, std::size_t count);
 
 /// A place the font reads a letter at (read_letters_by_font): how well each candidate letter drawn
 /// in the figure's font fits there, the box that drawing covers, the least score that makes it a

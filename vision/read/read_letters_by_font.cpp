@@ -142,6 +142,26 @@ void swap_while_better(std::vector<int>& letter_of, const std::function<double(s
 
 }  // namespace
 
+bool in_run(char c, std::size_t count) {
+  return c == 'O' || static_cast<std::size_t>(c - 'A') < count + 1;
+}
+
+SureRun sure_run(const std::vector<KnownLetter>& known, const std::vector<Glyph>& glyphs, std::size_t count) {
+  SureRun run;
+  for (const KnownLetter& k : known) {
+    // Strokes change letters (a J whose top a stroke crosses reads as T at 1.00): a letter cut from
+    // a stroke it touches and read past the run says nothing of it.
+    const bool cut = std::any_of(glyphs.begin(), glyphs.end(), [&](const Glyph& g) {
+      return g.touches_stroke && g.text == k.text && g.box == k.box;
+    });
+    if (cut && !in_run(k.text[0], count)) continue;
+    run.in_range &= in_run(k.text[0], count);
+    if (k.text[0] == 'O' && count < 15) continue;  // a centre's name, not the last of the run
+    run.last = std::max(run.last, k.text[0]), run.letters.insert(k.text[0]);
+  }
+  return run;
+}
+
 std::vector<int> assign_letters(const std::vector<LetterPlace>& places, bool each_once) {
   struct Choice {
     double score;
@@ -226,15 +246,11 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   std::size_t capitals = 0;
   for (const Glyph& g : sheet.glyphs) capitals += single_capital(g.text);
   const std::size_t count = std::max(marks_points_with_dots(sheet, dots) ? dots.size() : 0, capitals);
-  auto in_range = [&](char c) { return c == 'O' || static_cast<std::size_t>(c - 'A') < count + 1; };
-  char last_sure = 'A';
-  bool sure_in_range = true;
-  std::set<char> sure;
-  for (const KnownLetter& k : known) {
-    sure_in_range &= in_range(k.text[0]);
-    if (k.text[0] == 'O' && count < 15) continue;  // a centre's name, not the last of the run
-    last_sure = std::max(last_sure, k.text[0]), sure.insert(k.text[0]);
-  }
+  auto in_range = [&](char c) { return in_run(c, count); };
+  const SureRun run = sure_run(known, sheet.glyphs, count);
+  const bool sure_in_range = run.in_range;
+  const char last_sure = run.last;
+  const std::set<char>& sure = run.letters;
   std::size_t capitals_in_range = 0;
   for (const Glyph& g : sheet.glyphs) capitals_in_range += single_capital(g.text) && in_range(g.text[0]);
   const int span = std::min(26, std::max(static_cast<int>(count), last_sure - 'A' + 1));

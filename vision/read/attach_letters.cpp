@@ -54,8 +54,8 @@ std::optional<Ring> ring_through(P2 a, P2 b, P2 c) {
   return Ring{centre, dist(centre, a)};
 }
 
-// A label that begins with a letter names a point; a number (10, 8, 2x is a letter) is a length or
-// an angle written beside a stroke, and is not looked for on the ring.
+// A glyph whose label names a point (vision::names_a_point); a number or an expression (10, 8, 2x)
+// is a length or an angle written beside a stroke, attached to no point.
 bool names_a_point(const Glyph& g) {
   return vision::names_a_point(g.text);
 }
@@ -163,10 +163,12 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
 
   // The near rule: a letter within 1.6 of its heights of its point's box, nearest first.
   std::vector<Pair> near_pairs;
-  for (std::size_t g = 0; g < glyphs.size(); ++g)
-    for (std::size_t p = 0; p < points.size() && names_a_point(glyphs[g]); ++p)
+  for (std::size_t g = 0; g < glyphs.size(); ++g) {
+    if (!names_a_point(glyphs[g])) continue;
+    for (std::size_t p = 0; p < points.size(); ++p)
       if (const double d = box_distance(glyphs[g], points[p]); d <= kNearReach)
         near_pairs.push_back({d + penalty(glyphs[g], points[p]), g, p});
+  }
   const std::vector<Attachment> near = assign(near_pairs, none, free);
   const auto near_count = std::count_if(near.begin(), near.end(), [](const Attachment& a) { return a.point >= 0; });
 

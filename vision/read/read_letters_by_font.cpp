@@ -247,22 +247,19 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   for (const Glyph& g : sheet.glyphs) capitals += single_capital(g.text);
   const std::size_t count = std::max(marks_points_with_dots(sheet, dots) ? dots.size() : 0, capitals);
   auto in_range = [&](char c) { return in_run(c, count); };
-  const SureRun run = sure_run(known, sheet.glyphs, count);
-  const bool sure_in_range = run.in_range;
-  const char last_sure = run.last;
-  const std::set<char>& sure = run.letters;
+  const SureRun sure = sure_run(known, sheet.glyphs, count);
   std::size_t capitals_in_range = 0;
   for (const Glyph& g : sheet.glyphs) capitals_in_range += single_capital(g.text) && in_range(g.text[0]);
-  const int span = std::min(26, std::max(static_cast<int>(count), last_sure - 'A' + 1));
-  bool consecutive = count >= 3 && sure_in_range && capitals_in_range * 5 >= capitals * 3 &&
-                     (blind || sure.size() * 2 >= static_cast<std::size_t>(last_sure - 'A' + 1));
+  const int span = std::min(26, std::max(static_cast<int>(count), sure.last - 'A' + 1));
+  bool consecutive = count >= 3 && sure.in_range && capitals_in_range * 5 >= capitals * 3 &&
+                     (blind || sure.letters.size() * 2 >= static_cast<std::size_t>(sure.last - 'A' + 1));
   const int search = std::max(3, static_cast<int>(std::lround(0.3 * font->cap_height_px)));
   const std::vector<cv::Rect> ink_boxes = unread_ink(sheet, covered, font->cap_height_px);
   // A figure marking its points with dots whose glyphs the classifier read too few of surely (a
   // JPEG's blocks over every letter: m, e, r, Y for B, C, F, G; letters written across strokes) is
   // judged by the font's own reading: the capitals it reads clearly at the glyphs and the ink left,
   // nearly all in the range, three at least.
-  if (!consecutive && count >= 3 && sure_in_range && marks_points_with_dots(sheet, dots)) {
+  if (!consecutive && count >= 3 && sure.in_range && marks_points_with_dots(sheet, dots)) {
     std::vector<std::string> capitals_az;
     for (char c = 'A'; c <= 'Z'; ++c) capitals_az.emplace_back(1, c);
     std::vector<cv::Point2d> centres;
@@ -290,7 +287,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   // A run read too short: where the classifier misread the last letters (in noise, F as g and G as
   // o), the capitals it read end early. The next kRunOn letters are candidates too, each taken only
   // where the font draws it clearly (kRunOnScore, and kMargin above every letter of the run).
-  const std::size_t in_run = candidates.size();
+  const std::size_t run_size = candidates.size();  // the run's letters (and O); past them, the run-on
   if (consecutive)
     for (int i = span; i < std::min(26, span + kRunOn); ++i)
       if (i != 'O' - 'A' || !centre_o) candidates.emplace_back(1, static_cast<char>('A' + i));
@@ -312,8 +309,8 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   for (const Place& p : places) {
     LetterPlace l;
     l.scores = template_scores(ts, p.centre, font->font, font->cap_height_px, candidates, search, &l.boxes);
-    const double best_in_run = *std::max_element(l.scores.begin(), l.scores.begin() + in_run);
-    for (std::size_t k = in_run; k < candidates.size(); ++k)
+    const double best_in_run = *std::max_element(l.scores.begin(), l.scores.begin() + run_size);
+    for (std::size_t k = run_size; k < candidates.size(); ++k)
       if (l.scores[k] < kRunOnScore || l.scores[k] < best_in_run + kMargin) l.scores[k] = -1;
     l.min_score = p.glyph >= 0 || consecutive ? kLetterScore : kFoundScore;
     if (p.glyph >= 0) {
@@ -326,9 +323,9 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   }
   const std::vector<int> letter_of = assign_letters(scored, consecutive);
   // The run goes on to the last letter taken past it.
-  std::size_t run_end = in_run;
+  std::size_t run_end = run_size;
   for (const int l : letter_of)
-    if (l >= static_cast<int>(in_run)) run_end = std::max(run_end, static_cast<std::size_t>(l) + 1);
+    if (l >= static_cast<int>(run_size)) run_end = std::max(run_end, static_cast<std::size_t>(l) + 1);
 
   std::vector<Glyph> read;
   std::vector<bool> replaced(sheet.glyphs.size(), false);

@@ -232,8 +232,8 @@ class Reader {
     read::extend_under_labels(sheet_, pieces_);
     // Ellipses are shapes of pictures without letters (a lettered figure's are circles, or curves
     // the ellipse fit only approximates).
-    read::trim_at_junctions(sheet_, pieces_, rounds_, sheet_.glyphs.empty() ? ovals_ : std::vector<read::Oval>{},
-                            dots_);
+    static const std::vector<read::Oval> kNoOvals;
+    read::trim_at_junctions(sheet_, pieces_, rounds_, sheet_.glyphs.empty() ? ovals_ : kNoOvals, dots_);
     pieces_ = read::dot_to_dot_pieces(sheet_, dots_, std::move(pieces_));
     if (!sheet_.glyphs.empty()) font_ = read::read_letters_by_font(sheet_, pieces_, rounds_, dots_);
     drop_stroke_glyphs();

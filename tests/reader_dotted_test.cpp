@@ -198,6 +198,25 @@ TEST(ReaderDotted, ALetterTheFontGaveAPlaceIsReadThereOnly) {
   EXPECT_LT(distance_to(*g, at("G")), 1.5);
 }
 
+TEST(ReaderDotted, TwoLettersWrittenOverEachOtherAreBothRead) {
+  // F moved 14 px below E (EF drawn no more: A joined to F instead), both letters written 22 px left
+  // of their dots: F's letter overlaps E's (VisOnlyQA 00652, where the classifier read the two as
+  // one C). Both are read, each on its dot.
+  Figure figure = kFigure;
+  for (Dotted& d : figure.points)
+    if (d.name == "F") d.at = {360, 454};
+  for (auto& segment : figure.segments)
+    if (segment == std::pair<std::string, std::string>{"E", "F"}) segment.first = "A";
+  figure.written_at["E"] = {338, 440};
+  figure.written_at["F"] = {338, 454};
+  const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "e_over_f"), "e_over_f");
+  for (const char* name : {"E", "F"}) {
+    const Point* p = named(read.scene, name);
+    ASSERT_NE(p, nullptr) << name;
+    EXPECT_LT(distance_to(*p, at(name, figure)), 1.5) << name;
+  }
+}
+
 TEST(ReaderDotted, LinesRunFromDotToDot) {
   const PictureRead read = read_picture(draw(60), "lines");
   // Each segment is one line of the scene with its two points (D lies on AB: A, D and B on one).
@@ -429,6 +448,49 @@ TEST(LetterTemplates, TheFontIsFoundAndALetterACrossesIsReadByIt) {
   const TemplateRead k =
       read_by_template(ts, {where["K"].x, where["K"].y}, font->font, font->cap_height_px, {"H", "K", "R", "X"}, 4);
   EXPECT_EQ(k.text, "K");
+}
+
+// Two letters written 14 px apart, one over the other (22 px type: they overlap), are read as the
+// pair; one letter with a blotch of ink above it (JPEG blocks about a letter, VisOnlyQA 00436) is
+// not: no pair draws it clearly better than the letter alone at a corner of the ink.
+TEST(LetterTemplates, TwoLettersOverEachOtherReadAsAPairAndOneWithABlotchAsOne) {
+  const std::vector<std::string> candidates = {"A", "B", "C", "D", "E", "F", "G", "H", "I"};
+  auto ink_box = [](const cv::Mat& darkness) {
+    cv::Mat ink;
+    cv::threshold(darkness, ink, 100, 255, cv::THRESH_BINARY);
+    ink.convertTo(ink, CV_8U);
+    return cv::boundingRect(ink);
+  };
+  const FontFace font{"DejaVu Sans"};
+  const double cap = 22 * 0.729;  // DejaVu Sans' capitals: 0.729 of the em
+  Sheet two;
+  two.width = 120, two.height = 120;
+  two.texts.push_back({"E", {60, 50}, font, 22});
+  two.texts.push_back({"F", {60, 64}, font, 22});
+  const cv::Mat two_dark = darkness_of(draw_sheet(two));
+  const cv::Mat nothing_covered = cv::Mat::zeros(two_dark.size(), CV_8U);
+  const PairRead pair = read_pair_by_template(template_sheet(two_dark, nothing_covered, cap), ink_box(two_dark), font,
+                                              cap, candidates, 1);
+  EXPECT_EQ(candidates[pair.first] + candidates[pair.second], "EF");
+  EXPECT_GT(pair.score, 0.85);
+  EXPECT_GT(pair.score, pair.single_score + 0.1);
+  // Each place's scores keep the other letter: E is best in the first, F in the second.
+  EXPECT_EQ(std::max_element(pair.first_scores.begin(), pair.first_scores.end()) - pair.first_scores.begin(), 4);
+  EXPECT_EQ(std::max_element(pair.second_scores.begin(), pair.second_scores.end()) - pair.second_scores.begin(), 5);
+
+  Sheet blotched;
+  blotched.width = 120, blotched.height = 120;
+  blotched.texts.push_back({"B", {60, 64}, font, 22});
+  SheetStroke blotch;
+  blotch.closed = blotch.filled = true, blotch.width = 0.5;
+  blotch.path = {{52, 44}, {60, 43}, {62, 50}, {55, 52}};
+  blotched.strokes.push_back(blotch);
+  const cv::Mat blotched_dark = darkness_of(draw_sheet(blotched));
+  const PairRead one = read_pair_by_template(template_sheet(blotched_dark, nothing_covered, cap),
+                                             ink_box(blotched_dark), font, cap, candidates, 1);
+  // Not a pair by the reader's rule (read_letters_by_font: 0.8 at least, and 0.04 above one letter).
+  EXPECT_TRUE(one.score < 0.8 || one.score < one.single_score + 0.04)
+      << candidates[one.first] << candidates[one.second] << " " << one.score << " against " << one.single_score;
 }
 
 // A capital whose piece took in a mark at its side (its dot), read by the classifier as a primed

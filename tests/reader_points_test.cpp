@@ -120,7 +120,7 @@ struct TwoDots {
 TEST(ReaderRing, TwoLettersOnEachOthersDotsTradeThemWhenBothThenSitOnTheRing) {
   TwoDots f;
   std::vector<Attachment> attached{{1, 11.5 / 16, -1, 0}, {0, 0.34 / 16, -1, 0}};
-  settle_on_ring(f.glyphs, attached, f.points, f.placement);
+  settle_on_ring(f.glyphs, attached, f.points, f.placement, false);
   EXPECT_EQ(attached[0].point, 0);
   EXPECT_EQ(attached[1].point, 1);
   // The other reading is the trade undone, 11.84 px worse for the pair: no doubt (within 0.2 heights).
@@ -134,14 +134,37 @@ TEST(ReaderRing, LettersDoNotTradeWithoutARingOrOffIt) {
   const std::vector<Attachment> read_so{{1, 11.5 / 16, -1, 0}, {0, 0.34 / 16, -1, 0}};
   std::vector<Attachment> attached = read_so;
   f.placement.fitted = false;  // the near rule alone: nothing to settle by
-  settle_on_ring(f.glyphs, attached, f.points, f.placement);
+  settle_on_ring(f.glyphs, attached, f.points, f.placement, false);
   EXPECT_EQ(attached[0].point, 1);
   // A ring of 30 px: B's letter would be 18 px off it at its own dot (beyond the tolerance).
   f.placement.fitted = true, f.placement.radius = 30;
   attached = read_so;
-  settle_on_ring(f.glyphs, attached, f.points, f.placement);
+  settle_on_ring(f.glyphs, attached, f.points, f.placement, false);
   EXPECT_EQ(attached[0].point, 1);
   EXPECT_EQ(attached[1].point, 0);
+}
+
+// VisOnlyQA 00299: L's letter written 24.9 px from its dot (the figure's ring), 22 px from a
+// crossing below it, where the near rule put it. A dotted figure letters its dots: the letter moves to
+// the free dot the ring puts it on, and the crossing is its runner-up. A letter on the ring about a
+// crossing stays (its dot may be lost in the strokes), and nothing moves in a figure without dots.
+TEST(ReaderRing, ALetterLeftOnACrossingOffTheRingMovesToItsFreeDot) {
+  LetterPlacement placement{false, false, {0, 0}, 24.9, 5.5, 25.6, true};
+  const Glyph l = letter_at("L", {100, 100});
+  ReadPoint crossing;
+  crossing.at = {100, 122};  // 22 px below: 2.9 px off the ring
+  const std::vector<ReadPoint> points{crossing, dot_at({100 + 24.9 * 0.6, 100 - 24.9 * 0.8})};
+  std::vector<Attachment> attached{{0, 0.5, -1, 0}};
+  settle_on_ring({l}, attached, points, placement, true);
+  EXPECT_EQ(attached[0].point, 0) << "2.9 px off the ring: the crossing may be its point";
+  std::vector<ReadPoint> farther = points;
+  farther[0].at = {100, 115};  // 9.9 px off the ring
+  settle_on_ring({l}, attached, farther, placement, true);
+  EXPECT_EQ(attached[0].point, 1);
+  EXPECT_EQ(attached[0].runner_up, 0);
+  attached = {{0, 0.5, -1, 0}};
+  settle_on_ring({l}, attached, farther, placement, false);
+  EXPECT_EQ(attached[0].point, 0);
 }
 
 }  // namespace

@@ -237,6 +237,92 @@ TemplateRead read_by_template(const TemplateSheet& sheet, cv::Point2d centre, co
   return out;
 }
 
+namespace {
+
+// Where a drawing of `size` lies at corner `corner` (0 top left, 1 top right, 2 bottom left, 3
+// bottom right) of `box`.
+cv::Point at_corner(const cv::Rect& box, cv::Size size, int corner) {
+  return {corner % 2 ? box.x + box.width - size.width : box.x, corner / 2 ? box.y + box.height - size.height : box.y};
+}
+
+// The score of two drawings together over the window, each at its top-left corner (window pixels);
+// `b` empty: `a` alone.
+double pair_correlation(const Window& w, const cv::Mat& a, cv::Point at_a, const cv::Mat& b, cv::Point at_b) {
+  cv::Mat both = cv::Mat::zeros(w.x.size(), CV_32F);
+  const cv::Rect all(0, 0, both.cols, both.rows);
+  for (const auto& [t, at] : {std::pair{&a, at_a}, std::pair{&b, at_b}}) {
+    if (t->empty()) continue;
+    const cv::Rect r = cv::Rect(at, t->size()) & all;
+    if (r.empty()) continue;
+    cv::Mat dst = both(r);
+    cv::max(dst, (*t)(cv::Rect(r.tl() - at, r.size())), dst);
+  }
+  return correlation(w, both, 0, 0);
+}
+
+}  // namespace
+
+PairRead read_pair_by_template(const TemplateSheet& sheet, cv::Rect box, const FontFace& font, double cap_height_px,
+                               const std::vector<std::string>& candidates, int search_px) {
+  PairRead out;
+  const Scaled at(sheet, {box.x + box.width / 2.0, box.y + box.height / 2.0}, cap_height_px, search_px);
+  const cv::Rect scaled(static_cast<int>(std::lround(box.x * at.scale)),
+                        static_cast<int>(std::lround(box.y * at.scale)),
+                        std::max(1, static_cast<int>(std::lround(box.width * at.scale))),
+                        std::max(1, static_cast<int>(std::lround(box.height * at.scale))));
+  const int margin = std::max(2, static_cast<int>(std::lround(0.15 * at.cap))) + at.search;
+  const Window w =
+      window_at(sheet, {scaled.x - margin, scaled.y - margin, scaled.width + 2 * margin, scaled.height + 2 * margin});
+  if (w.area.empty() || candidates.size() < 2) return out;
+  const cv::Rect local(scaled.tl() - w.area.tl(), scaled.size());
+  std::vector<GlyphTemplate> drawn;
+  for (const std::string& c : candidates) drawn.push_back(glyph_template(font, at.cap, c));
+  struct Placing {
+    int first_corner = 0, second_corner = 0;
+    cv::Point shift;
+  } best;
+  auto score_of = [&](std::size_t i, std::size_t j, const Placing& p) {
+    if (drawn[i].empty() || drawn[j].empty()) return -1.0;
+    return pair_correlation(w, drawn[i].ink, at_corner(local, drawn[i].ink.size(), p.first_corner), drawn[j].ink,
+                            at_corner(local, drawn[j].ink.size(), p.second_corner) + p.shift);
+  };
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    for (std::size_t j = 0; j < candidates.size(); ++j) {
+      if (i == j) continue;
+      for (int ci = 0; ci < 4; ++ci)
+        for (int cj = 0; cj < 4; ++cj) {
+          if (ci == cj) continue;
+          for (int dy = -at.search; dy <= at.search; ++dy)
+            for (int dx = -at.search; dx <= at.search; ++dx) {
+              const Placing p{ci, cj, {dx, dy}};
+              const double s = score_of(i, j, p);
+              if (s > out.score) out.score = s, out.first = i, out.second = j, best = p;
+            }
+        }
+    }
+  // One letter alone, at any corner: a letter with ink beside it (a stroke's bit, JPEG blocks) must
+  // not read as two.
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    for (int ci = 0; ci < 4 && !drawn[i].empty(); ++ci)
+      for (int dy = -at.search; dy <= at.search; ++dy)
+        for (int dx = -at.search; dx <= at.search; ++dx) {
+          const cv::Point c = at_corner(local, drawn[i].ink.size(), ci) + cv::Point(dx, dy);
+          out.single_score = std::max(out.single_score, pair_correlation(w, drawn[i].ink, c, cv::Mat(), c));
+        }
+  if (out.score < 0) return out;
+  // Each place's candidates, the other letter kept where it lies best.
+  auto box_at = [&](std::size_t k, int corner, cv::Point shift) {
+    return at.back(cv::Rect(at_corner(local, drawn[k].ink.size(), corner) + shift + w.area.tl(), drawn[k].ink.size()));
+  };
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    out.first_scores.push_back(k == out.second ? -1 : score_of(k, out.second, best));
+    out.first_boxes.push_back(drawn[k].empty() ? cv::Rect() : box_at(k, best.first_corner, {}));
+    out.second_scores.push_back(k == out.first ? -1 : score_of(out.first, k, best));
+    out.second_boxes.push_back(drawn[k].empty() ? cv::Rect() : box_at(k, best.second_corner, best.shift));
+  }
+  return out;
+}
+
 std::optional<FontMatch> identify_font(const TemplateSheet& sheet, const std::vector<KnownLetter>& known,
                                        const std::vector<FontFace>& fonts) {
   if (known.size() < 3) return std::nullopt;

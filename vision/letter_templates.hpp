@@ -68,6 +68,22 @@ double template_score(const TemplateSheet& sheet, cv::Point2d centre, const Font
                       const std::string& text, const std::vector<std::string>& window_of, int search_px,
                       cv::Rect* box = nullptr);
 
+/// Two labels written over each other (two points close together, their letters on one ink): the
+/// two different candidates whose drawings together (the darker of the two at each pixel) match the
+/// picture best over `box` (the pair's ink) and a margin, each drawn at one corner of the box (two
+/// corners apart), the second moved by up to `search_px` each way. With each candidate's score
+/// when drawn in the first letter's place, the second kept, and in the second's, the first kept;
+/// and how well one letter alone draws it.
+struct PairRead {
+  double score = -1;         ///< -1: no pair compared
+  double single_score = -1;  ///< the best one candidate alone at a corner, over the same window
+  std::size_t first = 0, second = 0;
+  std::vector<double> first_scores, second_scores;
+  std::vector<cv::Rect> first_boxes, second_boxes;
+};
+PairRead read_pair_by_template(const TemplateSheet& sheet, cv::Rect box, const FontFace& font, double cap_height_px,
+                               const std::vector<std::string>& candidates, int search_px);
+
 /// A letter read surely, to find the figure's font by.
 struct KnownLetter {
   std::string text;

@@ -381,7 +381,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
 }
 
 void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
-                    const std::vector<ReadPoint>& points, const LetterPlacement& placement) {
+                    const std::vector<ReadPoint>& points, const LetterPlacement& placement, bool dotted) {
   if (!placement.ring && !placement.fitted) return;
   auto off_ring = [&](std::size_t g, int p) {
     const P2 at = ring_anchor(glyphs[g], placement.lower_left);
@@ -407,6 +407,30 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
         attached[b] = Attachment{pa, b_there / height(b), pb, (b_there + gain) / height(b)};
         traded = true;
       }
+  }
+  if (!dotted) return;
+  // A dotted figure letters its dots: a letter the near rule left on a crossing off the ring moves
+  // to the free dot the ring puts it beside (a label written farther from its dot than from a
+  // crossing). On the ring, the crossing may be its point (a dot lost in the strokes about it).
+  std::vector<bool> lettered(points.size(), false);
+  for (const Attachment& a : attached)
+    if (a.point >= 0) lettered[static_cast<std::size_t>(a.point)] = true;
+  for (std::size_t g = 0; g < glyphs.size(); ++g) {
+    const int from = attached[g].point;
+    if (from < 0 || points[static_cast<std::size_t>(from)].dot >= 0 || !names_a_point(glyphs[g]) ||
+        off_ring(g, from) <= placement.tolerance)
+      continue;
+    int to = -1;
+    double off = placement.tolerance;
+    for (std::size_t p = 0; p < points.size(); ++p)
+      if (points[p].dot >= 0 && !lettered[p] && off_ring(g, static_cast<int>(p)) <= off)
+        to = static_cast<int>(p), off = off_ring(g, to);
+    if (std::getenv("GEOTRUTH_READER_DEBUG"))
+      std::fprintf(stderr, "settle '%s': crossing off ring %.1f, dot %d off %.1f (tolerance %.1f)\n",
+                   glyphs[g].text.c_str(), off_ring(g, from), to, off, placement.tolerance);
+    if (to < 0) continue;
+    attached[g] = Attachment{to, off / height(g), from, off_ring(g, from) / height(g)};
+    lettered[static_cast<std::size_t>(from)] = false, lettered[static_cast<std::size_t>(to)] = true;
   }
 }
 

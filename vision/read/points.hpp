@@ -67,9 +67,10 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
 /// ring and their total distance from it falls by more than the ring's tolerance: the greedy
 /// pairing, and the letters complete_letters finds later, may leave a letter on a neighbour's dot
 /// that fits it less well than its own (two dots a letter apart; the letter found last pushed onto
-/// the dot left over).
+/// the dot left over). In a `dotted` figure, a letter left on an undotted point then moves to a free
+/// dot the ring puts it beside.
 void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
-                    const std::vector<ReadPoint>& points, const LetterPlacement& placement);
+                    const std::vector<ReadPoint>& points, const LetterPlacement& placement, bool dotted);
 
 /// In a figure lettered from A without a gap, the letters no glyph read names, looked for about the
 /// dots left without a letter, where the figure writes its letters (`placement`), each drawn in the

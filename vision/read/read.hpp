@@ -210,11 +210,14 @@ struct LetterPlace {
   std::vector<cv::Rect> boxes;
   double min_score = 0;
   int sure = -1;
+  /// The place read with this one as two letters written over each other (-1: none): their
+  /// letters' boxes may lie on each other, and they do not swap letters.
+  int partner = -1;
 };
 
 /// Each place its letter (an index into the candidates, -1: none): first the places whose sure
 /// classifier read is the letter the font fits best there (two independent reads agree), then best
-/// score first; two places whose letters' boxes lie on each other are one letter. With `each_once`
+/// score first; two places whose letters' boxes lie on each other are one letter (unless partners). With `each_once`
 /// (a figure lettered A, B, C, … without a gap) each letter goes to one place, and then two places
 /// swap their letters while that raises the sum of their scores (a sure read is no surer: the
 /// classifier reads a B with strokes through it as E at 0.99).

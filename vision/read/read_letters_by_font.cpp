@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <set>
 
 #include "vision/letter_templates.hpp"
@@ -33,6 +34,8 @@ constexpr double kFoundScore = 0.7;
 // A run of letters read too short goes on by at most this many letters, each drawn this well.
 constexpr int kRunOn = 2;
 constexpr double kRunOnScore = 0.8;
+// Two letters written over each other are read as a pair when their drawings together fit this well.
+constexpr double kPairScore = 0.8;
 
 bool single_capital(const std::string& t) {
   return t.size() == 1 && std::isupper(static_cast<unsigned char>(t[0]));
@@ -108,6 +111,36 @@ std::vector<cv::Rect> unread_ink(const Sheet& sheet, const cv::Mat& covered, dou
   return out;
 }
 
+// A glyph whose ink (strokes' and dots' pixels left out) is larger than any candidate letter, that
+// two candidates written over each other draw clearly (kPairScore) and better than any one of them
+// does (kMargin): the labels of two points close together, which the classifier reads as one glyph
+// (E over F as C, K beside I as 5, M over G as W). None otherwise.
+std::optional<PairRead> two_letters_over_each_other(const Sheet& sheet, const cv::Mat& covered, const TemplateSheet& ts,
+                                                    const FontMatch& font, const std::vector<std::string>& candidates,
+                                                    int search, const Glyph& glyph) {
+  const cv::Rect box = glyph.box & cv::Rect(0, 0, sheet.width, sheet.height);
+  if (box.empty()) return std::nullopt;
+  std::vector<cv::Point> inked;
+  cv::findNonZero(sheet.letters_paper().ink(box) & ~covered(box), inked);
+  if (inked.empty()) return std::nullopt;
+  const cv::Rect ink = cv::boundingRect(inked) + box.tl();
+  int widest = 0, tallest = 0;
+  for (const std::string& c : candidates) {
+    const GlyphTemplate t = glyph_template(font.font, font.cap_height_px, c);
+    widest = std::max(widest, t.ink.cols), tallest = std::max(tallest, t.ink.rows);
+  }
+  const int pad = std::max(2, static_cast<int>(std::lround(0.15 * font.cap_height_px)));
+  if (ink.width <= widest + pad && ink.height <= tallest + pad) return std::nullopt;
+  PairRead pair = read_pair_by_template(ts, ink, font.font, font.cap_height_px, candidates, 1);
+  if (pair.score < kPairScore) return std::nullopt;
+  // One letter at the glyph's centre, or at a corner of its ink (with ink of another kind beside it).
+  const std::vector<double> single = template_scores(ts, {ink.x + ink.width / 2.0, ink.y + ink.height / 2.0}, font.font,
+                                                     font.cap_height_px, candidates, search);
+  const double one = std::max(pair.single_score, *std::max_element(single.begin(), single.end()));
+  if (pair.score < one + kMargin) return std::nullopt;
+  return pair;
+}
+
 bool lie_on_each_other(const cv::Rect& a, const cv::Rect& b) {
   return (a & b).area() > 0.3 * std::min(a.area(), b.area());
 }
@@ -116,11 +149,17 @@ bool lie_on_each_other(const cv::Rect& a, const cv::Rect& b) {
 // E a dot covers draws as F 0.98, E 0.97) and leaves the other (an F: F 0.90, E 0.78) the letter it
 // fits worse. Two places swap their letters while that raises the sum of their scores, each score
 // at least `min_score` (`score` < 0: not looked for) and the letters' boxes lying on no other's.
+// Partners (`partner`, none when empty: two letters written over each other) never swap, and their
+// boxes may lie on each other.
 void swap_while_better(std::vector<int>& letter_of, const std::function<double(std::size_t, int)>& score,
-                       const std::function<cv::Rect(std::size_t, int)>& box, double min_score) {
+                       const std::function<cv::Rect(std::size_t, int)>& box, double min_score,
+                       const std::vector<int>& partner = {}) {
+  auto partners = [&](std::size_t a, std::size_t b) { return !partner.empty() && partner[a] == static_cast<int>(b); };
   auto clear_of_others = [&](const cv::Rect& b, std::size_t p, std::size_t q) {
     for (std::size_t o = 0; o < letter_of.size(); ++o)
-      if (o != p && o != q && letter_of[o] >= 0 && lie_on_each_other(box(o, letter_of[o]), b)) return false;
+      if (o != p && o != q && !partners(p, o) && !partners(q, o) && letter_of[o] >= 0 &&
+          lie_on_each_other(box(o, letter_of[o]), b))
+        return false;
     return true;
   };
   for (bool swapped = true; swapped;) {
@@ -128,7 +167,7 @@ void swap_while_better(std::vector<int>& letter_of, const std::function<double(s
     for (std::size_t p = 0; p < letter_of.size(); ++p)
       for (std::size_t q = p + 1; q < letter_of.size(); ++q) {
         const int a = letter_of[p], b = letter_of[q];
-        if (a < 0 || b < 0) continue;
+        if (a < 0 || b < 0 || partners(p, q)) continue;
         if (score(p, b) < min_score || score(q, a) < min_score ||
             score(p, b) + score(q, a) <= score(p, a) + score(q, b) + 1e-9)
           continue;
@@ -187,21 +226,25 @@ std::vector<int> assign_letters(const std::vector<LetterPlace>& places, bool eac
   std::vector<int> letter_of(places.size(), -1);
   std::vector<bool> used(letters, false);
   // Two places whose letters lie on each other are one letter (a glyph the classifier read as two).
-  std::vector<cv::Rect> taken;
-  auto overlaps = [&](const cv::Rect& b) {
-    return std::any_of(taken.begin(), taken.end(), [&](const cv::Rect& t) { return lie_on_each_other(t, b); });
+  auto overlaps = [&](std::size_t place, const cv::Rect& b) {
+    for (std::size_t o = 0; o < places.size(); ++o)
+      if (o != place && letter_of[o] >= 0 && places[place].partner != static_cast<int>(o) &&
+          lie_on_each_other(places[o].boxes[static_cast<std::size_t>(letter_of[o])], b))
+        return true;
+    return false;
   };
   for (const Choice& c : choices) {
     if (letter_of[c.place] >= 0 || (each_once && used[c.letter])) continue;
-    if (overlaps(places[c.place].boxes[c.letter])) continue;
+    if (overlaps(c.place, places[c.place].boxes[c.letter])) continue;
     letter_of[c.place] = static_cast<int>(c.letter);
     used[c.letter] = true;
-    taken.push_back(places[c.place].boxes[c.letter]);
   }
+  std::vector<int> partner;
+  for (const LetterPlace& p : places) partner.push_back(p.partner);
   if (each_once)
     swap_while_better(
         letter_of, [&](std::size_t p, int l) { return places[p].scores[static_cast<std::size_t>(l)]; },
-        [&](std::size_t p, int l) { return places[p].boxes[static_cast<std::size_t>(l)]; }, kLetterScore);
+        [&](std::size_t p, int l) { return places[p].boxes[static_cast<std::size_t>(l)]; }, kLetterScore, partner);
   return letter_of;
 }
 
@@ -298,22 +341,44 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   struct Place {
     int glyph = -1;  // index into sheet.glyphs, -1: unread ink
     cv::Point2d centre;
+    // A glyph read as two letters written over each other: the pair, and which of its letters.
+    std::shared_ptr<const PairRead> pair;
+    bool second = false;
   };
   std::vector<Place> places;
-  for (std::size_t g = 0; g < sheet.glyphs.size(); ++g)
-    if (single_capital(sheet.glyphs[g].text) || unsure_prime(sheet.glyphs[g]) || consecutive)
-      places.push_back({static_cast<int>(g), {sheet.glyphs[g].centre.x, sheet.glyphs[g].centre.y}});
+  for (std::size_t g = 0; g < sheet.glyphs.size(); ++g) {
+    if (!single_capital(sheet.glyphs[g].text) && !unsure_prime(sheet.glyphs[g]) && !consecutive) continue;
+    const Place place{static_cast<int>(g), {sheet.glyphs[g].centre.x, sheet.glyphs[g].centre.y}, nullptr, false};
+    auto pair = two_letters_over_each_other(sheet, covered, ts, *font, candidates, search, sheet.glyphs[g]);
+    if (!pair) {
+      places.push_back(place);
+      continue;
+    }
+    if (debug)
+      std::fprintf(stderr, "pair '%s%s' at %d,%d score %.3f\n", candidates[pair->first].c_str(),
+                   candidates[pair->second].c_str(), sheet.glyphs[g].box.x, sheet.glyphs[g].box.y, pair->score);
+    auto shared = std::make_shared<const PairRead>(std::move(*pair));
+    places.push_back({place.glyph, place.centre, shared, false});
+    places.push_back({place.glyph, place.centre, shared, true});
+  }
   for (const cv::Rect& b : ink_boxes) places.push_back({-1, {b.x + b.width / 2.0, b.y + b.height / 2.0}});
   // Each place's scores, and the classifier's sure read there.
   std::vector<LetterPlace> scored;
-  for (const Place& p : places) {
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    const Place& p = places[i];
     LetterPlace l;
-    l.scores = template_scores(ts, p.centre, font->font, font->cap_height_px, candidates, search, &l.boxes);
+    if (p.pair) {
+      l.scores = p.second ? p.pair->second_scores : p.pair->first_scores;
+      l.boxes = p.second ? p.pair->second_boxes : p.pair->first_boxes;
+      l.partner = static_cast<int>(p.second ? i - 1 : i + 1);
+    } else {
+      l.scores = template_scores(ts, p.centre, font->font, font->cap_height_px, candidates, search, &l.boxes);
+    }
     const double best_in_run = *std::max_element(l.scores.begin(), l.scores.begin() + run_size);
     for (std::size_t k = run_size; k < candidates.size(); ++k)
       if (l.scores[k] < kRunOnScore || l.scores[k] < best_in_run + kMargin) l.scores[k] = -1;
     l.min_score = p.glyph >= 0 || consecutive ? kLetterScore : kFoundScore;
-    if (p.glyph >= 0) {
+    if (p.glyph >= 0 && !p.pair) {
       const Glyph& g = sheet.glyphs[static_cast<std::size_t>(p.glyph)];
       const auto it = std::find(candidates.begin(), candidates.end(), g.text);
       if (!g.doubtful && g.confidence >= 0.99 && it != candidates.end())

@@ -268,7 +268,7 @@ class Reader {
     read::LetterPlacement placement;
     std::vector<read::Attachment> attached = read::attach_letters(sheet_.glyphs, points_, dotted, &placement);
     if (font_ && dotted) read::complete_letters(sheet_.glyphs, attached, points_, *font_, placement);
-    read::settle_on_ring(sheet_.glyphs, attached, points_, placement);
+    read::settle_on_ring(sheet_.glyphs, attached, points_, placement, dotted);
     names_.assign(points_.size(), "");
     letter_of_.assign(points_.size(), -1);
     std::map<std::string, int> used;

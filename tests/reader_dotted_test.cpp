@@ -493,6 +493,30 @@ TEST(LetterTemplates, TwoLettersOverEachOtherReadAsAPairAndOneWithABlotchAsOne) 
       << candidates[one.first] << candidates[one.second] << " " << one.score << " against " << one.single_score;
 }
 
+// I and J drawn alike but for J's tail and hook score within a few hundredths of each other as
+// whole drawings; where the two differ, the picture says which it is. With those pixels covered by a
+// stroke, it cannot tell.
+TEST(LetterTemplates, NearTiesAreToldApartWhereTheDrawingsDiffer) {
+  const FontFace font{"DejaVu Sans"};
+  const double cap = 22 * 0.729;
+  Sheet sheet;
+  sheet.width = 160, sheet.height = 100;
+  sheet.texts.push_back({"I", {50, 50}, font, 22});
+  sheet.texts.push_back({"J", {110, 52}, font, 22});
+  const cv::Mat darkness = darkness_of(draw_sheet(sheet));
+  cv::Mat covered = cv::Mat::zeros(darkness.size(), CV_8U);
+  const TemplateSheet ts = template_sheet(darkness, covered, cap);
+  EXPECT_EQ(tell_apart(ts, {50, 50}, font, cap, "I", "J", 4), 1);
+  EXPECT_EQ(tell_apart(ts, {50, 50}, font, cap, "J", "I", 4), 2);
+  EXPECT_EQ(tell_apart(ts, {110, 52}, font, cap, "I", "J", 4), 2);
+  // A stroke across J's lower half and the paper below the I: nothing left to tell them by.
+  cv::rectangle(covered, cv::Rect(90, 50, 40, 30), 255, cv::FILLED);
+  cv::rectangle(covered, cv::Rect(30, 50, 40, 30), 255, cv::FILLED);
+  const TemplateSheet hidden = template_sheet(darkness, covered, cap);
+  EXPECT_EQ(tell_apart(hidden, {110, 52}, font, cap, "I", "J", 4), 0);
+  EXPECT_EQ(tell_apart(hidden, {50, 50}, font, cap, "I", "J", 4), 0);
+}
+
 // A capital whose piece took in a mark at its side (its dot), read by the classifier as a primed
 // letter with the bare capital its runner-up, is read again by the figure's font like any capital:
 // VisOnlyQA's H beside its dot was read as H', and questions about H went unanswered.

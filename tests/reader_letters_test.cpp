@@ -222,5 +222,22 @@ TEST(ReaderLetters, TwoReadsThatAgreeKeepTheirLetter) {
   EXPECT_EQ(read::assign_letters(places, false), (std::vector<int>{0, 0, 2}));
 }
 
+// VisOnlyQA 00759noise_1: the classifier read C at 1.00; the font draws C 0.874, G 0.875, O 0.873
+// there: it cannot tell them apart, so the reads agree, and the C keeps its letter where a G read
+// elsewhere (0.851) would otherwise lose it to this place's near tie.
+TEST(ReaderLetters, ASureReadTheFontCannotTellFromItsBestAgrees) {
+  using read::LetterPlace;
+  const cv::Rect c_box(456, 411, 12, 16), g_box(427, 327, 15, 17);
+  // Candidates C, G, O.
+  std::vector<LetterPlace> places{
+      {{0.874, 0.875, 0.873}, {c_box, c_box, c_box}, 0.55, 0},
+      {{0.771, 0.851, 0.806}, {g_box, g_box, g_box}, 0.55, -1},
+  };
+  EXPECT_EQ(read::assign_letters(places, true), (std::vector<int>{0, 1}));
+  // A font that draws C clearly worse (by 0.04) than its best there outweighs the classifier's read.
+  places[0].scores = {0.834, 0.875, 0.873};
+  EXPECT_NE(read::assign_letters(places, true)[0], 0);
+}
+
 }  // namespace
 }  // namespace geotruth::vision

@@ -237,6 +237,49 @@ TemplateRead read_by_template(const TemplateSheet& sheet, cv::Point2d centre, co
   return out;
 }
 
+int tell_apart(const TemplateSheet& sheet, cv::Point2d centre, const FontFace& font, double cap_height_px,
+               const std::string& first, const std::string& second, int search_px) {
+  const Scaled at(sheet, centre, cap_height_px, search_px);
+  const Window w = window_at(sheet, window_for(at.centre, font, at.cap, {first, second}, at.search));
+  const GlyphTemplate a = glyph_template(font, at.cap, first), b = glyph_template(font, at.cap, second);
+  if (w.area.empty() || a.empty() || b.empty()) return 0;
+  // Each drawing at its best place, on the window's pixels.
+  auto placed = [&](const GlyphTemplate& t) {
+    cv::Rect box;
+    best_placement(w, t.ink, at.centre, at.search, &box);
+    cv::Mat out = cv::Mat::zeros(w.x.size(), CV_32F);
+    const cv::Rect local = cv::Rect(box.tl() - w.area.tl(), box.size()) & cv::Rect(0, 0, out.cols, out.rows);
+    if (!local.empty()) t.ink(cv::Rect(local.tl() - (box.tl() - w.area.tl()), local.size())).copyTo(out(local));
+    return out;
+  };
+  const cv::Mat ta = placed(a), tb = placed(b);
+  // The picture's ink level: the darkness the drawings' shared ink has (its median).
+  std::vector<float> shared;
+  for (int y = 0; y < w.x.rows; ++y)
+    for (int x = 0; x < w.x.cols; ++x)
+      if (w.keep.at<std::uint8_t>(y, x) && ta.at<float>(y, x) > 0.5f && tb.at<float>(y, x) > 0.5f)
+        shared.push_back(w.x.at<float>(y, x));
+  if (shared.size() < 4) return 0;
+  std::nth_element(shared.begin(), shared.begin() + static_cast<std::ptrdiff_t>(shared.size() / 2), shared.end());
+  const double ink = shared[shared.size() / 2];
+  if (ink <= 0) return 0;
+  double error_a = 0, error_b = 0;
+  int differ = 0;
+  for (int y = 0; y < w.x.rows; ++y)
+    for (int x = 0; x < w.x.cols; ++x) {
+      const double va = ta.at<float>(y, x), vb = tb.at<float>(y, x);
+      if (!w.keep.at<std::uint8_t>(y, x) || std::abs(va - vb) < 0.5) continue;
+      const double v = std::clamp(w.x.at<float>(y, x) / ink, 0.0, 1.0);
+      error_a += (v - va) * (v - va), error_b += (v - vb) * (v - vb);
+      ++differ;
+    }
+  // Told apart when one drawing's error is under 0.6 of the other's, by a pixel and a half in all.
+  if (std::abs(error_a - error_b) < 1.5) return 0;
+  if (error_a < 0.6 * error_b) return 1;
+  if (error_b < 0.6 * error_a) return 2;
+  return 0;
+}
+
 namespace {
 
 // Where a drawing of `size` lies at corner `corner` (0 top left, 1 top right, 2 bottom left, 3

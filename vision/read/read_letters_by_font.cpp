@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <set>
 
 #include "vision/letter_templates.hpp"
@@ -36,6 +37,9 @@ constexpr int kRunOn = 2;
 constexpr double kRunOnScore = 0.8;
 // Two letters written over each other are read as a pair when their drawings together fit this well.
 constexpr double kPairScore = 0.8;
+// Two candidates this near are told apart where their drawings differ; the one told is then this far
+// ahead (twice kMargin: no longer doubtful).
+constexpr double kNearTie = 0.06, kTold = 0.08;
 
 bool single_capital(const std::string& t) {
   return t.size() == 1 && std::isupper(static_cast<unsigned char>(t[0]));
@@ -141,6 +145,28 @@ std::optional<PairRead> two_letters_over_each_other(const Sheet& sheet, const cv
   return pair;
 }
 
+// The two best candidates at a place drawn clearly (kFoundScore) within kNearTie of each other (I
+// and J, E and F, C and G: drawings that differ in a few pixels) are told apart on the pixels where
+// they differ (tell_apart); the one those pixels agree with takes the better score, the other kTold
+// less. Not against the glyph classifier's sure read (`sure`, -1 none): a dot's blur beside a C's
+// opening looks like G's bar.
+void settle_near_tie(const TemplateSheet& ts, cv::Point2d centre, const FontMatch& font,
+                     const std::vector<std::string>& candidates, int search, int sure, std::vector<double>& scores) {
+  if (scores.size() < 2) return;
+  std::vector<std::size_t> order(scores.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::partial_sort(order.begin(), order.begin() + 2, order.end(),
+                    [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
+  const std::size_t a = order[0], b = order[1];
+  if (scores[a] < kFoundScore || scores[a] - scores[b] >= kNearTie) return;
+  const int told = tell_apart(ts, centre, font.font, font.cap_height_px, candidates[a], candidates[b], search);
+  if (told == 0) return;
+  const std::size_t winner = told == 1 ? a : b, loser = told == 1 ? b : a;
+  if (sure == static_cast<int>(loser)) return;
+  const double best = scores[a];
+  scores[winner] = best, scores[loser] = best - kTold;
+}
+
 bool lie_on_each_other(const cv::Rect& a, const cv::Rect& b) {
   return (a & b).area() > 0.3 * std::min(a.area(), b.area());
 }
@@ -205,17 +231,17 @@ std::vector<int> assign_letters(const std::vector<LetterPlace>& places, bool eac
   struct Choice {
     double score;
     std::size_t place, letter;
-    bool agreed;  // the place's sure classifier read, and the letter the font fits best there
+    bool agreed;  // the place's sure classifier read, and the font fits no letter clearly better there
   };
   std::vector<Choice> choices;
   std::size_t letters = 0;
   for (std::size_t p = 0; p < places.size(); ++p) {
     const std::vector<double>& scores = places[p].scores;
     letters = std::max(letters, scores.size());
-    const auto best = std::max_element(scores.begin(), scores.end()) - scores.begin();
+    const double best = *std::max_element(scores.begin(), scores.end());
     for (std::size_t l = 0; l < scores.size(); ++l)
       if (scores[l] >= places[p].min_score)
-        choices.push_back({scores[l], p, l, places[p].sure == static_cast<int>(l) && best == places[p].sure});
+        choices.push_back({scores[l], p, l, places[p].sure == static_cast<int>(l) && scores[l] > best - kMargin});
   }
   // Two independent reads agreeing come first: else a crossing of strokes about a dot, which the
   // font happens to draw as C a little better than the figure's own C, takes it and leaves the C
@@ -384,6 +410,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
       if (!g.doubtful && g.confidence >= 0.99 && it != candidates.end())
         l.sure = static_cast<int>(it - candidates.begin());
     }
+    if (!p.pair) settle_near_tie(ts, p.centre, *font, candidates, search, l.sure, l.scores);
     scored.push_back(std::move(l));
   }
   const std::vector<int> letter_of = assign_letters(scored, consecutive);

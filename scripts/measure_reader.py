@@ -106,8 +106,10 @@ def letter_lines(scene):
 
 
 def merge_while(lines, joins):
-    """Letter sets merged, a pair at a time, while `joins(a, b)` says two are one line."""
-    lines = [set(l) for l in lines]
+    """Letter sets merged, a pair at a time, while `joins(a, b)` says two are one line. In a fixed
+    order (the sets' sorted letters): where merges depend on their order, as collinearity within the
+    rounding does, a set's iteration order would change the figures from one run to the next."""
+    lines = [set(l) for l in sorted(lines, key=sorted)]
     changed = True
     while changed:
         changed = False

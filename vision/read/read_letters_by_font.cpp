@@ -136,12 +136,14 @@ std::optional<PairRead> two_letters_over_each_other(const Sheet& sheet, const cv
   const int pad = std::max(2, static_cast<int>(std::lround(0.15 * font.cap_height_px)));
   if (ink.width <= widest + pad && ink.height <= tallest + pad) return std::nullopt;
   PairRead pair = read_pair_by_template(ts, ink, font.font, font.cap_height_px, candidates, 1);
-  if (pair.score < kPairScore) return std::nullopt;
   // One letter at the glyph's centre, or at a corner of its ink (with ink of another kind beside it).
   const std::vector<double> single = template_scores(ts, {ink.x + ink.width / 2.0, ink.y + ink.height / 2.0}, font.font,
                                                      font.cap_height_px, candidates, search);
   const double one = std::max(pair.single_score, *std::max_element(single.begin(), single.end()));
-  if (pair.score < one + kMargin) return std::nullopt;
+  if (std::getenv("GEOTRUTH_READER_DEBUG") && pair.score >= 0)
+    std::fprintf(stderr, "pair? '%s%s' at %d,%d %dx%d score %.3f, one letter %.3f\n", candidates[pair.first].c_str(),
+                 candidates[pair.second].c_str(), ink.x, ink.y, ink.width, ink.height, pair.score, one);
+  if (pair.score < kPairScore || pair.score < one + kMargin) return std::nullopt;
   return pair;
 }
 

@@ -264,14 +264,12 @@ int tell_apart(const TemplateSheet& sheet, cv::Point2d centre, const FontFace& f
   const double ink = shared[shared.size() / 2];
   if (ink <= 0) return 0;
   double error_a = 0, error_b = 0;
-  int differ = 0;
   for (int y = 0; y < w.x.rows; ++y)
     for (int x = 0; x < w.x.cols; ++x) {
       const double va = ta.at<float>(y, x), vb = tb.at<float>(y, x);
       if (!w.keep.at<std::uint8_t>(y, x) || std::abs(va - vb) < 0.5) continue;
       const double v = std::clamp(w.x.at<float>(y, x) / ink, 0.0, 1.0);
       error_a += (v - va) * (v - va), error_b += (v - vb) * (v - vb);
-      ++differ;
     }
   // Told apart when one drawing's error is under 0.6 of the other's, by a pixel and a half in all.
   if (std::abs(error_a - error_b) < 1.5) return 0;

@@ -68,11 +68,12 @@ double template_score(const TemplateSheet& sheet, cv::Point2d centre, const Font
                       const std::string& text, const std::vector<std::string>& window_of, int search_px,
                       cv::Rect* box = nullptr);
 
-/// Which of two candidates drawn at their best places about `centre` (as template_score places
-/// them) the pixels where the two drawings differ agree with: 1 the first, 2 the second, 0 neither
-/// clearly (one's squared error, the picture's darkness scaled to its ink's, under 0.6 of the
-/// other's and a pixel and a half less: too few such pixels left uncovered cannot tell). Near ties of the whole drawing
-/// (I and J differ in J's hook and tail, E and F in E's lower bar) are told apart where they differ.
+/// Which of two candidates, each drawn at its best place about `centre` (as template_score places
+/// it), the pixels where the two drawings differ agree with: 1 the first, 2 the second, 0 neither
+/// clearly. The picture's darkness there is scaled to its ink's (the median under both drawings);
+/// one drawing is told when its squared error is under 0.6 of the other's and a pixel and a half
+/// less in all, so that a few such pixels left uncovered cannot tell. Whole drawings that nearly tie
+/// (I and J differ in J's tail and hook, E and F in E's lower bar) are told apart this way.
 int tell_apart(const TemplateSheet& sheet, cv::Point2d centre, const FontFace& font, double cap_height_px,
                const std::string& first, const std::string& second, int search_px);
 

@@ -218,10 +218,10 @@ struct LetterPlace {
 /// Each place its letter (an index into the candidates, -1: none): first the places whose sure
 /// classifier read the font fits as well as any letter there, within kMargin (two independent reads
 /// agree: a C the font draws as C 0.874, G 0.875 and O 0.873 is the classifier's C), then best
-/// score first; two places whose letters' boxes lie on each other are one letter (unless partners). With `each_once`
-/// (a figure lettered A, B, C, … without a gap) each letter goes to one place, and then two places
-/// swap their letters while that raises the sum of their scores (a sure read is no surer: the
-/// classifier reads a B with strokes through it as E at 0.99).
+/// score first; two places whose letters' boxes lie on each other are one letter, unless they are
+/// partners. With `each_once` (a figure lettered A, B, C, … without a gap) each letter goes to one
+/// place, and then two places swap their letters while that raises the sum of their scores (a sure
+/// read is no surer: the classifier reads a B with strokes through it as E at 0.99).
 std::vector<int> assign_letters(const std::vector<LetterPlace>& places, bool each_once);
 
 /// Letters read again by the figure's font, once strokes and dots are known (docs/reader.md,

@@ -398,7 +398,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
     if (p.pair) {
       l.scores = p.second ? p.pair->second_scores : p.pair->first_scores;
       l.boxes = p.second ? p.pair->second_boxes : p.pair->first_boxes;
-      l.partner = static_cast<int>(p.second ? i - 1 : i + 1);
+      l.partner = static_cast<int>(p.second ? i - 1 : i + 1);  // a pair's two places are pushed together
     } else {
       l.scores = template_scores(ts, p.centre, font->font, font->cap_height_px, candidates, search, &l.boxes);
     }

@@ -286,13 +286,11 @@ cv::Point at_corner(const cv::Rect& box, cv::Size size, int corner) {
   return {corner % 2 ? box.x + box.width - size.width : box.x, corner / 2 ? box.y + box.height - size.height : box.y};
 }
 
-// The score of two drawings together over the window, each at its top-left corner (window pixels);
-// `b` empty: `a` alone.
+// The score of two drawings together over the window, each at its top-left corner (window pixels).
 double pair_correlation(const Window& w, const cv::Mat& a, cv::Point at_a, const cv::Mat& b, cv::Point at_b) {
   cv::Mat both = cv::Mat::zeros(w.x.size(), CV_32F);
   const cv::Rect all(0, 0, both.cols, both.rows);
   for (const auto& [t, at] : {std::pair{&a, at_a}, std::pair{&b, at_b}}) {
-    if (t->empty()) continue;
     const cv::Rect r = cv::Rect(at, t->size()) & all;
     if (r.empty()) continue;
     cv::Mat dst = both(r);
@@ -348,7 +346,7 @@ PairRead read_pair_by_template(const TemplateSheet& sheet, cv::Rect box, const F
       for (int dy = -at.search; dy <= at.search; ++dy)
         for (int dx = -at.search; dx <= at.search; ++dx) {
           const cv::Point c = at_corner(local, drawn[i].ink.size(), ci) + cv::Point(dx, dy);
-          out.single_score = std::max(out.single_score, pair_correlation(w, drawn[i].ink, c, cv::Mat(), c));
+          out.single_score = std::max(out.single_score, correlation(w, drawn[i].ink, c.x, c.y));
         }
   if (out.score < 0) return out;
   // Each place's candidates, the other letter kept where it lies best.

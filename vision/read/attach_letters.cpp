@@ -422,9 +422,10 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
       continue;
     int to = -1;
     double off = placement.tolerance;
-    for (std::size_t p = 0; p < points.size(); ++p)
-      if (points[p].dot >= 0 && !lettered[p] && off_ring(g, static_cast<int>(p)) <= off)
-        to = static_cast<int>(p), off = off_ring(g, to);
+    for (std::size_t p = 0; p < points.size(); ++p) {
+      if (points[p].dot < 0 || lettered[p]) continue;
+      if (const double d = off_ring(g, static_cast<int>(p)); d <= off) to = static_cast<int>(p), off = d;
+    }
     if (std::getenv("GEOTRUTH_READER_DEBUG"))
       std::fprintf(stderr, "settle '%s': crossing off ring %.1f, dot %d off %.1f (tolerance %.1f)\n",
                    glyphs[g].text.c_str(), off_ring(g, from), to, off, placement.tolerance);

@@ -58,8 +58,9 @@ struct LetterPlacement {
 
 /// Each letter attached to one point (one letter per point), labels that name no point
 /// (vision::names_a_point) left out: by the ring the picture's letters lie on about their points
-/// when one fits more of them than the nearest-first rule attaches, else nearest first; `dotted`: the figure marks its
-/// points with dots, and a letter names a dot. `placement`, when given, receives the rule used.
+/// when one fits more of them than the nearest-first rule attaches, else nearest first; `dotted`:
+/// the figure marks its points with dots, and a letter names a dot. `placement`, when given,
+/// receives the rule used.
 std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const std::vector<ReadPoint>& points,
                                        bool dotted, LetterPlacement* placement = nullptr);
 

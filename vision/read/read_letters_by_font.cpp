@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <memory>
 #include <numeric>
 #include <set>
 
@@ -136,14 +135,15 @@ std::optional<PairRead> two_letters_over_each_other(const Sheet& sheet, const cv
   const int pad = std::max(2, static_cast<int>(std::lround(0.15 * font.cap_height_px)));
   if (ink.width <= widest + pad && ink.height <= tallest + pad) return std::nullopt;
   PairRead pair = read_pair_by_template(ts, ink, font.font, font.cap_height_px, candidates, 1);
-  // One letter at the glyph's centre, or at a corner of its ink (with ink of another kind beside it).
+  if (std::getenv("GEOTRUTH_READER_DEBUG") && pair.score >= 0)
+    std::fprintf(stderr, "pair? '%s%s' at %d,%d %dx%d score %.3f, one letter at a corner %.3f\n",
+                 candidates[pair.first].c_str(), candidates[pair.second].c_str(), ink.x, ink.y, ink.width, ink.height,
+                 pair.score, pair.single_score);
+  if (pair.score < kPairScore || pair.score < pair.single_score + kMargin) return std::nullopt;
+  // One letter at the glyph's centre too.
   const std::vector<double> single = template_scores(ts, {ink.x + ink.width / 2.0, ink.y + ink.height / 2.0}, font.font,
                                                      font.cap_height_px, candidates, search);
-  const double one = std::max(pair.single_score, *std::max_element(single.begin(), single.end()));
-  if (std::getenv("GEOTRUTH_READER_DEBUG") && pair.score >= 0)
-    std::fprintf(stderr, "pair? '%s%s' at %d,%d %dx%d score %.3f, one letter %.3f\n", candidates[pair.first].c_str(),
-                 candidates[pair.second].c_str(), ink.x, ink.y, ink.width, ink.height, pair.score, one);
-  if (pair.score < kPairScore || pair.score < one + kMargin) return std::nullopt;
+  if (pair.score < *std::max_element(single.begin(), single.end()) + kMargin) return std::nullopt;
   return pair;
 }
 
@@ -369,25 +369,29 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   struct Place {
     int glyph = -1;  // index into sheet.glyphs, -1: unread ink
     cv::Point2d centre;
-    // A glyph read as two letters written over each other: the pair, and which of its letters.
-    std::shared_ptr<const PairRead> pair;
+    // A glyph read as two letters written over each other: its pair (an index into `pairs`, -1
+    // none), and which of its letters.
+    int pair = -1;
     bool second = false;
   };
   std::vector<Place> places;
+  std::vector<PairRead> pairs;
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g) {
-    if (!single_capital(sheet.glyphs[g].text) && !unsure_prime(sheet.glyphs[g]) && !consecutive) continue;
-    const Place place{static_cast<int>(g), {sheet.glyphs[g].centre.x, sheet.glyphs[g].centre.y}, nullptr, false};
-    auto pair = two_letters_over_each_other(sheet, covered, ts, *font, candidates, search, sheet.glyphs[g]);
+    const Glyph& glyph = sheet.glyphs[g];
+    if (!single_capital(glyph.text) && !unsure_prime(glyph) && !consecutive) continue;
+    const cv::Point2d centre(glyph.centre.x, glyph.centre.y);
+    auto pair = two_letters_over_each_other(sheet, covered, ts, *font, candidates, search, glyph);
     if (!pair) {
-      places.push_back(place);
+      places.push_back({static_cast<int>(g), centre});
       continue;
     }
     if (debug)
       std::fprintf(stderr, "pair '%s%s' at %d,%d score %.3f\n", candidates[pair->first].c_str(),
-                   candidates[pair->second].c_str(), sheet.glyphs[g].box.x, sheet.glyphs[g].box.y, pair->score);
-    auto shared = std::make_shared<const PairRead>(std::move(*pair));
-    places.push_back({place.glyph, place.centre, shared, false});
-    places.push_back({place.glyph, place.centre, shared, true});
+                   candidates[pair->second].c_str(), glyph.box.x, glyph.box.y, pair->score);
+    pairs.push_back(std::move(*pair));
+    const int index = static_cast<int>(pairs.size()) - 1;
+    places.push_back({static_cast<int>(g), centre, index, false});
+    places.push_back({static_cast<int>(g), centre, index, true});
   }
   for (const cv::Rect& b : ink_boxes) places.push_back({-1, {b.x + b.width / 2.0, b.y + b.height / 2.0}});
   // Each place's scores, and the classifier's sure read there.
@@ -395,9 +399,10 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   for (std::size_t i = 0; i < places.size(); ++i) {
     const Place& p = places[i];
     LetterPlace l;
-    if (p.pair) {
-      l.scores = p.second ? p.pair->second_scores : p.pair->first_scores;
-      l.boxes = p.second ? p.pair->second_boxes : p.pair->first_boxes;
+    if (p.pair >= 0) {
+      const PairRead& pair = pairs[static_cast<std::size_t>(p.pair)];
+      l.scores = p.second ? pair.second_scores : pair.first_scores;
+      l.boxes = p.second ? pair.second_boxes : pair.first_boxes;
       l.partner = static_cast<int>(p.second ? i - 1 : i + 1);  // a pair's two places are pushed together
     } else {
       l.scores = template_scores(ts, p.centre, font->font, font->cap_height_px, candidates, search, &l.boxes);
@@ -406,13 +411,13 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
     for (std::size_t k = run_size; k < candidates.size(); ++k)
       if (l.scores[k] < kRunOnScore || l.scores[k] < best_in_run + kMargin) l.scores[k] = -1;
     l.min_score = p.glyph >= 0 || consecutive ? kLetterScore : kFoundScore;
-    if (p.glyph >= 0 && !p.pair) {
+    if (p.glyph >= 0 && p.pair < 0) {
       const Glyph& g = sheet.glyphs[static_cast<std::size_t>(p.glyph)];
       const auto it = std::find(candidates.begin(), candidates.end(), g.text);
       if (!g.doubtful && g.confidence >= 0.99 && it != candidates.end())
         l.sure = static_cast<int>(it - candidates.begin());
     }
-    if (!p.pair) settle_near_tie(ts, p.centre, *font, candidates, search, l.sure, l.scores);
+    if (p.pair < 0) settle_near_tie(ts, p.centre, *font, candidates, search, l.sure, l.scores);
     scored.push_back(std::move(l));
   }
   const std::vector<int> letter_of = assign_letters(scored, consecutive);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """scripts/measure_reader.py's truth lines made maximal (maximal_lines), on hand-worked figures:
 VisOnlyQA lists "AB, BE" where B lies on AE up to its 2-decimal rounding, and the picture draws one
-line ABE; a bend the picture can show, and collinear lines that share no point, stay apart.
+line ABE; a bend the picture can show, and collinear lines that share no point, stay apart; where
+only the rounding merges them, the reading the picture read (lines_as_read_where_unsure).
 
 Usage: measure_reader_lines_test.py SOURCE_DIR"""
 import importlib.util
@@ -46,4 +47,16 @@ expect("a letter without coordinates is not merged", measure.maximal_lines(lines
        lines("AB", "BX"))
 # Two listed lines sharing two letters were one line already (merged_lines).
 expect("lines sharing two letters are one line", measure.maximal_lines(lines("ABC", "BCD"), points), lines("ABCD"))
+# Where only the rounding merges lines listed apart (K 0.006 off BF, 3 px at 500 px a unit), the
+# text cannot say whether the picture draws one line or two: the reading the picture read is taken.
+listed = lines("BF", "BK", "BC")
+maximal = lines("BFK", "BC")
+expect("lines listed apart and read apart are the truth",
+       measure.lines_as_read_where_unsure(listed, maximal, lines("BF", "BK", "BC")), lines("BF", "BK", "BC"))
+expect("lines listed apart and read as one are the truth",
+       measure.lines_as_read_where_unsure(listed, maximal, lines("BFK", "BC")), lines("BFK", "BC"))
+expect("the reading matching more lines read is the truth",
+       measure.lines_as_read_where_unsure(listed, maximal, lines("BF", "BC")), lines("BF", "BK", "BC"))
+expect("with nothing of either read, the maximal line is the truth",
+       measure.lines_as_read_where_unsure(listed, maximal, lines("BC")), lines("BFK", "BC"))
 sys.exit(1 if failures else 0)

@@ -237,6 +237,33 @@ TEST(ReaderDotted, LinesRunFromDotToDot) {
   EXPECT_FALSE(joined("A", "H"));
 }
 
+TEST(ReaderDotted, ADotThreePixelsOffALineIsNotOnIt) {
+  // F 3 px off the line AG, 400 px along it, with strokes from F to A and to D (VisOnlyQA 00081):
+  // AG's ink passes within a stroke's width of F's dot, and FD's line crosses AG within the dot's
+  // reach. The dots are centred exactly on the points the strokes join: AG does not go through F,
+  // and the stretch from F to G is AG's ink, not a line of its own.
+  const PixelPoint a{150, 600}, g{850, 300};
+  const double len = std::hypot(g.x - a.x, g.y - a.y);
+  const PixelPoint dir{(g.x - a.x) / len, (g.y - a.y) / len}, normal{-dir.y, dir.x};
+  const PixelPoint f{a.x + 400 * dir.x + 3 * normal.x, a.y + 400 * dir.y + 3 * normal.y};
+  const Figure figure = {{{"A", a}, {"G", g}, {"F", f}, {"D", {560, 760}}, {"C", {300, 200}}},
+                         {{"A", "G"}, {"A", "F"}, {"F", "D"}, {"C", "A"}}};
+  const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "off_line"), "off_line");
+  auto index = [&](const std::string& name) {
+    for (std::size_t i = 0; i < read.scene.points.size(); ++i)
+      if (read.scene.points[i].id == name) return i;
+    return read.scene.points.size();
+  };
+  auto joined = [&](const std::string& p, const std::string& q) {
+    return std::any_of(read.scene.lines.begin(), read.scene.lines.end(), [&](const Line& l) {
+      return std::count(l.through.begin(), l.through.end(), index(p)) &&
+             std::count(l.through.begin(), l.through.end(), index(q));
+    });
+  };
+  for (const auto& [p, q] : figure.segments) EXPECT_TRUE(joined(p, q)) << p << q;
+  EXPECT_FALSE(joined("F", "G")) << "no stroke runs from F to G: the ink beside F is AG's";
+}
+
 TEST(ReaderDotted, ADotWhereSixStrokesMeetIsADot) {
   // Six strokes more from C: all of the dot's ink lies near some stroke, yet it is as thick as the
   // figure's other dots, where a crossing of two thin strokes is not.

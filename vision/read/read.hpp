@@ -41,6 +41,7 @@ struct Piece {
   double coverage = 0;  ///< share of its samples with ink on the line (letters' boxes left out)
   double contrast = 0;  ///< median darkness of its ink, gray levels
   bool dashed = false;
+  bool between_dots = false;  ///< drawn from dot centre to dot centre (dot_to_dot_pieces): placed exactly
   P2 at(double t) const { return {origin.x + t * dir.x, origin.y + t * dir.y}; }
   P2 a() const { return at(t0); }
   P2 b() const { return at(t1); }
@@ -93,6 +94,9 @@ struct Sheet {
   std::vector<Glyph> glyphs;
   int width = 0, height = 0;
   double scale = 1;  ///< the sheet's pixels per pixel of the picture as given (enlarged or reduced)
+  /// How far off a stroke's line a point may lie and be on it: the stroke's half-width, a pixel of
+  /// wobble and half a pixel of rounding.
+  double on_stroke() const { return std::max(1.5, half + 1.0) + 0.5; }
   bool inside(P2 p) const { return p.x >= 0 && p.y >= 0 && p.x < width && p.y < height; }
   bool is_unknown(P2 p) const;
 };

@@ -22,7 +22,28 @@ Piece piece_between(P2 a, P2 b, const Inking& ink) {
   p.t1 = p.seen1 = length;
   p.coverage = ink.coverage;
   p.contrast = ink.contrast;
+  p.between_dots = true;
   return p;
+}
+
+// How much darker the ink is along `line` than along the segment a–b beside it, in gray levels per
+// sample: where a–b runs a pixel or more off the line (a dot a few pixels off a drawn line), the
+// picture's darkness on a–b's own path and on the line's, beside each other. Positive: the ink is
+// the line's, and a–b is not drawn.
+double darker_along_line(const Sheet& sheet, const Piece& line, const Dot& a, const Dot& b) {
+  const double length = dist(a.at, b.at);
+  const P2 dir{(b.at.x - a.at.x) / length, (b.at.y - a.at.y) / length};
+  double own = 0, lines = 0;
+  int n = 0;
+  for (double t = a.radius + 1.5; t <= length - b.radius - 1.5; t += 0.5) {
+    const P2 p{a.at.x + t * dir.x, a.at.y + t * dir.y};
+    const P2 q = line.at(line.along(p));
+    if (dist(p, q) < 1 || sheet.is_unknown(p) || sheet.is_unknown(q)) continue;
+    own += darkness_at(sheet.paper, p);
+    lines += darkness_at(sheet.paper, q);
+    ++n;
+  }
+  return n >= 4 ? (lines - own) / n : 0;
 }
 
 }  // namespace
@@ -64,7 +85,7 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
   // centred on the points the stroke joins); JPEG and rounding move it by a pixel more.
   const double across = sheet.half + 1;
   const double on_line = std::max(1.0, sheet.half + 0.5);
-  const double within_ink = across + 1;
+  const double within_ink = across + 3;
   const double min_length = std::max(8.0, 5 * sheet.half + 4);
   struct Pair {
     std::size_t i, j;
@@ -79,18 +100,21 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
       const Inking ink = inking(sheet, dots[i].at, dots[j].at, dots[i].radius + 1, dots[j].radius + 1, across);
       if (ink.samples >= 4 && ink.coverage >= 0.9) drawn.push_back({i, j, length, ink});
     }
-  // Longest first: a drawn pair whose dots lie on a longer drawn one is a stretch of that line, and
-  // so is a pair whose dots lie within that line's ink (a dot a pixel or two off a line, at either
-  // end of the pair, sees that line's ink between them: the picture cannot tell it from the line).
+  // Longest first: a drawn pair whose dots lie on a longer drawn one is a stretch of that line. A
+  // pair with a dot beside that line, within its ink (VisOnlyQA 00081: F 3 px off AG), sees the
+  // line's ink between its dots: it is a stroke of its own only if its own path is about as dark.
   std::sort(drawn.begin(), drawn.end(), [](const Pair& a, const Pair& b) { return a.length > b.length; });
   std::vector<Piece> lines;
   for (const Pair& pair : drawn) {
     const Piece line = piece_between(dots[pair.i].at, dots[pair.j].at, pair.ink);
     const bool covered = std::any_of(lines.begin(), lines.end(), [&](const Piece& l) {
-      for (const P2 end : {dots[pair.i].at, dots[pair.j].at})
+      bool beside = false;
+      for (const P2 end : {dots[pair.i].at, dots[pair.j].at}) {
         if (std::abs(l.offset(end)) > within_ink || l.along(end) < l.t0 - on_line || l.along(end) > l.t1 + on_line)
           return false;
-      return true;
+        beside = beside || std::abs(l.offset(end)) > sheet.on_stroke();
+      }
+      return !beside || darker_along_line(sheet, l, dots[pair.i], dots[pair.j]) > 0.25 * pair.ink.contrast;
     });
     if (!covered) lines.push_back(line);
   }

@@ -465,7 +465,7 @@ class Reader {
   // is that stroke.
   void drop_stroke_glyphs() {
     if (sheet_.labels) return;  // the labels' colour tells them from the strokes
-    const double tolerance = std::max(1.5, sheet_.half + 1.0) + 0.5;
+    const double tolerance = sheet_.on_stroke();
     std::erase_if(sheet_.glyphs, [&](const Glyph& g) {
       // A letter the font drew matched the ink the strokes leave (their pixels left out of its
       // score): a letter written across a junction of strokes, not a stroke's end.

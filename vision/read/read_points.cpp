@@ -218,6 +218,7 @@ void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std
 std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>& pieces,
                                    const std::vector<Round>& rounds, const std::vector<Dot>& dots) {
   const double merge = std::max(2.5, 2 * sheet.half + 1.5);
+  const double on = sheet.on_stroke();
   struct Candidate {
     P2 at;
     int dot = -1;
@@ -303,7 +304,22 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
       if (!c.centre) points[home].centre_only = false;
     }
     ReadPoint& p = points[home];
-    add_missing(p.pieces, c.pieces);
+    if (p.dot >= 0 && c.pieces.size() >= 2) {
+      // A dot is centred on the point its strokes meet at: a line drawn between two other dots
+      // (placed exactly) that passes a few pixels beside it, whose crossing with a stroke ending at
+      // the dot falls within the dot's reach, does not go through it.
+      const double reach = dots[p.dot].radius + merge;
+      std::vector<int> through;
+      for (int i : c.pieces) {
+        const Piece& piece = pieces[static_cast<std::size_t>(i)];
+        if (!piece.between_dots || std::abs(piece.offset(p.at)) <= on || dist(piece.a(), p.at) <= reach ||
+            dist(piece.b(), p.at) <= reach)
+          through.push_back(i);
+      }
+      add_missing(p.pieces, through);
+    } else {
+      add_missing(p.pieces, c.pieces);
+    }
     add_missing(p.rounds, c.rounds);
   }
   // Positions: a dot's centre; else the least-squares crossing of its strokes; else the mean.
@@ -325,7 +341,6 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
   // one place (a paint program's figure) miss it by up to about a pixel of the picture.
   merge_concurrent_points(points, pieces, rounds, std::max({end_reach, 2 * merge, 4 * sheet.scale}),
                           std::max({1.0, sheet.half + 0.5, 1.25 * sheet.scale}));
-  const double on = std::max(1.5, sheet.half + 1.0) + 0.5;
   // Every stroke through a point, whether or not a candidate said so (a point on a stroke).
   for (ReadPoint& p : points) {
     for (std::size_t i = 0; i < pieces.size(); ++i) {

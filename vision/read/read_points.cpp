@@ -304,10 +304,10 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
       if (!c.centre) points[home].centre_only = false;
     }
     ReadPoint& p = points[home];
-    if (p.dot >= 0 && c.pieces.size() >= 2) {
+    if (p.dot >= 0 && c.dot < 0) {
       // A dot is centred on the point its strokes meet at: a line drawn between two other dots
       // (placed exactly) that passes a few pixels beside it, whose crossing with a stroke ending at
-      // the dot falls within the dot's reach, does not go through it.
+      // the dot or with a circle through it falls within the dot's reach, does not go through it.
       const double reach = dots[p.dot].radius + merge;
       std::vector<int> through;
       for (int i : c.pieces) {

@@ -170,6 +170,19 @@ const Point* named(const Scene& scene, const std::string& name) {
   return nullptr;
 }
 
+// Whether one line of the read scene runs through the points named `a` and `b`.
+bool joined(const Scene& scene, const std::string& a, const std::string& b) {
+  auto index = [&](const std::string& name) {
+    for (std::size_t i = 0; i < scene.points.size(); ++i)
+      if (scene.points[i].id == name) return i;
+    return scene.points.size();
+  };
+  return std::any_of(scene.lines.begin(), scene.lines.end(), [&](const Line& l) {
+    return std::count(l.through.begin(), l.through.end(), index(a)) &&
+           std::count(l.through.begin(), l.through.end(), index(b));
+  });
+}
+
 double distance_to(const Point& p, PixelPoint q) {
   return std::hypot(number(p.at->x) - q.x, number(p.at->y) - q.y);
 }
@@ -220,21 +233,10 @@ TEST(ReaderDotted, TwoLettersWrittenOverEachOtherAreBothRead) {
 TEST(ReaderDotted, LinesRunFromDotToDot) {
   const PictureRead read = read_picture(draw(60), "lines");
   // Each segment is one line of the scene with its two points (D lies on AB: A, D and B on one).
-  auto index = [&](const std::string& name) {
-    for (std::size_t i = 0; i < read.scene.points.size(); ++i)
-      if (read.scene.points[i].id == name) return i;
-    return read.scene.points.size();
-  };
-  auto joined = [&](const std::string& a, const std::string& b) {
-    return std::any_of(read.scene.lines.begin(), read.scene.lines.end(), [&](const Line& l) {
-      return std::count(l.through.begin(), l.through.end(), index(a)) &&
-             std::count(l.through.begin(), l.through.end(), index(b));
-    });
-  };
-  for (const auto& [a, b] : kSegments) EXPECT_TRUE(joined(a, b)) << a << b;
-  EXPECT_TRUE(joined("A", "D")) << "D lies on AB";
-  EXPECT_FALSE(joined("E", "G")) << "EF and FG meet at F at an angle";
-  EXPECT_FALSE(joined("A", "H"));
+  for (const auto& [a, b] : kSegments) EXPECT_TRUE(joined(read.scene, a, b)) << a << b;
+  EXPECT_TRUE(joined(read.scene, "A", "D")) << "D lies on AB";
+  EXPECT_FALSE(joined(read.scene, "E", "G")) << "EF and FG meet at F at an angle";
+  EXPECT_FALSE(joined(read.scene, "A", "H"));
 }
 
 TEST(ReaderDotted, ADotThreePixelsOffALineIsNotOnIt) {
@@ -249,19 +251,8 @@ TEST(ReaderDotted, ADotThreePixelsOffALineIsNotOnIt) {
   const Figure figure = {{{"A", a}, {"G", g}, {"F", f}, {"D", {560, 760}}, {"C", {300, 200}}},
                          {{"A", "G"}, {"A", "F"}, {"F", "D"}, {"C", "A"}}};
   const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "off_line"), "off_line");
-  auto index = [&](const std::string& name) {
-    for (std::size_t i = 0; i < read.scene.points.size(); ++i)
-      if (read.scene.points[i].id == name) return i;
-    return read.scene.points.size();
-  };
-  auto joined = [&](const std::string& p, const std::string& q) {
-    return std::any_of(read.scene.lines.begin(), read.scene.lines.end(), [&](const Line& l) {
-      return std::count(l.through.begin(), l.through.end(), index(p)) &&
-             std::count(l.through.begin(), l.through.end(), index(q));
-    });
-  };
-  for (const auto& [p, q] : figure.segments) EXPECT_TRUE(joined(p, q)) << p << q;
-  EXPECT_FALSE(joined("F", "G")) << "no stroke runs from F to G: the ink beside F is AG's";
+  for (const auto& [p, q] : figure.segments) EXPECT_TRUE(joined(read.scene, p, q)) << p << q;
+  EXPECT_FALSE(joined(read.scene, "F", "G")) << "no stroke runs from F to G: the ink beside F is AG's";
 }
 
 TEST(ReaderDotted, ADotWhereSixStrokesMeetIsADot) {
@@ -419,20 +410,12 @@ TEST(ReaderDotted, AnInkedStretchBetweenTwoLettersIsALineOrADoubt) {
   };
   for (double t = 6; t + 3 < len - 6; t += 3) dashes.push_back({zig(t), zig(t + 3)});
   const PictureRead read = read_picture(draw(20, dashes), "gappy");
-  auto index = [&](const std::string& name) {
-    for (std::size_t i = 0; i < read.scene.points.size(); ++i)
-      if (read.scene.points[i].id == name) return i;
-    return read.scene.points.size();
-  };
-  const bool joined = std::any_of(read.scene.lines.begin(), read.scene.lines.end(), [&](const Line& l) {
-    return std::count(l.through.begin(), l.through.end(), index("A")) &&
-           std::count(l.through.begin(), l.through.end(), index("G"));
-  });
+  const bool joined_ag = joined(read.scene, "A", "G");
   const auto picture = nlohmann::json::parse(read.scene.extra)["picture"];
   bool doubted = false;
   for (const auto& d : picture.value("doubts", nlohmann::json::array()))
     doubted |= d.contains("instead") && d["instead"].contains("add_line");
-  EXPECT_TRUE(joined || doubted);
+  EXPECT_TRUE(joined_ag || doubted);
   // A pair no stroke joins is neither: A and H.
   bool doubted_ah = false;
   for (const auto& d : picture.value("doubts", nlohmann::json::array()))

@@ -85,7 +85,7 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
   // centred on the points the stroke joins); JPEG and rounding move it by a pixel more.
   const double across = sheet.half + 1;
   const double on_line = std::max(1.0, sheet.half + 0.5);
-  const double within_ink = across + 3;
+  const double within_ink = across + 3;  // a dot this far off a line still sees its ink between
   const double min_length = std::max(8.0, 5 * sheet.half + 4);
   struct Pair {
     std::size_t i, j;

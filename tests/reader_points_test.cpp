@@ -167,5 +167,31 @@ TEST(ReaderRing, ALetterLeftOnACrossingOffTheRingMovesToItsFreeDot) {
   EXPECT_EQ(attached[0].point, 0);
 }
 
+// Seven letters each 45 px from its dot, in seven directions (beyond the near rule's reach), and
+// eight blobs a heavy JPEG reads as dots, each placed where a ring of 75 px shifted by (-60, -40)
+// about it passes through a letter, 130-147 px away (VisOnlyQA 00326noise_1: such a ring matched
+// eight letters, six of them wrongly, against seven on the true ring). A ring three times as large
+// matching one letter more is chance: the letters go to their own dots.
+TEST(ReaderRing, ALargeRingMatchingOneLetterMoreByChanceIsNotTheFiguresRing) {
+  const char* names[] = {"A", "B", "C", "D", "E", "F", "G", "H"};
+  std::vector<Glyph> glyphs;
+  std::vector<ReadPoint> points;
+  for (int k = 0; k < 8; ++k) {
+    const P2 letter{200.0 + 300 * (k % 4), 200.0 + 300 * (k / 4)};
+    glyphs.push_back(letter_at(names[k], letter));
+    const double own = k * 2 * kPi / 7, chance = std::atan2(-40.0, -60.0) + (k - 3.5) * 0.12;
+    if (k < 7) points.push_back(dot_at({letter.x - 45 * std::cos(own), letter.y - 45 * std::sin(own)}));
+    points.push_back(dot_at({letter.x + 60 - 75 * std::cos(chance), letter.y + 40 - 75 * std::sin(chance)}));
+  }
+  LetterPlacement placement;
+  const std::vector<Attachment> attached = attach_letters(glyphs, points, true, &placement);
+  EXPECT_NEAR(placement.radius, 45, 1);
+  for (int k = 0; k < 7; ++k) {
+    ASSERT_GE(attached[k].point, 0) << names[k];
+    const P2 at = points[static_cast<std::size_t>(attached[k].point)].at;
+    EXPECT_NEAR(dist(at, glyphs[k].centre), 45, 1e-6) << names[k] << " on its own dot";
+  }
+}
+
 }  // namespace
 }  // namespace geotruth::vision::read

@@ -154,6 +154,41 @@ TEST(ReaderLetters, ANumberWrittenInTheFigureIsAMeasureNotAPoint) {
   EXPECT_EQ(texts, (std::set<std::string>{"12", "5"}));
 }
 
+// The same triangle with its sides' unknowns written as small letters (Geometry3K's x beside AB, z beside BC):
+// among capitals, a lone small letter a fifth or more shorter than they are is a variable, no
+// point's name. Without capitals beside them, the same letters name points.
+TEST(ReaderLetters, ASmallLetterAmongCapitalsIsAVariableNotAPoint) {
+  const FontFace font{"DejaVu Sans"};
+  const PixelPoint a{80, 320}, b{320, 320}, c{200, 100};
+  auto read_with = [&](bool capitals) {
+    Sheet sheet;
+    sheet.width = 400, sheet.height = 400;
+    sheet.strokes.push_back({{a, b, c, a}, 2});
+    if (capitals) {
+      sheet.texts.push_back({"A", {62, 336}, font, 22});
+      sheet.texts.push_back({"B", {338, 336}, font, 22});
+      sheet.texts.push_back({"C", {200, 80}, font, 22});
+    }
+    sheet.texts.push_back({"x", {200, 342}, font, 22});  // below AB
+    sheet.texts.push_back({"z", {282, 200}, font, 22});  // right of BC
+    return read_picture(draw_sheet(sheet), "variables");
+  };
+  const PictureRead read = read_with(true);
+  std::set<std::string> names;
+  for (const Point& p : read.scene.points)
+    if (p.id.empty() || p.id[0] != '_') names.insert(p.id);
+  EXPECT_EQ(names, (std::set<std::string>{"A", "B", "C"}));
+  const auto measures = nlohmann::json::parse(read.scene.extra)["picture"].value("measures", nlohmann::json::array());
+  std::set<std::string> texts;
+  for (const auto& m : measures) texts.insert(m["text"].get<std::string>());
+  EXPECT_EQ(texts, (std::set<std::string>{"x", "z"}));
+  // Alone, the two letters name points (read as X and Z: a figure's only letters are its names).
+  const PictureRead alone = read_with(false);
+  const bool x_names_a_point = std::any_of(alone.scene.points.begin(), alone.scene.points.end(),
+                                           [](const Point& p) { return p.id == "x" || p.id == "X"; });
+  EXPECT_TRUE(x_names_a_point);
+}
+
 TEST(ReaderLetters, APointsNameStartsWithACapitalOrIsOneLetter) {
   for (const char* name : {"A", "B1", "C'", "B12''", "x", "CP"}) EXPECT_TRUE(names_a_point(name)) << name;
   for (const char* label : {"", "5", "36", "2x", "8y", "f3y", "1'"}) EXPECT_FALSE(names_a_point(label)) << label;

@@ -54,10 +54,11 @@ std::optional<Ring> ring_through(P2 a, P2 b, P2 c) {
   return Ring{centre, dist(centre, a)};
 }
 
-// A glyph whose label names a point (vision::names_a_point); a number or an expression (10, 8, 2x)
-// is a length or an angle written beside a stroke, attached to no point.
+// A glyph whose label names a point (vision::names_a_point); a number or an expression (10, 8, 2x),
+// or a variable (x among capitals), is a length or an angle written beside a stroke, attached to no
+// point.
 bool names_a_point(const Glyph& g) {
-  return vision::names_a_point(g.text);
+  return !g.variable && vision::names_a_point(g.text);
 }
 
 // Where a letter's ring places it: its box's centre, or its lower left (matplotlib's annotate

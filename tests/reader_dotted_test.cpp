@@ -555,6 +555,35 @@ TEST(LetterTemplates, ACapitalReadWithAnUnsurePrimeIsReadAgainByTheFont) {
   EXPECT_EQ(at_h->text, "H");
 }
 
+// Geometry3K's picture 17 letters its parallelogram M, N, P, Q in an italic sans; the classifier
+// read M as IVI and N as Iq (their strokes taken for letters), unsure. Such a label, no larger than
+// a capital and a half, is a place the font reads like a capital; a label read surely is not.
+TEST(LetterTemplates, ACapitalTheClassifierSplitIntoLettersIsReadByTheFont) {
+  const std::vector<std::string> letters = {"A", "B", "D", "G", "K", "M"};
+  const Image image = draw_sheet(letter_row(letters, "DejaVu Sans"));
+  const cv::Mat darkness = darkness_of(image);
+  for (const double confidence : {0.12, 0.9}) {
+    read::Sheet sheet;
+    sheet.paper = measure_paper(image);
+    sheet.width = image.width, sheet.height = image.height;
+    for (std::size_t i = 0; i < letters.size(); ++i) {
+      const cv::Rect box = column_box(darkness, i);
+      read::Glyph glyph;
+      glyph.text = letters[i] == "M" ? "IVI" : letters[i];
+      glyph.box = box;
+      glyph.centre = {box.x + box.width / 2.0, box.y + box.height / 2.0};
+      glyph.height = box.height;
+      glyph.confidence = letters[i] == "M" ? confidence : 1.0;
+      sheet.glyphs.push_back(glyph);
+    }
+    ASSERT_TRUE(read::read_letters_by_font(sheet, {}, {}, {}));
+    const auto at_m = std::find_if(sheet.glyphs.begin(), sheet.glyphs.end(),
+                                   [](const read::Glyph& g) { return std::abs(g.centre.x - (40 + 60 * 5)) < 10; });
+    ASSERT_NE(at_m, sheet.glyphs.end());
+    EXPECT_EQ(at_m->text, confidence < 0.5 ? "M" : "IVI") << confidence;
+  }
+}
+
 // A font found blind (no letter read surely) is judged by the places that fit it best: two specks
 // the reader took for glyphs, which no font draws, do not hide the figure's font among four letters.
 TEST(LetterTemplates, SpecksTakenForGlyphsDoNotHideTheFont) {

@@ -167,6 +167,28 @@ TEST(ReaderRing, ALetterLeftOnACrossingOffTheRingMovesToItsFreeDot) {
   EXPECT_EQ(attached[0].point, 0);
 }
 
+// Geometry3K's picture 17: a blob at an italic M's top corner, outside the box the classifier gave
+// the M (read as IVI) but inside the one the font gave it, is the letter's ink. Not so in a figure
+// marking its points with dots (a letter may be written over its dot), nor in a box the font did not
+// place.
+TEST(ReaderDots, ABlobInALetterTheFontReadIsTheLettersInk) {
+  Sheet sheet;  // ridge 2: a marker is 5 px or more
+  Glyph m = letter_at("M", {55, 52});
+  m.box = cv::Rect(40, 40, 30, 25), m.by_font = true;
+  sheet.glyphs = {m};
+  std::vector<Dot> dots{{{45, 43}, 2.5}, {{100, 100}, 2.5}};
+  drop_dots_in_letters(sheet, dots);
+  ASSERT_EQ(dots.size(), 1u);
+  EXPECT_EQ(dots[0].at.x, 100);
+  std::vector<Dot> markers{{{45, 43}, 5}, {{100, 100}, 5}, {{200, 100}, 5}, {{100, 200}, 5}};
+  drop_dots_in_letters(sheet, markers);
+  EXPECT_EQ(markers.size(), 4u) << "a dotted figure's letter may lie over its dot";
+  sheet.glyphs[0].by_font = false;
+  dots = {{{45, 43}, 2.5}, {{100, 100}, 2.5}};
+  drop_dots_in_letters(sheet, dots);
+  EXPECT_EQ(dots.size(), 2u) << "the classifier's box did not hold the blob";
+}
+
 // Seven letters each 45 px from its dot, in seven directions (beyond the near rule's reach), and
 // eight blobs a heavy JPEG reads as dots, each placed where a ring of 75 px shifted by (-60, -40)
 // about it passes through a letter, 130-147 px away (VisOnlyQA 00326noise_1: such a ring matched

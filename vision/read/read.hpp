@@ -137,6 +137,11 @@ void read_arcs(const Sheet& sheet, const std::vector<Detections::Ellipse>& propo
 /// Filled dots: round blobs of ink the strokes do not explain.
 std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds);
 
+/// The font places a letter more exactly than the classifier's box did (an italic M read as IVI,
+/// boxed without its top corners): in a figure that does not mark its points with dots, a blob read
+/// as a dot within a letter the font read (`by_font`) is that letter's ink, and is dropped.
+void drop_dots_in_letters(const Sheet& sheet, std::vector<Dot>& dots);
+
 /// Removes the pieces that lie along a round's stroke (a circle's ink read as short straight bits).
 void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds);
 

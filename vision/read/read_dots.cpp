@@ -165,4 +165,13 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
   return dots;
 }
 
+void drop_dots_in_letters(const Sheet& sheet, std::vector<Dot>& dots) {
+  if (marks_points_with_dots(sheet, dots)) return;
+  std::erase_if(dots, [&](const Dot& d) {
+    return std::any_of(sheet.glyphs.begin(), sheet.glyphs.end(), [&](const Glyph& g) {
+      return g.by_font && g.box.contains(cv::Point(static_cast<int>(d.at.x), static_cast<int>(d.at.y)));
+    });
+  });
+}
+
 }  // namespace geotruth::vision::read

@@ -51,6 +51,17 @@ bool unsure_prime(const Glyph& g) {
          g.runner_up == g.text.substr(0, 1);
 }
 
+// A capital the classifier split into letters it was not sure of: a label of two or three letters
+// starting with a capital, read at under 0.5, no larger than a capital and a half (an italic M read
+// as IVI, an N as Iq: its strokes taken for letters). The font reads it like a capital.
+bool split_capital(const Glyph& g, double cap) {
+  if (g.text.size() < 2 || g.text.size() > 3 || g.confidence >= 0.5) return false;
+  if (!std::isupper(static_cast<unsigned char>(g.text[0]))) return false;
+  if (!std::all_of(g.text.begin(), g.text.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+    return false;
+  return g.box.width <= 1.5 * cap && g.box.height <= 1.5 * cap;
+}
+
 // The pixels strokes and dots cover: each drawn as wide as its ink and a pixel each side.
 cv::Mat covered_by_marks(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds,
                          const std::vector<Dot>& dots, double cap) {
@@ -378,7 +389,9 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   std::vector<PairRead> pairs;
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g) {
     const Glyph& glyph = sheet.glyphs[g];
-    if (!single_capital(glyph.text) && !unsure_prime(glyph) && !consecutive) continue;
+    if (!single_capital(glyph.text) && !unsure_prime(glyph) && !split_capital(glyph, font->cap_height_px) &&
+        !consecutive)
+      continue;
     const cv::Point2d centre(glyph.centre.x, glyph.centre.y);
     auto pair = two_letters_over_each_other(sheet, covered, ts, *font, candidates, search, glyph);
     if (!pair) {

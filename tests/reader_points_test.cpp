@@ -167,6 +167,26 @@ TEST(ReaderRing, ALetterLeftOnACrossingOffTheRingMovesToItsFreeDot) {
   EXPECT_EQ(attached[0].point, 0);
 }
 
+// Geometry3K's pictures: capitals 16 px tall name the points; x and z, 11 px tall, are variables.
+// A small o as tall as the capitals is a misread O and names a point, and so does a capital however
+// small; with one capital there is nothing to compare with.
+TEST(ReaderLetters, SmallLettersAmongCapitalsAreVariables) {
+  auto glyph = [](const char* text, double height) {
+    Glyph g = letter_at(text, {0, 0});
+    g.height = height;
+    return g;
+  };
+  std::vector<Glyph> glyphs{glyph("A", 16), glyph("B", 16), glyph("C", 16), glyph("x", 11),
+                            glyph("z", 11), glyph("o", 16), glyph("X", 11)};
+  mark_variables(glyphs);
+  std::vector<bool> variable;
+  for (const Glyph& g : glyphs) variable.push_back(g.variable);
+  EXPECT_EQ(variable, (std::vector<bool>{false, false, false, true, true, false, false}));
+  std::vector<Glyph> alone{glyph("A", 16), glyph("x", 11)};
+  mark_variables(alone);
+  EXPECT_FALSE(alone[1].variable);
+}
+
 // Geometry3K's picture 17: a blob at an italic M's top corner, outside the box the classifier gave
 // the M (read as IVI) but inside the one the font gave it, is the letter's ink. Not so in a figure
 // marking its points with dots (a letter may be written over its dot), nor in a box the font did not

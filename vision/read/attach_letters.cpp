@@ -19,6 +19,7 @@
 #include <geotruth/reader.hpp>
 #include <map>
 #include <optional>
+#include <string_view>
 
 #include "vision/read/points.hpp"
 
@@ -474,6 +475,20 @@ std::optional<FittedCircle> least_squares_circle(const std::vector<P2>& points) 
   const double r2 = C + centre.x * centre.x + centre.y * centre.y;
   if (r2 < 0) return std::nullopt;
   return FittedCircle{centre, std::sqrt(r2)};
+}
+
+}  // namespace geotruth::vision::read
+
+namespace geotruth::vision::read {
+
+void mark_variables(std::vector<Glyph>& glyphs) {
+  std::vector<double> capitals;
+  for (const Glyph& g : glyphs)
+    if (!g.text.empty() && std::isupper(static_cast<unsigned char>(g.text[0]))) capitals.push_back(g.height);
+  if (capitals.size() < 2) return;
+  const double capital = median_of(std::move(capitals));
+  for (Glyph& g : glyphs)
+    g.variable = g.text.size() == 1 && std::islower(static_cast<unsigned char>(g.text[0])) && g.height < 0.8 * capital;
 }
 
 }  // namespace geotruth::vision::read

@@ -56,6 +56,14 @@ struct LetterPlacement {
   bool fitted = false;
 };
 
+/// Textbooks name points in capitals and write a length's or an angle's unknown as a small letter
+/// (Geometry3K: x, y beside A, B, C). Among two capitals or more, marks as a variable (`variable`,
+/// no point's name) a lone small letter a fifth or more shorter than the capitals' median height. A
+/// small letter as tall as the capitals is a capital the reader may have misread (o for O) and stays
+/// a name. Run after the font has read the letters (in noise the classifier reads a G as a small g
+/// or o, which the font reads again as G).
+void mark_variables(std::vector<Glyph>& glyphs);
+
 /// Each letter attached to one point (one letter per point), labels that name no point
 /// (vision::names_a_point) left out: by the ring the picture's letters lie on about their points
 /// when one fits more of them than the nearest-first rule attaches, else nearest first; `dotted`:

@@ -263,24 +263,9 @@ class Reader {
     doubts_.push_back({std::move(f), std::move(instead)});
   }
 
-  // Textbooks name points in capitals and write a length's or an angle's unknown as a small letter
-  // (Geometry3K: x, y beside A, B, C): a lone small letter a fifth or more shorter than the figure's
-  // capitals, two capitals or more, is a variable. (A small letter as tall as the capitals is a
-  // capital the reader may have misread, O as o, and stays a name.)
-  void mark_variables() {
-    std::vector<double> capitals;
-    for (const Glyph& g : sheet_.glyphs)
-      if (!g.text.empty() && std::isupper(static_cast<unsigned char>(g.text[0]))) capitals.push_back(g.height);
-    if (capitals.size() < 2) return;
-    const double capital = median_of(std::move(capitals));
-    for (Glyph& g : sheet_.glyphs)
-      g.variable =
-          g.text.size() == 1 && std::islower(static_cast<unsigned char>(g.text[0])) && g.height < 0.8 * capital;
-  }
-
   // Letters to points; unlabelled points get ids "_1", "_2", … in reading order.
   void name_points() {
-    mark_variables();
+    read::mark_variables(sheet_.glyphs);
     const bool dotted = read::marks_points_with_dots(sheet_, dots_);
     read::LetterPlacement placement;
     std::vector<read::Attachment> attached = read::attach_letters(sheet_.glyphs, points_, dotted, &placement);

@@ -130,6 +130,22 @@ TEST(ReaderLetters, ALetterOnTheRunOnOfALineIsNotErasedWithIt) {
   EXPECT_LE(std::hypot(to_double(h->at->x) - 200, to_double(h->at->y) - 200), 4.0);
 }
 
+// The names of a read scene's points (its unlabelled points, _1, _2, …, left out).
+std::set<std::string> point_names(const Scene& scene) {
+  std::set<std::string> names;
+  for (const Point& p : scene.points)
+    if (p.id.empty() || p.id[0] != '_') names.insert(p.id);
+  return names;
+}
+
+// The measures written in a read figure (numbers, expressions, variables).
+std::set<std::string> measure_texts(const Scene& scene) {
+  std::set<std::string> texts;
+  for (const auto& m : nlohmann::json::parse(scene.extra)["picture"].value("measures", nlohmann::json::array()))
+    texts.insert(m["text"].get<std::string>());
+  return texts;
+}
+
 // A triangle lettered A, B, C with its sides' lengths written beside them (textbook pictures:
 // Geometry3K's, VisOnlyQA's real split): a number is a length's measure, no point's name.
 TEST(ReaderLetters, ANumberWrittenInTheFigureIsAMeasureNotAPoint) {
@@ -144,14 +160,8 @@ TEST(ReaderLetters, ANumberWrittenInTheFigureIsAMeasureNotAPoint) {
   sheet.texts.push_back({"12", {200, 345}, font, 22});  // below AB
   sheet.texts.push_back({"5", {285, 200}, font, 22});   // right of BC
   const PictureRead read = read_picture(draw_sheet(sheet), "measures");
-  std::set<std::string> names;
-  for (const Point& p : read.scene.points)
-    if (p.id.empty() || p.id[0] != '_') names.insert(p.id);
-  EXPECT_EQ(names, (std::set<std::string>{"A", "B", "C"}));
-  const auto measures = nlohmann::json::parse(read.scene.extra)["picture"].value("measures", nlohmann::json::array());
-  std::set<std::string> texts;
-  for (const auto& m : measures) texts.insert(m["text"].get<std::string>());
-  EXPECT_EQ(texts, (std::set<std::string>{"12", "5"}));
+  EXPECT_EQ(point_names(read.scene), (std::set<std::string>{"A", "B", "C"}));
+  EXPECT_EQ(measure_texts(read.scene), (std::set<std::string>{"12", "5"}));
 }
 
 // The same triangle with its sides' unknowns written as small letters (Geometry3K's x beside AB, z beside BC):
@@ -174,14 +184,8 @@ TEST(ReaderLetters, ASmallLetterAmongCapitalsIsAVariableNotAPoint) {
     return read_picture(draw_sheet(sheet), "variables");
   };
   const PictureRead read = read_with(true);
-  std::set<std::string> names;
-  for (const Point& p : read.scene.points)
-    if (p.id.empty() || p.id[0] != '_') names.insert(p.id);
-  EXPECT_EQ(names, (std::set<std::string>{"A", "B", "C"}));
-  const auto measures = nlohmann::json::parse(read.scene.extra)["picture"].value("measures", nlohmann::json::array());
-  std::set<std::string> texts;
-  for (const auto& m : measures) texts.insert(m["text"].get<std::string>());
-  EXPECT_EQ(texts, (std::set<std::string>{"x", "z"}));
+  EXPECT_EQ(point_names(read.scene), (std::set<std::string>{"A", "B", "C"}));
+  EXPECT_EQ(measure_texts(read.scene), (std::set<std::string>{"x", "z"}));
   // Alone, the two letters name points (read as X and Z: a figure's only letters are its names).
   const PictureRead alone = read_with(false);
   const bool x_names_a_point = std::any_of(alone.scene.points.begin(), alone.scene.points.end(),

@@ -19,7 +19,6 @@
 #include <geotruth/reader.hpp>
 #include <map>
 #include <optional>
-#include <string_view>
 
 #include "vision/read/points.hpp"
 
@@ -476,10 +475,6 @@ std::optional<FittedCircle> least_squares_circle(const std::vector<P2>& points) 
   if (r2 < 0) return std::nullopt;
   return FittedCircle{centre, std::sqrt(r2)};
 }
-
-}  // namespace geotruth::vision::read
-
-namespace geotruth::vision::read {
 
 void mark_variables(std::vector<Glyph>& glyphs) {
   std::vector<double> capitals;

@@ -47,6 +47,12 @@ expect("a letter without coordinates is not merged", measure.maximal_lines(lines
        lines("AB", "BX"))
 # Two listed lines sharing two letters were one line already (merged_lines).
 expect("lines sharing two letters are one line", measure.maximal_lines(lines("ABC", "BCD"), points), lines("ABCD"))
+# Hand-clicked annotations (Geometry3K, pixels): M 2 px off AB is on it, 5 px off it is not.
+points = {"A": (0.0, 0.0), "B": (200.0, 0.0), "M": (90.0, 2.0), "N": (90.0, 5.0)}
+expect("a clicked point within 3 px of a line is on it",
+       measure.maximal_lines(lines("AB", "AM", "MB"), points, measure.HAND_SLACK_PX), lines("ABM"))
+expect("a clicked point 5 px off a line is not",
+       measure.maximal_lines(lines("AB", "AN", "NB"), points, measure.HAND_SLACK_PX), lines("AB", "AN", "BN"))
 # Where only the rounding merges lines listed apart (K 0.006 off BF, 3 px at 500 px a unit), the
 # text cannot say whether the picture draws one line or two: the reading the picture read is taken.
 listed = lines("BF", "BK", "BC")

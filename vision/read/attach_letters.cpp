@@ -54,13 +54,6 @@ std::optional<Ring> ring_through(P2 a, P2 b, P2 c) {
   return Ring{centre, dist(centre, a)};
 }
 
-// A glyph whose label names a point (vision::names_a_point); a number or an expression (10, 8, 2x),
-// or a variable (x among capitals), is a length or an angle written beside a stroke, attached to no
-// point.
-bool names_a_point(const Glyph& g) {
-  return !g.variable && vision::names_a_point(g.text);
-}
-
 // Where a letter's ring places it: its box's centre, or its lower left (matplotlib's annotate
 // anchors the text's baseline there).
 P2 ring_anchor(const Glyph& glyph, bool lower_left) {
@@ -165,7 +158,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
   // The near rule: a letter within 1.6 of its heights of its point's box, nearest first.
   std::vector<Pair> near_pairs;
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
-    if (!names_a_point(glyphs[g])) continue;
+    if (!glyph_names_a_point(glyphs[g])) continue;
     for (std::size_t p = 0; p < points.size(); ++p)
       if (const double d = box_distance(glyphs[g], points[p]); d <= kNearReach)
         near_pairs.push_back({d + penalty(glyphs[g], points[p]), g, p});
@@ -210,7 +203,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
     std::vector<Candidate> candidates;
     for (std::size_t g = 0; g < glyphs.size(); ++g) {
       const Glyph& glyph = glyphs[g];
-      if (!names_a_point(glyph)) continue;
+      if (!glyph_names_a_point(glyph)) continue;
       const P2 at = ring_anchor(glyph, lower_left);
       for (std::size_t p = 0; p < points.size(); ++p) {
         if (dotted && points[p].dot < 0) continue;  // a dotted figure letters its dots
@@ -352,7 +345,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
   };
   std::vector<Pair> far_pairs;
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
-    if (!names_a_point(glyphs[g])) continue;
+    if (!glyph_names_a_point(glyphs[g])) continue;
     for (std::size_t p = 0; p < points.size(); ++p) {
       if (points[p].dot < 0) continue;
       const double d = dist(glyphs[g].centre, points[p].at) / typical_height;
@@ -405,7 +398,7 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
     for (std::size_t a = 0; a < glyphs.size(); ++a)
       for (std::size_t b = a + 1; b < glyphs.size(); ++b) {
         const int pa = attached[a].point, pb = attached[b].point;
-        if (pa < 0 || pb < 0 || !names_a_point(glyphs[a]) || !names_a_point(glyphs[b])) continue;
+        if (pa < 0 || pb < 0 || !glyph_names_a_point(glyphs[a]) || !glyph_names_a_point(glyphs[b])) continue;
         const double before = off_ring(a, pa) + off_ring(b, pb);
         const double a_there = off_ring(a, pb), b_there = off_ring(b, pa);
         if (std::max(a_there, b_there) > placement.tolerance || a_there + b_there + placement.tolerance >= before)
@@ -426,7 +419,7 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
     if (a.point >= 0) lettered[static_cast<std::size_t>(a.point)] = true;
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
     const int from = attached[g].point;
-    if (from < 0 || points[static_cast<std::size_t>(from)].dot >= 0 || !names_a_point(glyphs[g]) ||
+    if (from < 0 || points[static_cast<std::size_t>(from)].dot >= 0 || !glyph_names_a_point(glyphs[g]) ||
         off_ring(g, from) <= placement.tolerance)
       continue;
     int to = -1;
@@ -474,6 +467,10 @@ std::optional<FittedCircle> least_squares_circle(const std::vector<P2>& points) 
   const double r2 = C + centre.x * centre.x + centre.y * centre.y;
   if (r2 < 0) return std::nullopt;
   return FittedCircle{centre, std::sqrt(r2)};
+}
+
+bool glyph_names_a_point(const Glyph& g) {
+  return !g.variable && vision::names_a_point(g.text);
 }
 
 void mark_variables(std::vector<Glyph>& glyphs) {

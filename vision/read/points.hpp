@@ -64,8 +64,13 @@ struct LetterPlacement {
 /// or o, which the font reads again as G).
 void mark_variables(std::vector<Glyph>& glyphs);
 
+/// Whether a glyph's label names a point (vision::names_a_point) and it is no variable: a number or
+/// an expression (10, 8, 2x), or a variable (x among capitals), is a length or an angle written
+/// beside a stroke, attached to no point.
+bool glyph_names_a_point(const Glyph& g);
+
 /// Each letter attached to one point (one letter per point), labels that name no point
-/// (vision::names_a_point) left out: by the ring the picture's letters lie on about their points
+/// (glyph_names_a_point) left out: by the ring the picture's letters lie on about their points
 /// when one fits more of them than the nearest-first rule attaches, else nearest first; `dotted`:
 /// the figure marks its points with dots, and a letter names a dot. `placement`, when given,
 /// receives the rule used.

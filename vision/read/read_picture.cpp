@@ -278,7 +278,7 @@ class Reader {
       const Glyph& glyph = sheet_.glyphs[g];
       if (glyph.text.empty()) continue;
       const read::Attachment& a = attached[g];
-      if (glyph.variable || !names_a_point(glyph.text)) {
+      if (!read::glyph_names_a_point(glyph)) {
         measures_.push_back(static_cast<int>(g));  // a length's or an angle's measure, no point's name
         continue;
       }

@@ -254,14 +254,13 @@ int tell_apart(const TemplateSheet& sheet, cv::Point2d centre, const FontFace& f
   };
   const cv::Mat ta = placed(a), tb = placed(b);
   // The picture's ink level: the darkness the drawings' shared ink has (its median).
-  std::vector<float> shared;
+  std::vector<double> shared;
   for (int y = 0; y < w.x.rows; ++y)
     for (int x = 0; x < w.x.cols; ++x)
       if (w.keep.at<std::uint8_t>(y, x) && ta.at<float>(y, x) > 0.5f && tb.at<float>(y, x) > 0.5f)
         shared.push_back(w.x.at<float>(y, x));
   if (shared.size() < 4) return 0;
-  std::nth_element(shared.begin(), shared.begin() + static_cast<std::ptrdiff_t>(shared.size() / 2), shared.end());
-  const double ink = shared[shared.size() / 2];
+  const double ink = median_of(std::move(shared));
   if (ink <= 0) return 0;
   double error_a = 0, error_b = 0;
   for (int y = 0; y < w.x.rows; ++y)

@@ -97,9 +97,12 @@ struct Sheet {
   std::vector<Glyph> glyphs;
   int width = 0, height = 0;
   double scale = 1;  ///< the sheet's pixels per pixel of the picture as given (enlarged or reduced)
-  /// How far off a stroke's line a point may lie and be on it: the stroke's half-width, a pixel of
-  /// wobble and half a pixel of rounding.
-  double on_stroke() const { return std::max(1.5, half + 1.0) + 0.5; }
+  /// How far across its line a stroke's ink may lie and still be that stroke's: its half-width and a
+  /// pixel of wobble, 1.5 px at least.
+  double stroke_tolerance() const { return std::max(1.5, half + 1.0); }
+  /// How far off a stroke's line a point may lie and be on it: the stroke's tolerance and half a
+  /// pixel of rounding.
+  double on_stroke() const { return stroke_tolerance() + 0.5; }
   bool inside(P2 p) const { return p.x >= 0 && p.y >= 0 && p.x < width && p.y < height; }
   bool is_unknown(P2 p) const;
 };

@@ -384,7 +384,7 @@ class Reader {
   void drop_letter_sized_pieces() {
     if (sheet_.glyphs.empty()) return;
     const double letter = median_glyph_height();
-    const double tolerance = std::max(1.5, sheet_.half + 1.0) + 1;
+    const double tolerance = sheet_.stroke_tolerance() + 1;
     std::vector<Piece> kept;
     for (std::size_t i = 0; i < pieces_.size(); ++i) {
       const Piece& p = pieces_[i];

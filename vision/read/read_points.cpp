@@ -98,7 +98,7 @@ void merge_concurrent_points(std::vector<ReadPoint>& points, const std::vector<P
 
 void extend_under_labels(const Sheet& sheet, std::vector<Piece>& pieces) {
   if (!sheet.labels) return;
-  const double tolerance = std::max(1.5, sheet.half + 1.0);
+  const double tolerance = sheet.stroke_tolerance();
   const int paper_max = static_cast<int>(std::ceil(sheet.stroke)) + 1;  // between the ink and the label's box
   // How far each end runs on under a label (0: it does not run into one), and on along whatever
   // ink shows past it (the stroke's stub between the label and the stroke it meets).
@@ -146,7 +146,7 @@ void extend_under_labels(const Sheet& sheet, std::vector<Piece>& pieces) {
 
 void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds,
                        const std::vector<Oval>& ovals, const std::vector<Dot>& dots) {
-  const double tolerance = std::max(1.5, sheet.half + 1.0);
+  const double tolerance = sheet.stroke_tolerance();
   const double merge = std::max(2.5, 2 * sheet.half + 1.5);
   for (std::size_t i = 0; i < pieces.size(); ++i)
     for (int end = 0; end < 2; ++end) {

@@ -161,7 +161,7 @@ bool refit_round(const Sheet& sheet, Detections::Ellipse& e, double band) {
 void read_arcs(const Sheet& sheet, const std::vector<Detections::Ellipse>& proposals, const std::vector<Piece>& pieces,
                std::vector<Round>& rounds) {
   const double band = std::max(2.5, sheet.half + 2.0);
-  const double tolerance = std::max(1.5, sheet.half + 1.0);
+  const double tolerance = sheet.stroke_tolerance();
   const double gap_max = std::max(3.0, 2 * sheet.half + 2);
   const double min_radius = std::max(6.0, 4 * sheet.stroke);
   const std::size_t full = rounds.size();
@@ -226,7 +226,7 @@ std::vector<Detections::Ellipse> propose_circles(const Sheet& sheet) {
 void read_rounds(const Sheet& sheet, const std::vector<Detections::Ellipse>& proposals, std::vector<Round>& rounds,
                  std::vector<Oval>& ovals) {
   const double band = std::max(2.5, sheet.half + 2.0);
-  const double tolerance = std::max(1.5, sheet.half + 1.0);
+  const double tolerance = sheet.stroke_tolerance();
   const double gap_max = std::max(3.0, 2 * sheet.half + 2);
   const double min_radius = std::max(4.0, 3 * sheet.stroke);
   for (const Detections::Ellipse& proposal : proposals) {

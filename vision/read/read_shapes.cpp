@@ -133,7 +133,7 @@ double arc_coverage(const Sheet& sheet, P2 c, double r, double start, double swe
 std::vector<SectorRead> find_sectors(const Sheet& sheet, const std::vector<Piece>& pieces,
                                      const std::vector<Round>& rounds, double merge) {
   std::vector<SectorRead> out;
-  const double tolerance = std::max(1.5, sheet.half + 1.0) + 1;
+  const double tolerance = sheet.stroke_tolerance() + 1;
   auto ends = [&](std::size_t i) { return std::array<P2, 2>{pieces[i].a(), pieces[i].b()}; };
   for (std::size_t i = 0; i < pieces.size(); ++i)
     for (std::size_t j = i + 1; j < pieces.size(); ++j)
@@ -471,7 +471,7 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
   // Sectors first: their radii are no polygon's sides, and the straight bits read along their
   // arcs are the arc's.
   std::vector<bool> taken(pieces.size(), false);
-  const double on_arc = std::max(1.5, sheet.half + 1.0) + 1;
+  const double on_arc = sheet.stroke_tolerance() + 1;
   const std::vector<SectorRead> sectors = find_sectors(sheet, pieces, rounds, merge);
   if (std::getenv("GEOTRUTH_READER_DEBUG"))
     std::fprintf(stderr, "shapes: %zu pieces, %zu sectors\n", pieces.size(), sectors.size());

@@ -16,11 +16,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// How far across its line a stroke's ink may lie and still be that stroke's.
-double on_tolerance(const Sheet& sheet) {
-  return std::max(1.5, sheet.half + 1.0);
-}
-
 // Refits the line origin + t·dir over [t0, t1] to the ink across it: at every pixel along it the
 // darkness-weighted mean offset of the ink within `band`, then a least-squares line through those
 // means. False when there is too little ink to fit.
@@ -101,7 +96,7 @@ std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>&
   std::vector<Detections::Segment> segments;
   for (const auto& s : found) segments.push_back({{s[0], s[1]}, {s[2], s[3]}});
   const std::vector<Detections::Line> lines = cluster_segments(segments);
-  const double tolerance = on_tolerance(sheet);
+  const double tolerance = sheet.stroke_tolerance();
   const double band = tolerance + 1;
   const double gap_max = std::max(3.0, 2 * sheet.half + 2);
   const double min_length = std::max(8.0, 5 * sheet.half + 4);
@@ -218,7 +213,7 @@ void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const
   // A straight bit of a circle's stroke lies along it for most of its length (its ends may stray by
   // the walk's tolerance), and a bit where a stroke crosses a circle at a shallow angle lies along
   // the two; a line tangent to a circle, or crossing another line, leaves them.
-  const double tolerance = on_tolerance(sheet) + 1;
+  const double tolerance = sheet.stroke_tolerance() + 1;
   std::stable_sort(pieces.begin(), pieces.end(),
                    [](const Piece& a, const Piece& b) { return a.length() > b.length(); });
   std::vector<Piece> kept;

@@ -45,13 +45,18 @@ Sheet letter_row(const std::vector<std::string>& letters, const std::string& fam
   return sheet;
 }
 
-// The box of the ink (darkness above 100) in column i of such a row.
-cv::Rect column_box(const cv::Mat& darkness, std::size_t i) {
+// The box of the ink (darkness above 100).
+cv::Rect ink_box(const cv::Mat& darkness) {
   cv::Mat ink;
   cv::threshold(darkness, ink, 100, 255, cv::THRESH_BINARY);
   ink.convertTo(ink, CV_8U);
+  return cv::boundingRect(ink);
+}
+
+// The box of the ink in column i of such a row.
+cv::Rect column_box(const cv::Mat& darkness, std::size_t i) {
   const cv::Rect column(static_cast<int>(10 + 60 * i), 0, 60, darkness.rows);
-  return cv::boundingRect(ink(column)) + column.tl();
+  return ink_box(darkness(column)) + column.tl();
 }
 
 // The reader's sheet for such a row: one glyph to each column's ink, read surely as its letter.
@@ -484,12 +489,6 @@ TEST(LetterTemplates, TheFontIsFoundAndALetterACrossesIsReadByIt) {
 // not: no pair draws it clearly better than the letter alone at a corner of the ink.
 TEST(LetterTemplates, TwoLettersOverEachOtherReadAsAPairAndOneWithABlotchAsOne) {
   const std::vector<std::string> candidates = {"A", "B", "C", "D", "E", "F", "G", "H", "I"};
-  auto ink_box = [](const cv::Mat& darkness) {
-    cv::Mat ink;
-    cv::threshold(darkness, ink, 100, 255, cv::THRESH_BINARY);
-    ink.convertTo(ink, CV_8U);
-    return cv::boundingRect(ink);
-  };
   const FontFace font{"DejaVu Sans"};
   const double cap = 22 * 0.729;  // DejaVu Sans' capitals: 0.729 of the em
   Sheet two;

@@ -577,6 +577,47 @@ TEST(LetterTemplates, ACapitalTheClassifierSplitIntoLettersIsReadByTheFont) {
   }
 }
 
+// Capitals are all about the cap height. Two bits of strokes a third of a letter tall, read surely
+// as H and M (VisOnlyQA 00326noise_1: a G a stroke cut in two, its top read as H at 0.99), are no
+// letters of the figure's size: the font is found by the letters B, D and G, which it draws well.
+TEST(LetterTemplates, ShortMarksReadSurelyAsCapitalsDoNotHideTheFont) {
+  Sheet drawing = letter_row({"B", "D", "G"}, "DejaVu Sans");
+  drawing.strokes.push_back({{{219, 59}, {222, 62}}, 2});
+  drawing.strokes.push_back({{{278, 60}, {284, 60}}, 2});
+  const std::vector<std::string> read_as = {"B", "D", "G", "H", "M"};
+  read::Sheet sheet = glyph_row(draw_sheet(drawing), read_as);
+  ASSERT_LT(sheet.glyphs[3].box.height, 0.5 * sheet.glyphs[0].box.height);
+  const auto font = read::read_letters_by_font(sheet, {}, {}, {});
+  ASSERT_TRUE(font);
+  EXPECT_EQ(font->font.family, "DejaVu Sans");
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto at = std::find_if(sheet.glyphs.begin(), sheet.glyphs.end(),
+                                 [&](const read::Glyph& g) { return std::abs(g.centre.x - (40 + 60.0 * i)) < 10; });
+    ASSERT_NE(at, sheet.glyphs.end());
+    EXPECT_EQ(at->text, read_as[i]);
+  }
+}
+
+// A figure lettered A to N whose dots and labels count fewer points (two points close together
+// share a dot and their labels read as one glyph: VisOnlyQA 00300 reads N surely and 11 of its 14
+// letters) is lettered A to N when nearly all its letters up to the sure N are read (0.7 of them);
+// with 9 of the 14 read, N is past the run the capitals count.
+TEST(LetterTemplates, ARunNearlyAllReadGoesOnToItsLastSureLetter) {
+  for (const std::string unread : {"CHL", "CEHJL"}) {
+    std::vector<std::string> letters;
+    for (char c = 'A'; c <= 'N'; ++c)
+      if (unread.find(c) == std::string::npos) letters.emplace_back(1, c);
+    Sheet drawing = letter_row(letters, "DejaVu Sans");
+    drawing.width = static_cast<int>(40 + 60 * letters.size());
+    read::Sheet sheet = glyph_row(draw_sheet(drawing), letters);
+    // N first, as 00300 writes it at the top (the font is fitted to the first eight sure letters).
+    std::rotate(sheet.glyphs.begin(), sheet.glyphs.end() - 1, sheet.glyphs.end());
+    const auto font = read::read_letters_by_font(sheet, {}, {}, {});
+    ASSERT_TRUE(font) << unread;
+    EXPECT_EQ(font->consecutive, unread.size() == 3) << unread;
+  }
+}
+
 // A font found blind (no letter read surely) is judged by the places that fit it best: two specks
 // the reader took for glyphs, which no font draws, do not hide the figure's font among four letters.
 TEST(LetterTemplates, SpecksTakenForGlyphsDoNotHideTheFont) {

@@ -39,6 +39,10 @@ constexpr double kPairScore = 0.8;
 // Two candidates this near are told apart where their drawings differ; the one told is then this far
 // ahead (twice kMargin: no longer doubtful).
 constexpr double kNearTie = 0.06, kTold = 0.08;
+// A letter read shorter than this share of the letters' median height is no letter of the figure's size.
+constexpr double kShortLetter = 0.6;
+// A run whose letters up to a sure one are read this share of them at least goes on to it.
+constexpr double kRunRead = 0.7;
 
 bool single_capital(const std::string& t) {
   return t.size() == 1 && std::isupper(static_cast<unsigned char>(t[0]));
@@ -218,6 +222,36 @@ void swap_while_better(std::vector<int>& letter_of, const std::function<double(s
   }
 }
 
+// Capitals and digits are all about the cap height: a letter read far shorter than the others'
+// median is a piece of one (a G a stroke cuts in two, its top read as H at 0.99) or a speck, and
+// would pull the font's fit down below its bar (VisOnlyQA's 00326noise_1: 0.686 with it).
+void drop_short_letters(std::vector<KnownLetter>& letters) {
+  if (letters.size() < 3) return;
+  std::vector<double> heights;
+  for (const KnownLetter& k : letters) heights.push_back(k.box.height);
+  const double typical = median_of(std::move(heights));
+  std::erase_if(letters, [&](const KnownLetter& k) { return k.box.height < kShortLetter * typical; });
+}
+
+// Points close together share one dot and their labels are read as one glyph (C over A read as
+// NA), so the dots and the capitals read may count fewer points than the figure letters. A run
+// whose letters up to a sure one are nearly all read (kRunRead of them, primes and all) goes on to
+// that letter: VisOnlyQA's 00300 reads N surely and ten letters of A to N among 11 dots.
+std::size_t run_read_through(const std::vector<KnownLetter>& known, const std::vector<Glyph>& glyphs) {
+  std::set<char> read;
+  for (const Glyph& g : glyphs)
+    if (single_capital(g.text) || (g.text.size() == 2 && g.text[1] == '\'' && single_capital(g.text.substr(0, 1))))
+      read.insert(g.text[0]);
+  std::size_t through = 0;
+  for (const KnownLetter& k : known) {
+    const auto length = static_cast<std::size_t>(k.text[0] - 'A' + 1);
+    const auto upto =
+        static_cast<std::size_t>(std::count_if(read.begin(), read.end(), [&](char c) { return c <= k.text[0]; }));
+    if (upto >= kRunRead * static_cast<double>(length)) through = std::max(through, length);
+  }
+  return through;
+}
+
 }  // namespace
 
 bool in_run(char c, std::size_t count) {
@@ -290,12 +324,11 @@ std::vector<int> assign_letters(const std::vector<LetterPlace>& places, bool eac
 std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
                                                const std::vector<Round>& rounds, const std::vector<Dot>& dots) {
   std::vector<KnownLetter> known;
-  std::vector<double> heights;
   for (const Glyph& g : sheet.glyphs)
-    if (!g.doubtful && single_capital(g.text) && g.confidence >= 0.99) {
-      known.push_back({g.text, g.box});
-      heights.push_back(g.box.height);
-    }
+    if (!g.doubtful && single_capital(g.text) && g.confidence >= 0.99) known.push_back({g.text, g.box});
+  drop_short_letters(known);
+  std::vector<double> heights;
+  for (const KnownLetter& k : known) heights.push_back(k.box.height);
   // The letters read, surely or not: when fewer than three read surely (a small canvas writes its
   // letters across the strokes and dots, where the classifier rarely is sure), the font is the one
   // whose best capital at each of them fits best.
@@ -327,12 +360,18 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   // ones are half of it at least; else every capital.
   std::size_t capitals = 0;
   for (const Glyph& g : sheet.glyphs) capitals += single_capital(g.text);
-  const std::size_t count = std::max(marks_points_with_dots(sheet, dots) ? dots.size() : 0, capitals);
+  const std::size_t count = std::max(
+      {marks_points_with_dots(sheet, dots) ? dots.size() : 0, capitals, run_read_through(known, sheet.glyphs)});
   auto in_range = [&](char c) { return in_run(c, count); };
   const SureRun sure = sure_run(known, sheet.glyphs, count);
   std::size_t capitals_in_range = 0;
   for (const Glyph& g : sheet.glyphs) capitals_in_range += single_capital(g.text) && in_range(g.text[0]);
   const int span = std::min(26, std::max(static_cast<int>(count), sure.last - 'A' + 1));
+  if (debug)
+    std::fprintf(stderr,
+                 "run: count %zu sure_in_range %d last %c capitals %zu in range %zu dotted %d dots %zu known %zu\n",
+                 count, sure.in_range, sure.last, capitals, capitals_in_range, marks_points_with_dots(sheet, dots),
+                 dots.size(), known.size());
   bool consecutive = count >= 3 && sure.in_range && capitals_in_range * 5 >= capitals * 3 &&
                      (blind || sure.letters.size() * 2 >= static_cast<std::size_t>(sure.last - 'A' + 1));
   const int search = std::max(3, static_cast<int>(std::lround(0.3 * font->cap_height_px)));

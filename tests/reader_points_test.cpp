@@ -4,7 +4,6 @@
 // their ring (attach_letters.cpp, settle_on_ring): two letters on each other's dots trade them
 // when both then sit on the ring.
 #include <gtest/gtest.h>
-#include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -208,34 +207,6 @@ TEST(ReaderDots, ABlobInALetterTheFontReadIsTheLettersInk) {
   dots = {{{45, 43}, 2.5}, {{100, 100}, 2.5}};
   drop_dots_in_letters(sheet, dots);
   EXPECT_EQ(dots.size(), 2u) << "the classifier's box did not hold the blob";
-}
-
-// Four dots of one size; strokes read through three of them in eight directions, so that all their
-// ink lies on strokes, as where VisOnlyQA 00383 draws four strokes or more from a dot with its
-// letter's box over the rest. One dot alone stands clear: the others, as thick, are the figure's
-// marker all the same.
-TEST(ReaderDots, DotsHiddenByStrokesAreDotsBesideOneClearDot) {
-  Sheet sheet;
-  sheet.ridge = 1, sheet.half = 0.5;
-  sheet.paper.ink = cv::Mat::zeros(200, 200, CV_8U);
-  const std::vector<P2> centres{{50, 50}, {150, 50}, {50, 150}, {150, 150}};
-  std::vector<Piece> pieces;
-  for (const P2& c : centres) {
-    cv::circle(sheet.paper.ink, cv::Point(static_cast<int>(c.x), static_cast<int>(c.y)), 4, 255, cv::FILLED);
-    if (&c == &centres.front()) continue;  // the clear one
-    for (int k = 0; k < 8; ++k) {
-      Piece p;
-      p.origin = c, p.dir = {std::cos(k * kPi / 8), std::sin(k * kPi / 8)};
-      p.t0 = p.seen0 = -30, p.t1 = p.seen1 = 30, p.coverage = 1;
-      pieces.push_back(p);
-    }
-  }
-  const std::vector<Dot> dots = read_dots(sheet, pieces, {});
-  ASSERT_EQ(dots.size(), centres.size());
-  for (const P2& c : centres)
-    EXPECT_TRUE(
-        std::any_of(dots.begin(), dots.end(), [&](const Dot& d) { return std::hypot(d.at.x - c.x, d.at.y - c.y) < 1; }))
-        << c.x << "," << c.y;
 }
 
 // Seven letters each 45 px from its dot, in seven directions (beyond the near rule's reach), and

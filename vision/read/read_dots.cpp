@@ -131,12 +131,11 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
   }
   // A figure marks every point with the same marker: the thickest blob that recurs (two others as
   // thick within 15 %, among the blobs clear of the strokes and those along them) is its size, when
-  // a blob stands clear of the strokes and is that thick (one is enough: VisOnlyQA's 00383 draws
-  // four strokes or more from all its dots but one, their letters' boxes over the rest). A blob as
-  // thick where strokes meet is a dot too (its ink is all near some stroke when five or six meet
-  // there, but a crossing of thin strokes is far thinner), and a blob much thinner is no dot of this
-  // figure (a JPEG's blocks along a stroke, a letter's thick joint).
-  if (!dots.empty()) {
+  // two blobs or more stand clear of the strokes and one of them is that thick. A blob as thick
+  // where strokes meet is a dot too (its ink is all near some stroke when five or six meet there,
+  // but a crossing of thin strokes is far thinner), and a blob much thinner is no dot of this figure
+  // (a JPEG's blocks along a stroke, a letter's thick joint).
+  if (dots.size() >= 2) {
     std::vector<double> radii;
     for (const Dot& d : dots) radii.push_back(d.radius);
     for (const Dot& d : hidden) radii.push_back(d.radius);

@@ -29,6 +29,9 @@ struct Glyph {
   bool doubtful = false;        ///< the letter reader could not tell it from its runner-up
   bool by_font = false;         ///< read by drawing the candidates in the figure's font (read_letters_by_font)
   bool touches_stroke = false;  ///< its ink was separated from a stroke it touches
+  /// Found by the font about a dot no letter was read for (complete_letters): its runner-up is
+  /// another letter the figure lacks, a plausible reading whatever the letters read.
+  bool found_at_dot = false;
   /// A small letter written among capitals, a fifth or more shorter than they are: a length's or an
   /// angle's variable (x, y), no point's name (mark_variables).
   bool variable = false;

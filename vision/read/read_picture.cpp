@@ -513,7 +513,9 @@ class Reader {
     run.erase(std::unique(run.begin(), run.end()), run.end());
     const bool consecutive =
         run.size() >= 3 && run.front() == 'A' && run.back() - 'A' + 1 == static_cast<int>(run.size());
-    if (consecutive && r.size() == 1 && r != "O" && r[0] > run.back()) return false;
+    // Past the run of letters read, a runner-up is no letter of the figure; but the one a letter
+    // found about a dot has is another letter the figure lacks (complete_letters).
+    if (consecutive && r.size() == 1 && r != "O" && r[0] > run.back() && !glyph.found_at_dot) return false;
     return true;
   }
 

@@ -209,6 +209,21 @@ TEST(ReaderDots, ABlobInALetterTheFontReadIsTheLettersInk) {
   EXPECT_EQ(dots.size(), 2u) << "the classifier's box did not hold the blob";
 }
 
+// A doubtful letter's runner-up past the letters read A to E is no letter of the figure (an A read
+// with W its runner-up), unless the letter was found about a dot: its runner-up is then another
+// letter the figure lacks (VisOnlyQA 00661noise_1: A found at F's dot, F unread). A runner-up read
+// elsewhere is never the reading.
+TEST(ReaderLetters, ARunnerUpPastTheLettersReadIsPlausibleOnlyForALetterFoundAboutADot) {
+  std::vector<Glyph> glyphs;
+  for (const char* name : {"A", "B", "C", "D", "E"}) glyphs.push_back(letter_at(name, {50.0 * glyphs.size(), 0}));
+  glyphs[0].runner_up = "F";
+  EXPECT_FALSE(runner_up_plausible(glyphs, 0));
+  glyphs[0].found_at_dot = true;
+  EXPECT_TRUE(runner_up_plausible(glyphs, 0));
+  glyphs[0].runner_up = "C";
+  EXPECT_FALSE(runner_up_plausible(glyphs, 0));
+}
+
 // Seven letters each 45 px from its dot, in seven directions (beyond the near rule's reach), and
 // eight blobs a heavy JPEG reads as dots, each placed where a ring of 75 px shifted by (-60, -40)
 // about it passes through a letter, 130-147 px away (VisOnlyQA 00326noise_1: such a ring matched

@@ -473,6 +473,30 @@ bool glyph_names_a_point(const Glyph& g) {
   return !g.variable && vision::names_a_point(g.text);
 }
 
+bool runner_up_plausible(const std::vector<Glyph>& glyphs, std::size_t g) {
+  const Glyph& glyph = glyphs[g];
+  const std::string& r = glyph.runner_up;
+  if (r.empty()) return false;
+  std::size_t capitals = 0, labels = 0;
+  std::vector<char> run;
+  for (const Glyph& other : glyphs) {
+    if (other.text.empty()) continue;
+    ++labels;
+    if (std::isupper(static_cast<unsigned char>(other.text[0]))) ++capitals;
+    if (&other != &glyph && other.text == r) return false;  // a label read twice is not the reading
+    if (other.text.size() == 1 && std::isupper(static_cast<unsigned char>(other.text[0])) && other.text != "O")
+      run.push_back(other.text[0]);
+  }
+  const bool lower = r.size() == 1 && std::islower(static_cast<unsigned char>(r[0]));
+  if (lower && capitals >= 0.8 * labels) return false;
+  std::sort(run.begin(), run.end());
+  run.erase(std::unique(run.begin(), run.end()), run.end());
+  const bool consecutive =
+      run.size() >= 3 && run.front() == 'A' && run.back() - 'A' + 1 == static_cast<int>(run.size());
+  if (consecutive && r.size() == 1 && r != "O" && r[0] > run.back() && !glyph.found_at_dot) return false;
+  return true;
+}
+
 void mark_variables(std::vector<Glyph>& glyphs) {
   std::vector<double> capitals;
   for (const Glyph& g : glyphs)

@@ -31,8 +31,9 @@ constexpr double kMargin = 0.04;
 // A letter looked for where nothing was read must match this well (strokes' crossings and bits of
 // other letters match a drawing by chance up to about 0.6).
 constexpr double kFoundScore = 0.7;
-// A letter found so is sure of its place only this far ahead of every other letter missing: no
-// classifier read backs it (VisOnlyQA 00661noise_1: an F its dot and strokes hide draws as A 0.84, F 0.75).
+// A letter found so is sure of its place only this far ahead of the next best way to letter the
+// dots: no classifier read backs it (VisOnlyQA 00661noise_1: an F its dot and strokes hide draws as
+// A 0.84, F 0.75).
 constexpr double kFoundMargin = 0.1;
 // A run of letters read too short goes on by at most this many letters, each drawn this well.
 constexpr int kRunOn = 2;
@@ -51,11 +52,14 @@ bool single_capital(const std::string& t) {
   return t.size() == 1 && std::isupper(static_cast<unsigned char>(t[0]));
 }
 
+bool primed_capital(const std::string& t) {
+  return t.size() == 2 && t[1] == '\'' && single_capital(t.substr(0, 1));
+}
+
 // A capital the classifier read with a prime it was not sure of: the bare capital its runner-up (the
 // glyph's piece took in a dot or a stroke's end at its side). The font reads it like a capital.
 bool unsure_prime(const Glyph& g) {
-  return g.text.size() == 2 && g.text[1] == '\'' && single_capital(g.text.substr(0, 1)) &&
-         g.runner_up == g.text.substr(0, 1);
+  return primed_capital(g.text) && g.runner_up == g.text.substr(0, 1);
 }
 
 // A capital the classifier split into letters it was not sure of: a label of two or three letters
@@ -251,8 +255,7 @@ void drop_short_letters(std::vector<KnownLetter>& letters) {
 std::size_t run_read_through(const std::vector<KnownLetter>& known, const std::vector<Glyph>& glyphs) {
   std::set<char> read;
   for (const Glyph& g : glyphs)
-    if (single_capital(g.text) || (g.text.size() == 2 && g.text[1] == '\'' && single_capital(g.text.substr(0, 1))))
-      read.insert(g.text[0]);
+    if (single_capital(g.text) || primed_capital(g.text)) read.insert(g.text[0]);
   std::size_t through = 0;
   for (const KnownLetter& k : known) {
     const auto length = static_cast<std::size_t>(k.text[0] - 'A' + 1);

@@ -312,7 +312,7 @@ class Reader {
       // point: it was only left for this glyph (each letter once), so the range or the other place
       // may be wrong, and either point may be the runner-up's.
       const bool forced = glyph.by_font && glyph.confidence <= 0 && !glyph.runner_up.empty();
-      if (glyph.doubtful && (forced || plausible_instead(g))) {
+      if (glyph.doubtful && (forced || read::runner_up_plausible(sheet_.glyphs, g))) {
         doubt(FindingKind::letter_uncertain, {id},
               "the glyph read as " + glyph.text + " may be " + glyph.runner_up + " (confidence " +
                   std::to_string(rounded(glyph.confidence)).substr(0, 4) + " against " +
@@ -487,36 +487,6 @@ class Reader {
         }
       return ink > 0 && along >= 0.6 * ink;
     });
-  }
-
-  // Whether a doubtful glyph's runner-up is a reading the figure allows: a figure whose labels are
-  // capitals does not name one point with a small letter, labels are not repeated, and a figure
-  // lettered A, B, C, … without a gap is not lettered past its last letter (O, a centre's usual
-  // name, aside).
-  bool plausible_instead(std::size_t g) const {
-    const Glyph& glyph = sheet_.glyphs[g];
-    const std::string& r = glyph.runner_up;
-    if (r.empty()) return false;
-    std::size_t capitals = 0, labels = 0;
-    std::vector<char> run;
-    for (const Glyph& other : sheet_.glyphs) {
-      if (other.text.empty()) continue;
-      ++labels;
-      if (std::isupper(static_cast<unsigned char>(other.text[0]))) ++capitals;
-      if (&other != &glyph && other.text == r) return false;  // a label read twice is not the reading
-      if (other.text.size() == 1 && std::isupper(static_cast<unsigned char>(other.text[0])) && other.text != "O")
-        run.push_back(other.text[0]);
-    }
-    const bool lower = r.size() == 1 && std::islower(static_cast<unsigned char>(r[0]));
-    if (lower && capitals >= 0.8 * labels) return false;
-    std::sort(run.begin(), run.end());
-    run.erase(std::unique(run.begin(), run.end()), run.end());
-    const bool consecutive =
-        run.size() >= 3 && run.front() == 'A' && run.back() - 'A' + 1 == static_cast<int>(run.size());
-    // Past the run of letters read, a runner-up is no letter of the figure; but the one a letter
-    // found about a dot has is another letter the figure lacks (complete_letters).
-    if (consecutive && r.size() == 1 && r != "O" && r[0] > run.back() && !glyph.found_at_dot) return false;
-    return true;
   }
 
   // A letter written past the picture's edge is not drawn (the renderer clips it). In a figure

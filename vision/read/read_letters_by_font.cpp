@@ -453,9 +453,12 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   };
   std::vector<Place> places;
   std::vector<PairRead> pairs;
+  // A small letter read unsurely is a capital's place only among capitals (three read at least):
+  // a textbook's variables x and y stand alone (Geometry3K 15's y, read y 0.44 against Y 0.56).
+  const bool among_capitals = capitals >= 3;
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g) {
     const Glyph& glyph = sheet.glyphs[g];
-    if (!single_capital(glyph.text) && !unsure_prime(glyph) && !unsure_small(glyph) &&
+    if (!single_capital(glyph.text) && !unsure_prime(glyph) && !(among_capitals && unsure_small(glyph)) &&
         !split_capital(glyph, font->cap_height_px) && !consecutive)
       continue;
     const cv::Point2d centre(glyph.centre.x, glyph.centre.y);

@@ -79,6 +79,13 @@ read::Sheet glyph_row(const Image& image, const std::vector<std::string>& letter
   return sheet;
 }
 
+// The letter read in column i of such a row ("" none).
+std::string read_at_column(const read::Sheet& sheet, std::size_t column) {
+  const auto at = std::find_if(sheet.glyphs.begin(), sheet.glyphs.end(),
+                               [&](const read::Glyph& g) { return std::abs(g.centre.x - (40 + 60.0 * column)) < 10; });
+  return at == sheet.glyphs.end() ? "" : at->text;
+}
+
 struct Dotted {
   std::string name;
   PixelPoint at;
@@ -576,10 +583,7 @@ TEST(LetterTemplates, ACapitalReadWithAnUnsurePrimeIsReadAgainByTheFont) {
   read::Glyph& h = sheet.glyphs[5];
   h.text = "H'", h.confidence = 0.52, h.runner_up = "H", h.runner_up_confidence = 0.41;
   ASSERT_TRUE(read::read_letters_by_font(sheet, {}, {}, {}));
-  const auto at_h = std::find_if(sheet.glyphs.begin(), sheet.glyphs.end(),
-                                 [](const read::Glyph& g) { return std::abs(g.centre.x - (40 + 60 * 5)) < 10; });
-  ASSERT_NE(at_h, sheet.glyphs.end());
-  EXPECT_EQ(at_h->text, "H");
+  EXPECT_EQ(read_at_column(sheet, 5), "H");
 }
 
 // Geometry3K's picture 17 letters its parallelogram M, N, P, Q in an italic sans; the classifier
@@ -592,10 +596,7 @@ TEST(LetterTemplates, ACapitalTheClassifierSplitIntoLettersIsReadByTheFont) {
     read::Sheet sheet = glyph_row(image, letters);
     sheet.glyphs[5].text = "IVI", sheet.glyphs[5].confidence = confidence;
     ASSERT_TRUE(read::read_letters_by_font(sheet, {}, {}, {}));
-    const auto at_m = std::find_if(sheet.glyphs.begin(), sheet.glyphs.end(),
-                                   [](const read::Glyph& g) { return std::abs(g.centre.x - (40 + 60 * 5)) < 10; });
-    ASSERT_NE(at_m, sheet.glyphs.end());
-    EXPECT_EQ(at_m->text, confidence < 0.5 ? "M" : "IVI") << confidence;
+    EXPECT_EQ(read_at_column(sheet, 5), confidence < 0.5 ? "M" : "IVI") << confidence;
   }
 }
 
@@ -612,12 +613,7 @@ TEST(LetterTemplates, ShortMarksReadSurelyAsCapitalsDoNotHideTheFont) {
   const auto font = read::read_letters_by_font(sheet, {}, {}, {});
   ASSERT_TRUE(font);
   EXPECT_EQ(font->font.family, "DejaVu Sans");
-  for (std::size_t i = 0; i < 3; ++i) {
-    const auto at = std::find_if(sheet.glyphs.begin(), sheet.glyphs.end(),
-                                 [&](const read::Glyph& g) { return std::abs(g.centre.x - (40 + 60.0 * i)) < 10; });
-    ASSERT_NE(at, sheet.glyphs.end());
-    EXPECT_EQ(at->text, read_as[i]);
-  }
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(read_at_column(sheet, i), read_as[i]);
 }
 
 // A figure lettered A to N whose dots and labels count fewer points (two points close together
@@ -638,13 +634,6 @@ TEST(LetterTemplates, ARunNearlyAllReadGoesOnToItsLastSureLetter) {
     ASSERT_TRUE(font) << unread;
     EXPECT_EQ(font->consecutive, unread.size() == 3) << unread;
   }
-}
-
-// The read at the last place of a row, by the font.
-std::string read_at_column(const read::Sheet& sheet, std::size_t column) {
-  const auto at = std::find_if(sheet.glyphs.begin(), sheet.glyphs.end(),
-                               [&](const read::Glyph& g) { return std::abs(g.centre.x - (40 + 60.0 * column)) < 10; });
-  return at == sheet.glyphs.end() ? "" : at->text;
 }
 
 // A bar the classifier read as l rather than I, unsurely (VisOnlyQA 00901noise_1: 0.46 against

@@ -374,8 +374,10 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   // ones are half of it at least; else every capital.
   std::size_t capitals = 0;
   for (const Glyph& g : sheet.glyphs) capitals += single_capital(g.text);
-  const std::size_t count = std::max(
-      {marks_points_with_dots(sheet, dots) ? dots.size() : 0, capitals, run_read_through(known, sheet.glyphs)});
+  const bool dotted = marks_points_with_dots(sheet, dots);
+  const std::size_t count = std::max({dotted ? dots.size() : 0, capitals, run_read_through(known, sheet.glyphs)});
+  // How far a drawing is moved about a place to find where it fits best.
+  const int search = std::max(3, static_cast<int>(std::lround(0.3 * font->cap_height_px)));
   auto in_range = [&](char c) { return in_run(c, count); };
   // A letter read surely past the run that the font draws as a letter of the run better (an E whose
   // bars strokes took, read as L at 0.99: VisOnlyQA 00901noise_1, lettered A to I) says nothing of
@@ -386,8 +388,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
     std::vector<std::string> candidates{k.text};
     for (char c = 'A'; in_range(c) && c <= 'Z'; ++c) candidates.emplace_back(1, c);
     const cv::Point2d centre(k.box.x + k.box.width / 2.0, k.box.y + k.box.height / 2.0);
-    const int reach = std::max(3, static_cast<int>(std::lround(0.3 * font->cap_height_px)));
-    const std::vector<double> scores = template_scores(ts, centre, font->font, font->cap_height_px, candidates, reach);
+    const std::vector<double> scores = template_scores(ts, centre, font->font, font->cap_height_px, candidates, search);
     return *std::max_element(scores.begin() + 1, scores.end()) > scores[0];
   });
   const SureRun sure = sure_run(known_in_run, sheet.glyphs, count);
@@ -397,17 +398,15 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   if (debug)
     std::fprintf(stderr,
                  "run: count %zu sure_in_range %d last %c capitals %zu in range %zu dotted %d dots %zu known %zu\n",
-                 count, sure.in_range, sure.last, capitals, capitals_in_range, marks_points_with_dots(sheet, dots),
-                 dots.size(), known.size());
+                 count, sure.in_range, sure.last, capitals, capitals_in_range, dotted, dots.size(), known.size());
   bool consecutive = count >= 3 && sure.in_range && capitals_in_range * 5 >= capitals * 3 &&
                      (blind || sure.letters.size() * 2 >= static_cast<std::size_t>(sure.last - 'A' + 1));
-  const int search = std::max(3, static_cast<int>(std::lround(0.3 * font->cap_height_px)));
   const std::vector<cv::Rect> ink_boxes = unread_ink(sheet, covered, font->cap_height_px);
   // A figure marking its points with dots whose glyphs the classifier read too few of surely (a
   // JPEG's blocks over every letter: m, e, r, Y for B, C, F, G; letters written across strokes) is
   // judged by the font's own reading: the capitals it reads clearly at the glyphs and the ink left,
   // nearly all in the range, three at least.
-  if (!consecutive && count >= 3 && sure.in_range && marks_points_with_dots(sheet, dots)) {
+  if (!consecutive && count >= 3 && sure.in_range && dotted) {
     std::vector<std::string> capitals_az;
     for (char c = 'A'; c <= 'Z'; ++c) capitals_az.emplace_back(1, c);
     std::vector<cv::Point2d> centres;

@@ -2,7 +2,7 @@
 // read as stroke ends scattered about it, is one point where the strokes' lines meet; a stroke
 // that ends on a line beside a crossing of that line stays a point of its own. And letters on
 // their ring (attach_letters.cpp, settle_on_ring): two letters on each other's dots trade them
-// when both then sit on the ring.
+// when both then sit on the ring. And a circle made of other strokes' ink is none (read_strokes.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -165,6 +165,106 @@ TEST(ReaderRing, ALetterLeftOnACrossingOffTheRingMovesToItsFreeDot) {
   attached = {{0, 0.5, -1, 0}};
   settle_on_ring({l}, attached, farther, placement, false);
   EXPECT_EQ(attached[0].point, 0);
+}
+
+// VisOnlyQA 00565: B's dot is lost where six strokes meet, and a blob where two strokes cross at a
+// narrow angle, 116 px off the ring, was read as a dot; left over like B, it took B. The letter moves
+// to the free crossing the ring puts it beside (0 px off), its old point the runner-up; it stays
+// where that crossing is off the ring or lettered, where its point is off the ring by no more than
+// three tolerances (16.5 px) or twice the ring's radius (49.8 px: VisOnlyQA 00684 writes F 35 px off
+// its ring), and in a figure without dots.
+TEST(ReaderRing, ALetterPairedFarOffTheRingMovesToTheFreePointTheRingPutsItBeside) {
+  const LetterPlacement placement{false, false, {0, 0}, 24.9, 5.5, 25.6, true};
+  const Glyph b = letter_at("B", {100, 100});
+  ReadPoint crossing;
+  crossing.at = {100, 124.9};
+  const std::vector<ReadPoint> points{dot_at({200, 160}), crossing};
+  const std::vector<Attachment> paired{{0, 3 + 116.6 / 16, -1, 0}};
+  std::vector<Attachment> attached = paired;
+  settle_on_ring({b}, attached, points, placement, true);
+  EXPECT_EQ(attached[0].point, 1);
+  EXPECT_EQ(attached[0].runner_up, 0);
+  EXPECT_GT(attached[0].runner_up_cost, attached[0].cost + 0.2) << "far off the ring: no doubt";
+
+  attached = paired;
+  settle_on_ring({b}, attached, points, placement, false);
+  EXPECT_EQ(attached[0].point, 0) << "a figure without dots";
+
+  std::vector<ReadPoint> off = points;
+  off[1].at = {100, 131};  // 6.1 px off the ring
+  attached = paired;
+  settle_on_ring({b}, attached, off, placement, true);
+  EXPECT_EQ(attached[0].point, 0) << "the crossing is off the ring";
+
+  for (const double y : {140.0, 170.0}) {  // 15.1 and 45.1 px off the ring
+    std::vector<ReadPoint> near = points;
+    near[0].at = {100, y};
+    attached = paired;
+    settle_on_ring({b}, attached, near, placement, true);
+    EXPECT_EQ(attached[0].point, 0) << "written beside its point, off the ring by " << y - 124.9 << " px";
+  }
+
+  const Glyph c = letter_at("C", {100, 150});  // C on the crossing, 0.1 px off the ring about it
+  std::vector<Attachment> both{paired[0], {1, 0.1 / 16, -1, 0}};
+  settle_on_ring({b, c}, both, points, placement, true);
+  EXPECT_EQ(both[0].point, 0) << "the crossing is lettered";
+  EXPECT_EQ(both[1].point, 1);
+}
+
+// VisOnlyQA 00048noise_1: D's glyph is nearer N's dot than its own, so the pairing by distance
+// (3 + distance in letter heights) gave it N's dot for a runner-up that costs less than its own: a
+// doubt. On the ring (24.9 px) D sits on its own dot, 0 px off, and N's dot, 10 px from the glyph, is
+// 14.9 px off it: no near rival, the rival's cost now the own cost and 14.9 / 16 more. A rival on the
+// ring as well stays a rival, and so does every rival without a ring.
+TEST(ReaderRing, ARunnerUpPointOffTheRingIsNoNearRival) {
+  LetterPlacement placement{false, false, {0, 0}, 24.9, 5.5, 25.6, true};
+  const Glyph d = letter_at("D", {100, 100});
+  const std::vector<ReadPoint> points{dot_at({100, 124.9}), dot_at({110, 100})};
+  const std::vector<Attachment> paired{{0, 3 + 24.9 / 16, 1, 3 + 10.0 / 16}};
+  std::vector<Attachment> attached = paired;
+  settle_on_ring({d}, attached, points, placement, true);
+  EXPECT_EQ(attached[0].point, 0);
+  EXPECT_NEAR(attached[0].runner_up_cost, attached[0].cost + 14.9 / 16, 1e-9);
+
+  std::vector<ReadPoint> on_ring = points;
+  on_ring[1].at = {124.9, 100};
+  attached = paired;
+  settle_on_ring({d}, attached, on_ring, placement, true);
+  EXPECT_EQ(attached[0].runner_up_cost, paired[0].runner_up_cost);
+
+  placement.fitted = false;
+  attached = paired;
+  settle_on_ring({d}, attached, points, placement, true);
+  EXPECT_EQ(attached[0].runner_up_cost, paired[0].runner_up_cost);
+}
+
+// VisOnlyQA 00539 and 00565: a "circle" 9-16 px across where many strokes cross, inked all round
+// only because some stroke always lies within the walk's tolerance (3 px here). A grid of lines 6 px
+// apart lies within 1 px of every point of a circle of 8 px: dropped. A circle of 30 px crossed by the
+// same lines, twice over (found 2 px apart) and with its ink also read as 36 short straight chords,
+// runs clear of the grid along most of its length: kept, both times.
+TEST(ReaderRounds, ACircleMadeOfOtherStrokesInkIsNoCircle) {
+  Sheet sheet;
+  sheet.width = sheet.height = 400, sheet.half = 1;
+  std::vector<Piece> pieces;
+  for (const double at : {-6.0, 0.0, 6.0}) {
+    pieces.push_back(stroke({100, 100 + at}, 0, -60, 60));
+    pieces.push_back(stroke({100 + at, 100}, 90, -60, 60));
+  }
+  for (int k = 0; k < 36; ++k) {  // chords of the circle about (250, 250), its own ink read straight
+    const double a = k * 10 * kPi / 180, b = (k + 1) * 10 * kPi / 180;
+    const P2 from{250 + 30 * std::cos(a), 250 + 30 * std::sin(a)}, to{250 + 30 * std::cos(b), 250 + 30 * std::sin(b)};
+    pieces.push_back(stroke(from, std::atan2(to.y - from.y, to.x - from.x) * 180 / kPi, 0, dist(from, to)));
+  }
+  for (const double at : {-6.0, 0.0, 6.0}) {
+    pieces.push_back(stroke({250, 250 + at}, 0, -60, 60));
+    pieces.push_back(stroke({250 + at, 250}, 90, -60, 60));
+  }
+  std::vector<Round> rounds{{{100, 100}, 8}, {{250, 250}, 30}, {{252, 250}, 30}};
+  drop_rounds_of_strokes(sheet, rounds, pieces);
+  ASSERT_EQ(rounds.size(), 2u);
+  EXPECT_EQ(rounds[0].centre.x, 250);
+  EXPECT_EQ(rounds[1].centre.x, 252);
 }
 
 // Geometry3K's pictures: capitals 16 px tall name the points; x and z, 11 px tall, are variables.

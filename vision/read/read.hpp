@@ -151,6 +151,11 @@ void drop_dots_in_letters(const Sheet& sheet, std::vector<Dot>& dots);
 /// Removes the pieces that lie along a round's stroke (a circle's ink read as short straight bits).
 void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds);
 
+/// Removes the full rounds whose ink is nearly all other strokes': a small "circle" in a thicket of
+/// lines and arcs, inked all round only because within the walk's tolerance some stroke always is.
+/// A round keeps its own straight bits (pieces lying along it) and its duplicates out of the count.
+void drop_rounds_of_strokes(const Sheet& sheet, std::vector<Round>& rounds, const std::vector<Piece>& pieces);
+
 /// The picture's wobble and matching tolerance measured on the strokes read, as the cross-check
 /// measures them on a scene's strokes (docs/vision.md): with its paper, noise and stroke width.
 PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds);

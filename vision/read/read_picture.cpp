@@ -224,6 +224,7 @@ class Reader {
     if (sheet_.labels) hide_under_labels();
     pieces_ = read::read_pieces(sheet_, segments);
     clock.step("pieces");
+    read::drop_rounds_of_strokes(sheet_, rounds_, pieces_);
     read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
     drop_letter_sized_pieces();
     read::read_arcs(sheet_, proposals, pieces_, rounds_);

@@ -236,6 +236,52 @@ void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const
   pieces = std::move(kept);
 }
 
+void drop_rounds_of_strokes(const Sheet& sheet, std::vector<Round>& rounds, const std::vector<Piece>& pieces) {
+  // A true circle crossed by many strokes still runs clear of them along a third of its length or
+  // more (VisOnlyQA val: 0.37 at least, 00991noise_1); "circles" made of other strokes' ink, along
+  // a quarter at most (0.0 in 00539 and 00565, 0.24 in 00876noise_0's JPEG).
+  constexpr double kOwnInk = 0.15;
+  const double tolerance = sheet.stroke_tolerance() + 1;
+  auto on_round = [&](const Round& r, P2 q) { return std::abs(dist(q, r.centre) - r.radius) <= tolerance; };
+  // One circle found twice (two proposals refitted a few pixels apart) is not another's ink.
+  auto same = [&](const Round& a, const Round& b) {
+    return dist(a.centre, b.centre) <= 3 * tolerance && std::abs(a.radius - b.radius) <= 3 * tolerance;
+  };
+  std::vector<bool> drop(rounds.size(), false);
+  for (std::size_t i = 0; i < rounds.size(); ++i) {
+    const Round& r = rounds[i];
+    if (!r.full) continue;
+    // The straight strokes off this round (a piece along it is its own ink read straight).
+    std::vector<const Piece*> others;
+    for (const Piece& p : pieces) {
+      int samples = 0, along = 0;
+      for (double t = p.t0; t <= p.t1; t += 2, ++samples) along += on_round(r, p.at(t));
+      if (samples > 0 && along < 0.7 * samples) others.push_back(&p);
+    }
+    const int n = std::clamp(static_cast<int>(2 * kPi * r.radius), 24, 20000);
+    int inked = 0, own = 0;
+    for (int k = 0; k < n; ++k) {
+      const double a = 2 * kPi * k / n;
+      const P2 q{r.centre.x + r.radius * std::cos(a), r.centre.y + r.radius * std::sin(a)};
+      if (!sheet.inside(q) || sheet.is_unknown(q)) continue;
+      ++inked;
+      bool explained =
+          std::any_of(others.begin(), others.end(), [&](const Piece* p) { return piece_distance(*p, q) <= tolerance; });
+      for (std::size_t j = 0; j < rounds.size() && !explained; ++j)
+        explained = j != i && rounds[j].full && !same(r, rounds[j]) && on_round(rounds[j], q);
+      own += !explained;
+    }
+    drop[i] = inked > 0 && own < kOwnInk * inked;
+    if (std::getenv("GEOTRUTH_READER_DEBUG"))
+      std::fprintf(stderr, "round at %.0f,%.0f r %.1f: own ink %d of %d\n", r.centre.x, r.centre.y, r.radius, own,
+                   inked);
+  }
+  std::vector<Round> kept;
+  for (std::size_t i = 0; i < rounds.size(); ++i)
+    if (!drop[i]) kept.push_back(rounds[i]);
+  rounds = std::move(kept);
+}
+
 PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds) {
   // The cross-check's measure (docs/vision.md, "Wobble and tolerance"): every stroke traced within a
   // generous tolerance; each one inked along 90 % of it, with enough samples away from the other

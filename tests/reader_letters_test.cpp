@@ -193,9 +193,39 @@ TEST(ReaderLetters, ASmallLetterAmongCapitalsIsAVariableNotAPoint) {
   EXPECT_TRUE(x_names_a_point);
 }
 
+// Geometry3K 14: lengths written as "1/4 x + 5" beside parallel lines, no capital anywhere. The
+// fraction's digits stand just left of x, above and below its middle: x is the expression's
+// variable, not a point; y, far from any number, names one. Without the fraction both name points.
+TEST(ReaderLetters, ASmallLetterLevelWithANumberIsAnExpressionsVariable) {
+  const FontFace font{"DejaVu Sans"};
+  auto read_with = [&](bool fraction) {
+    Sheet sheet;
+    sheet.width = 400, sheet.height = 300;
+    sheet.strokes.push_back({{{40, 100}, {360, 100}}, 2});
+    sheet.strokes.push_back({{{40, 220}, {360, 220}}, 2});
+    sheet.strokes.push_back({{{200, 40}, {200, 280}}, 2});
+    if (fraction) {
+      sheet.texts.push_back({"1", {80, 140}, font, 22});
+      sheet.texts.push_back({"4", {80, 176}, font, 22});
+    }
+    sheet.texts.push_back({"x", {97, 160}, font, 22});
+    sheet.texts.push_back({"y", {300, 250}, font, 22});
+    return read_picture(draw_sheet(sheet), "expression");
+  };
+  const PictureRead read = read_with(true);
+  EXPECT_FALSE(point_names(read.scene).count("x") || point_names(read.scene).count("X"));
+  EXPECT_TRUE(measure_texts(read.scene).count("x"));
+  EXPECT_TRUE(point_names(read.scene).count("y"));
+  const PictureRead alone = read_with(false);
+  EXPECT_FALSE(measure_texts(alone.scene).count("x"));
+  EXPECT_TRUE(point_names(alone.scene).count("x") || point_names(alone.scene).count("X"));  // the font may read X
+}
+
 TEST(ReaderLetters, APointsNameStartsWithACapitalOrIsOneLetter) {
   for (const char* name : {"A", "B1", "C'", "B12''", "x", "CP"}) EXPECT_TRUE(names_a_point(name)) << name;
-  for (const char* label : {"", "5", "36", "2x", "8y", "f3y", "1'"}) EXPECT_FALSE(names_a_point(label)) << label;
+  // C2x: Geometry3K 20's "(2x + 24)°", its bracket read as C.
+  for (const char* label : {"", "5", "36", "2x", "8y", "f3y", "1'", "C2x", "A12b"})
+    EXPECT_FALSE(names_a_point(label)) << label;
 }
 
 // VisOnlyQA val's 00384noise_1: 12 dots, lettered A to L; the classifier read A, C, E, G surely and

@@ -49,7 +49,8 @@ struct PictureRead {
 
 /// Whether a label read from a picture names a point: it starts with a capital (A, B1, C', or a
 /// capital read with a mark beside it, CP: still that point's label), or is one letter alone (x).
-/// Any other label — a number or an expression, 5, 36, 2x, 8y — is a length's or an angle's measure.
+/// Any other label — a number or an expression, 5, 36, 2x, 8y, a number followed by a letter
+/// whatever precedes it (C2x: a bracket read as C) — is a length's or an angle's measure.
 bool names_a_point(const std::string& label);
 
 /// Reads `image` into a scene named `id`. Never throws for a picture's content: an empty or blank

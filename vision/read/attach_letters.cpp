@@ -535,13 +535,29 @@ bool runner_up_plausible(const std::vector<Glyph>& glyphs, std::size_t g) {
 }
 
 void mark_variables(std::vector<Glyph>& glyphs) {
+  // A small letter written level with a number just before or after it is that expression's
+  // variable (Geometry3K 14's "1/4 x + 5": the fraction's digits stand left of x, above and below
+  // its middle) or a degree sign read as o (18's "3)°"), with or without capitals about.
+  auto small_letter = [](const Glyph& g) {
+    return g.text.size() == 1 && std::islower(static_cast<unsigned char>(g.text[0]));
+  };
+  auto beside_a_number = [&](const Glyph& g) {
+    return std::any_of(glyphs.begin(), glyphs.end(), [&](const Glyph& n) {
+      if (n.text.empty() || !std::isdigit(static_cast<unsigned char>(n.text[0]))) return false;
+      const double gap = std::max(n.box.x - (g.box.x + g.box.width), g.box.x - (n.box.x + n.box.width));
+      const double height = std::max(g.height, n.height);  // a degree sign is far smaller than its number
+      return gap <= height && std::abs(n.centre.y - g.centre.y) <= 1.5 * height;
+    });
+  };
+  for (Glyph& g : glyphs)
+    if (small_letter(g) && beside_a_number(g)) g.variable = true;
   std::vector<double> capitals;
   for (const Glyph& g : glyphs)
     if (!g.text.empty() && std::isupper(static_cast<unsigned char>(g.text[0]))) capitals.push_back(g.height);
   if (capitals.size() < 2) return;
   const double capital = median_of(std::move(capitals));
   for (Glyph& g : glyphs)
-    g.variable = g.text.size() == 1 && std::islower(static_cast<unsigned char>(g.text[0])) && g.height < 0.8 * capital;
+    if (small_letter(g) && g.height < 0.8 * capital) g.variable = true;
 }
 
 }  // namespace geotruth::vision::read
@@ -550,6 +566,11 @@ namespace geotruth::vision {
 
 bool names_a_point(const std::string& label) {
   if (label.empty() || !std::isalpha(static_cast<unsigned char>(label[0]))) return false;
+  // A number followed by a letter is a coefficient and its variable, whatever comes before it
+  // (Geometry3K 20's "(2x + 24)°": its bracket read as C, "C2x").
+  const auto digit =
+      std::find_if(label.begin(), label.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  if (std::any_of(digit, label.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); })) return false;
   return label.size() == 1 || std::isupper(static_cast<unsigned char>(label[0]));
 }
 

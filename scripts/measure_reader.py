@@ -557,7 +557,7 @@ def measure_geometry3k(args):
         totals["lines_tp"] += len(true_lines & read_lines)
         totals["lines_read"] += len(read_lines)
         totals["lines_actual"] += len(true_lines)
-        totals["circles_actual"] += len(annotation.get("circle_instances", []))
+        totals["circles_actual"] += sum(1 for c in annotation.get("circle_instances", []) if c)  # "" is none
         totals["circles_read"] += len(full_circles(scene))
     out = {"pictures": len(paths), "errors": len(errors)}
     for what in ("letters", "lines"):

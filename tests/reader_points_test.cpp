@@ -324,6 +324,18 @@ TEST(ReaderLetters, ARunnerUpPastTheLettersReadIsPlausibleOnlyForALetterFoundAbo
   EXPECT_FALSE(runner_up_plausible(glyphs, 0));
 }
 
+// Geometry3K 20 at 151 px: "(y" read as E at 0.42, the classifier's class of marks (no character)
+// its runner-up at 0.58: it may be no letter. Not so with a letter for a runner-up, nor read surely.
+TEST(ReaderLetters, AGlyphWhoseRunnerUpIsNoCharacterMayBeNoLetter) {
+  Glyph e = letter_at("E", {0, 0});
+  e.confidence = 0.42, e.runner_up_confidence = 0.58, e.doubtful = true;
+  EXPECT_TRUE(may_be_no_letter(e));
+  e.runner_up = "F";
+  EXPECT_FALSE(may_be_no_letter(e));
+  e.runner_up.clear(), e.doubtful = false;
+  EXPECT_FALSE(may_be_no_letter(e));
+}
+
 // Seven letters each 45 px from its dot, in seven directions (beyond the near rule's reach), and
 // eight blobs a heavy JPEG reads as dots, each placed where a ring of 75 px shifted by (-60, -40)
 // about it passes through a letter, 130-147 px away (VisOnlyQA 00326noise_1: such a ring matched

@@ -510,6 +510,10 @@ bool glyph_names_a_point(const Glyph& g) {
   return !g.variable && vision::names_a_point(g.text);
 }
 
+bool may_be_no_letter(const Glyph& g) {
+  return g.doubtful && g.runner_up.empty() && g.runner_up_confidence > 0;
+}
+
 bool runner_up_plausible(const std::vector<Glyph>& glyphs, std::size_t g) {
   const Glyph& glyph = glyphs[g];
   const std::string& r = glyph.runner_up;

@@ -72,6 +72,11 @@ void mark_variables(std::vector<Glyph>& glyphs);
 /// beside a stroke, attached to no point.
 bool glyph_names_a_point(const Glyph& g);
 
+/// Whether a glyph read unsurely may be no letter at all: its runner-up is the classifier's class of
+/// marks, no character (a bracket and a variable read as E in a small textbook picture: Geometry3K
+/// 20 at 151 px, E 0.42 against a mark 0.58).
+bool may_be_no_letter(const Glyph& g);
+
 /// Whether glyph g's runner-up is a reading the figure allows, were g doubtful: a figure whose
 /// labels are capitals does not name one point with a small letter, labels are not repeated, and a
 /// figure lettered A, B, C, … without a gap is not lettered past its last letter read (O, a centre's

@@ -399,14 +399,23 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
     std::fprintf(stderr,
                  "run: count %zu sure_in_range %d last %c capitals %zu in range %zu dotted %d dots %zu known %zu\n",
                  count, sure.in_range, sure.last, capitals, capitals_in_range, dotted, dots.size(), known.size());
-  bool consecutive = count >= 3 && sure.in_range && capitals_in_range * 5 >= capitals * 3 &&
+  // A figure whose glyphs read surely as numbers are as many as its capitals writes measures (a
+  // textbook's 1/4 x + 5, its arrowheads read as dots), not a run of letters the font should find
+  // in its numbers.
+  std::size_t numbers = 0;
+  for (const Glyph& g : sheet.glyphs)
+    numbers += !g.text.empty() && g.confidence >= 0.9 && std::all_of(g.text.begin(), g.text.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    });
+  const bool lettered = capitals_in_range >= 1 && capitals > numbers;
+  bool consecutive = count >= 3 && sure.in_range && lettered && capitals_in_range * 5 >= capitals * 3 &&
                      (blind || sure.letters.size() * 2 >= static_cast<std::size_t>(sure.last - 'A' + 1));
   const std::vector<cv::Rect> ink_boxes = unread_ink(sheet, covered, font->cap_height_px);
   // A figure marking its points with dots whose glyphs the classifier read too few of surely (a
   // JPEG's blocks over every letter: m, e, r, Y for B, C, F, G; letters written across strokes) is
   // judged by the font's own reading: the capitals it reads clearly at the glyphs and the ink left,
   // nearly all in the range, three at least.
-  if (!consecutive && count >= 3 && sure.in_range && dotted) {
+  if (!consecutive && count >= 3 && sure.in_range && dotted && capitals > numbers) {
     std::vector<std::string> capitals_az;
     for (char c = 'A'; c <= 'Z'; ++c) capitals_az.emplace_back(1, c);
     std::vector<cv::Point2d> centres;

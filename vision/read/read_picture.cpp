@@ -313,9 +313,11 @@ class Reader {
       // point: it was only left for this glyph (each letter once), so the range or the other place
       // may be wrong, and either point may be the runner-up's.
       const bool forced = glyph.by_font && glyph.confidence <= 0 && !glyph.runner_up.empty();
-      if (glyph.doubtful && (forced || read::runner_up_plausible(sheet_.glyphs, g))) {
+      const bool maybe_no_letter = read::may_be_no_letter(glyph);
+      if (glyph.doubtful && (forced || maybe_no_letter || read::runner_up_plausible(sheet_.glyphs, g))) {
+        const std::string other = maybe_no_letter ? std::string("no letter") : glyph.runner_up;
         doubt(FindingKind::letter_uncertain, {id},
-              "the glyph read as " + glyph.text + " may be " + glyph.runner_up + " (confidence " +
+              "the glyph read as " + glyph.text + " may be " + other + " (confidence " +
                   std::to_string(rounded(glyph.confidence)).substr(0, 4) + " against " +
                   std::to_string(rounded(glyph.runner_up_confidence)).substr(0, 4) + ")",
               glyph.runner_up.empty() ? Json{{"unlabel", id}} : Json{{"rename", id}, {"to", glyph.runner_up}});

@@ -4,7 +4,7 @@
 Usage:
   scripts/measure_reader.py visonlyqa --repo VISONLYQA_REPO [--split val] [--build build] [--json OUT]
   scripts/measure_reader.py tangram [--n 200] [--seed 3] [--build build]
-  scripts/measure_reader.py geometry3k [--samples ../shared/samples/geometry3k] [--build build]
+  scripts/measure_reader.py geometry3k [--samples ../shared/samples/geometry3k] [--long-side 151] [--build build]
   scripts/measure_reader.py countshapes --figures DIR [--build build]
   scripts/measure_reader.py gepbench [--level easy] [--n 200] [--seed 3] [--build build]
   scripts/measure_reader.py speed [--build build]
@@ -523,20 +523,97 @@ def measure_tangram(args):
 # ---------------------------------------------------------------- Geometry3K
 
 
+def png_shrunk(source, target, long_side):
+    """Writes `source` (an 8-bit, non-interlaced PNG) as an RGB PNG `long_side` px on its longer side,
+    each pixel the mean of the source pixels whose centres fall in it (alpha over white), and returns
+    the scale. Textbook pictures as small as VisOnlyQA's real split (151 px median) from larger ones."""
+    import struct
+    import zlib
+    data = open(source, "rb").read()
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", data[16:29])
+    channels = {0: 1, 2: 3, 4: 2, 6: 4}.get(colour)
+    if depth != 8 or interlace or channels is None:
+        sys.exit(f"{source}: only 8-bit non-interlaced gray or RGB(A) PNG can be shrunk")
+    at, idat = 8, b""
+    while at < len(data):
+        size, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            idat += data[at + 8:at + 8 + size]
+        at += 12 + size
+    raw, stride = zlib.decompress(idat), width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):  # the PNG filters, undone
+            a = line[i - channels] if i >= channels else 0
+            b, c = previous[i], previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        previous = line
+    scale = long_side / max(width, height)
+    out_w, out_h = max(1, round(width * scale)), max(1, round(height * scale))
+    sums = [[0.0] * (out_w * 3) for _ in range(out_h)]
+    counts = [[0] * out_w for _ in range(out_h)]
+    for y in range(height):
+        oy, row = min(out_h - 1, int((y + 0.5) * scale)), rows[y]
+        for x in range(width):
+            px = row[x * channels:(x + 1) * channels]
+            rgb = [px[0]] * 3 if channels <= 2 else list(px[:3])
+            alpha = px[-1] / 255 if channels in (2, 4) else 1
+            ox = min(out_w - 1, int((x + 0.5) * scale))
+            for k in range(3):
+                sums[oy][ox * 3 + k] += rgb[k] * alpha + 255 * (1 - alpha)
+            counts[oy][ox] += 1
+    body = b"".join(b"\0" + bytes(round(sums[y][i] / max(1, counts[y][i // 3])) for i in range(out_w * 3))
+                    for y in range(out_h))
+
+    def chunk(kind, payload):
+        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+
+    with open(target, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", out_w, out_h, 8, 2, 0, 0, 0)) +
+                chunk(b"IDAT", zlib.compress(body)) + chunk(b"IEND", b""))
+    return scale
+
+
 def measure_geometry3k(args):
     dirs = sorted(d for d in glob.glob(os.path.join(args.samples, "*")) if os.path.isdir(d))
     paths = [os.path.join(d, "img_diagram.png") for d in dirs if os.path.exists(os.path.join(d, "img_diagram.png"))]
     work = tempfile.mkdtemp(prefix="reader-g3k-")
+    # --long-side: each picture shrunk first (its annotation's positions with it), as small as the
+    # textbook pictures of VisOnlyQA's real split.
+    scale_of = {}
+    if args.long_side:
+        shrunk = []
+        for path in paths:
+            problem = os.path.basename(os.path.dirname(path))
+            os.makedirs(os.path.join(work, problem), exist_ok=True)
+            target = os.path.join(work, problem, "img_diagram.png")
+            scale_of[problem] = png_shrunk(path, target, args.long_side)
+            shrunk.append(target)
+        annotations = {os.path.basename(os.path.dirname(p)): os.path.dirname(p) for p in paths}
+        paths = shrunk
+    else:
+        annotations = {os.path.basename(os.path.dirname(p)): os.path.dirname(p) for p in paths}
     scenes, errors = import_pictures(args.build, paths, os.path.join(work, "read.jsonl"))
     totals = collections.Counter()
     for path in paths:
         problem = os.path.basename(os.path.dirname(path))
-        annotation = json.load(open(os.path.join(os.path.dirname(path), "logic_form.json")))
+        annotation = json.load(open(os.path.join(annotations[problem], "logic_form.json")))
         scene = scenes.get(problem)
         if scene is None:
             totals["unread"] += 1
             continue
-        truth = {k: tuple(v) for k, v in annotation["point_positions"].items()}
+        scale = scale_of.get(problem, 1.0)
+        truth = {k: (v[0] * scale, v[1] * scale) for k, v in annotation["point_positions"].items()}
         read = labelled_points(scene)
         common = [k for k in truth if k in read]
         if common:
@@ -544,7 +621,8 @@ def measure_geometry3k(args):
             dy = sorted(read[k][1] - truth[k][1] for k in common)[len(common) // 2]
         else:
             dx = dy = 0
-        tp = sum(1 for k in common if math.dist((truth[k][0] + dx, truth[k][1] + dy), read[k]) <= 6)
+        # 6 px at the annotation's size, shrunk with the picture (3 px at least: the reading's own error).
+        tp = sum(1 for k in common if math.dist((truth[k][0] + dx, truth[k][1] + dy), read[k]) <= max(3, 6 * scale))
         totals["letters_tp"] += tp
         totals["letters_read"] += len(read)
         totals["letters_actual"] += len(truth)
@@ -552,8 +630,8 @@ def measure_geometry3k(args):
         # within the 3 px a hand-clicked point is precise to, either reading where that decides.
         listed = {frozenset(l) for l in annotation["line_instances"] if len(l) == 2}
         read_lines = merged_lines(letter_lines(scene))
-        true_lines = lines_as_read_where_unsure(merged_lines(listed), maximal_lines(listed, truth, HAND_SLACK_PX),
-                                                read_lines)
+        true_lines = lines_as_read_where_unsure(merged_lines(listed),
+                                                maximal_lines(listed, truth, HAND_SLACK_PX * scale), read_lines)
         totals["lines_tp"] += len(true_lines & read_lines)
         totals["lines_read"] += len(read_lines)
         totals["lines_actual"] += len(true_lines)
@@ -631,6 +709,8 @@ def main():
     parser.add_argument("--samples", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "samples",
                                                          "geometry3k"))
     parser.add_argument("--figures", default="")
+    parser.add_argument("--long-side", type=int, default=0,
+                        help="geometry3k: shrink each picture to this many px on its longer side first")
     parser.add_argument("--n", type=int, default=200)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--level", default="medium")

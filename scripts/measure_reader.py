@@ -523,6 +523,18 @@ def measure_tangram(args):
 # ---------------------------------------------------------------- Geometry3K
 
 
+def png_idat(data):
+    """The image data of a PNG's bytes: its IDAT chunks' payloads joined (still compressed)."""
+    import struct
+    at, idat = 8, b""
+    while at < len(data):
+        size, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            idat += data[at + 8:at + 8 + size]
+        at += 12 + size
+    return idat
+
+
 def png_shrunk(source, target, long_side):
     """Writes `source` (an 8-bit, non-interlaced PNG) as an RGB PNG `long_side` px on its longer side,
     each pixel the mean of the source pixels whose centres fall in it (alpha over white), and returns
@@ -534,13 +546,7 @@ def png_shrunk(source, target, long_side):
     channels = {0: 1, 2: 3, 4: 2, 6: 4}.get(colour)
     if depth != 8 or interlace or channels is None:
         sys.exit(f"{source}: only 8-bit non-interlaced gray or RGB(A) PNG can be shrunk")
-    at, idat = 8, b""
-    while at < len(data):
-        size, kind = struct.unpack(">I4s", data[at:at + 8])
-        if kind == b"IDAT":
-            idat += data[at + 8:at + 8 + size]
-        at += 12 + size
-    raw, stride = zlib.decompress(idat), width * channels
+    raw, stride = zlib.decompress(png_idat(data)), width * channels
     rows, previous = [], bytearray(stride)
     for y in range(height):
         kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])

@@ -35,13 +35,7 @@ def pixels(path):
     """The RGB pixels of an unfiltered 8-bit RGB PNG (as png_shrunk writes it)."""
     data = open(path, "rb").read()
     width, height = struct.unpack(">II", data[16:24])
-    at, idat = 8, b""
-    while at < len(data):
-        size, kind = struct.unpack(">I4s", data[at:at + 8])
-        if kind == b"IDAT":
-            idat += data[at + 8:at + 8 + size]
-        at += 12 + size
-    raw = zlib.decompress(idat)
+    raw = zlib.decompress(measure.png_idat(data))
     stride = 3 * width
     return [[tuple(raw[y * (stride + 1) + 1 + 3 * x:y * (stride + 1) + 4 + 3 * x]) for x in range(width)]
             for y in range(height)]

@@ -413,54 +413,48 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
         traded = true;
       }
   }
-  auto move_to_dots_on_ring = [&] {
-    // A dotted figure letters its dots: a letter the near rule left on a crossing off the ring moves
-    // to the free dot the ring puts it beside (a label written farther from its dot than from a
-    // crossing). On the ring, the crossing may be its point (a dot lost in the strokes about it).
+  if (dotted) {
     std::vector<bool> lettered(points.size(), false);
     for (const Attachment& a : attached)
       if (a.point >= 0) lettered[static_cast<std::size_t>(a.point)] = true;
-    for (std::size_t g = 0; g < glyphs.size(); ++g) {
+    // Letter g moves from its point to the free point nearest the ring among those `eligible`, within
+    // the ring's tolerance; the point it leaves is its runner-up.
+    auto move_to_ring = [&](std::size_t g, const auto& eligible, const char* from_what) {
       const int from = attached[g].point;
-      if (from < 0 || points[static_cast<std::size_t>(from)].dot >= 0 || !glyph_names_a_point(glyphs[g]) ||
-          off_ring(g, from) <= placement.tolerance)
-        continue;
       int to = -1;
       double off = placement.tolerance;
       for (std::size_t p = 0; p < points.size(); ++p) {
-        if (points[p].dot < 0 || lettered[p]) continue;
+        if (lettered[p] || !eligible(p)) continue;
         if (const double d = off_ring(g, static_cast<int>(p)); d <= off) to = static_cast<int>(p), off = d;
       }
       if (std::getenv("GEOTRUTH_READER_DEBUG"))
-        std::fprintf(stderr, "settle '%s': crossing off ring %.1f, dot %d off %.1f (tolerance %.1f)\n",
-                     glyphs[g].text.c_str(), off_ring(g, from), to, off, placement.tolerance);
-      if (to < 0) continue;
+        std::fprintf(stderr, "settle '%s': %s off ring %.1f, point %d off %.1f (tolerance %.1f)\n",
+                     glyphs[g].text.c_str(), from_what, off_ring(g, from), to, off, placement.tolerance);
+      if (to < 0) return;
       attached[g] = Attachment{to, off / height(g), from, off_ring(g, from) / height(g)};
       lettered[static_cast<std::size_t>(from)] = false, lettered[static_cast<std::size_t>(to)] = true;
+    };
+    // A dotted figure letters its dots: a letter the near rule left on a crossing off the ring moves
+    // to the free dot the ring puts it beside (a label written farther from its dot than from a
+    // crossing). On the ring, the crossing may be its point (a dot lost in the strokes about it).
+    for (std::size_t g = 0; g < glyphs.size(); ++g) {
+      const int from = attached[g].point;
+      if (from >= 0 && points[static_cast<std::size_t>(from)].dot < 0 && glyph_names_a_point(glyphs[g]) &&
+          off_ring(g, from) > placement.tolerance)
+        move_to_ring(
+            g, [&](std::size_t p) { return points[p].dot >= 0; }, "crossing");
     }
     // The converse: a letter on a point far off the ring (paired there only because a letter and a
     // dot were left over: a blob where two strokes cross at a narrow angle, read as a dot) moves to
     // the free point the ring puts it beside, its own dot lost in the strokes that meet there.
     for (std::size_t g = 0; g < glyphs.size(); ++g) {
       const int from = attached[g].point;
-      if (from < 0 || !glyph_names_a_point(glyphs[g]) ||
-          off_ring(g, from) <= std::max(kFarOffRing * placement.tolerance, 2 * placement.radius))
-        continue;
-      int to = -1;
-      double off = placement.tolerance;
-      for (std::size_t p = 0; p < points.size(); ++p) {
-        if (lettered[p]) continue;
-        if (const double d = off_ring(g, static_cast<int>(p)); d <= off) to = static_cast<int>(p), off = d;
-      }
-      if (std::getenv("GEOTRUTH_READER_DEBUG"))
-        std::fprintf(stderr, "settle '%s': point off ring %.1f, free point %d off %.1f (tolerance %.1f)\n",
-                     glyphs[g].text.c_str(), off_ring(g, from), to, off, placement.tolerance);
-      if (to < 0) continue;
-      attached[g] = Attachment{to, off / height(g), from, off_ring(g, from) / height(g)};
-      lettered[static_cast<std::size_t>(from)] = false, lettered[static_cast<std::size_t>(to)] = true;
+      if (from >= 0 && glyph_names_a_point(glyphs[g]) &&
+          off_ring(g, from) > std::max(kFarOffRing * placement.tolerance, 2 * placement.radius))
+        move_to_ring(
+            g, [](std::size_t) { return true; }, "point far");
     }
-  };
-  if (dotted) move_to_dots_on_ring();
+  }
   // Last, the runner-up as the ring sees it: a letter on the ring at its point, whose runner-up point
   // is off the ring by more than the tolerance, has no near rival there, however near that point is
   // (VisOnlyQA 00048noise_1: D's glyph is 2 px nearer N's dot than its own, which the ring puts

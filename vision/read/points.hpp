@@ -60,8 +60,7 @@ struct LetterPlacement {
 /// (Geometry3K: x, y beside A, B, C). Marks as a variable (`variable`, no point's name) a lone small
 /// letter written level with a number just before or after it (a gap of the taller one's height at
 /// most, centres within one and a half: an expression's variable, or a degree sign read as o), and,
-/// among two capitals or more, one a fifth or more shorter than
-/// the capitals' median height. A
+/// among two capitals or more, one a fifth or more shorter than the capitals' median height. A
 /// small letter as tall as the capitals is a capital the reader may have misread (o for O) and stays
 /// a name. Run after the font has read the letters (in noise the classifier reads a G as a small g
 /// or o, which the font reads again as G).

@@ -407,8 +407,8 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
     numbers += !g.text.empty() && g.confidence >= 0.9 && std::all_of(g.text.begin(), g.text.end(), [](char c) {
       return std::isdigit(static_cast<unsigned char>(c));
     });
-  const bool lettered = capitals_in_range >= 1 && capitals > numbers;
-  bool consecutive = count >= 3 && sure.in_range && lettered && capitals_in_range * 5 >= capitals * 3 &&
+  const bool capitals_name_points = capitals_in_range >= 1 && capitals > numbers;
+  bool consecutive = count >= 3 && sure.in_range && capitals_name_points && capitals_in_range * 5 >= capitals * 3 &&
                      (blind || sure.letters.size() * 2 >= static_cast<std::size_t>(sure.last - 'A' + 1));
   const std::vector<cv::Rect> ink_boxes = unread_ink(sheet, covered, font->cap_height_px);
   // A figure marking its points with dots whose glyphs the classifier read too few of surely (a

@@ -259,22 +259,22 @@ void drop_rounds_of_strokes(const Sheet& sheet, std::vector<Round>& rounds, cons
       if (samples > 0 && along < 0.7 * samples) others.push_back(&p);
     }
     const int n = std::clamp(static_cast<int>(2 * kPi * r.radius), 24, 20000);
-    int inked = 0, own = 0;
+    int known = 0, own = 0;  // samples on the picture and not under a letter; those no other stroke explains
     for (int k = 0; k < n; ++k) {
       const double a = 2 * kPi * k / n;
       const P2 q{r.centre.x + r.radius * std::cos(a), r.centre.y + r.radius * std::sin(a)};
       if (!sheet.inside(q) || sheet.is_unknown(q)) continue;
-      ++inked;
+      ++known;
       bool explained =
           std::any_of(others.begin(), others.end(), [&](const Piece* p) { return piece_distance(*p, q) <= tolerance; });
       for (std::size_t j = 0; j < rounds.size() && !explained; ++j)
         explained = j != i && rounds[j].full && !same(r, rounds[j]) && on_round(rounds[j], q);
       own += !explained;
     }
-    drop[i] = inked > 0 && own < kOwnInk * inked;
+    drop[i] = known > 0 && own < kOwnInk * known;
     if (std::getenv("GEOTRUTH_READER_DEBUG"))
       std::fprintf(stderr, "round at %.0f,%.0f r %.1f: own ink %d of %d\n", r.centre.x, r.centre.y, r.radius, own,
-                   inked);
+                   known);
   }
   std::vector<Round> kept;
   for (std::size_t i = 0; i < rounds.size(); ++i)

@@ -48,10 +48,12 @@ import math
 import os
 import re
 import resource
+import struct
 import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 
 def run(cmd, **kwargs):
@@ -525,7 +527,6 @@ def measure_tangram(args):
 
 def png_idat(data):
     """The image data of a PNG's bytes: its IDAT chunks' payloads joined (still compressed)."""
-    import struct
     at, idat = 8, b""
     while at < len(data):
         size, kind = struct.unpack(">I4s", data[at:at + 8])
@@ -539,8 +540,6 @@ def png_shrunk(source, target, long_side):
     """Writes `source` (an 8-bit, non-interlaced PNG) as an RGB PNG `long_side` px on its longer side,
     each pixel the mean of the source pixels whose centres fall in it (alpha over white), and returns
     the scale. Textbook pictures as small as VisOnlyQA's real split (151 px median) from larger ones."""
-    import struct
-    import zlib
     data = open(source, "rb").read()
     width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", data[16:29])
     channels = {0: 1, 2: 3, 4: 2, 6: 4}.get(colour)
@@ -596,6 +595,7 @@ def measure_geometry3k(args):
     work = tempfile.mkdtemp(prefix="reader-g3k-")
     # --long-side: each picture shrunk first (its annotation's positions with it), as small as the
     # textbook pictures of VisOnlyQA's real split.
+    annotations = {os.path.basename(os.path.dirname(p)): os.path.dirname(p) for p in paths}
     scale_of = {}
     if args.long_side:
         shrunk = []
@@ -605,10 +605,7 @@ def measure_geometry3k(args):
             target = os.path.join(work, problem, "img_diagram.png")
             scale_of[problem] = png_shrunk(path, target, args.long_side)
             shrunk.append(target)
-        annotations = {os.path.basename(os.path.dirname(p)): os.path.dirname(p) for p in paths}
         paths = shrunk
-    else:
-        annotations = {os.path.basename(os.path.dirname(p)): os.path.dirname(p) for p in paths}
     scenes, errors = import_pictures(args.build, paths, os.path.join(work, "read.jsonl"))
     totals = collections.Counter()
     for path in paths:

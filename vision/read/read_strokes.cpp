@@ -16,6 +16,20 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
+// Whether q lies on round r's stroke, within `tolerance` of its circle.
+bool on_round(const Round& r, P2 q, double tolerance) {
+  return std::abs(dist(q, r.centre) - r.radius) <= tolerance;
+}
+
+// Whether piece p lies along round r: 70 % of its samples (2 px apart) on its stroke. A straight
+// bit of a circle's stroke does (its ends may stray by the tolerance); a chord or a crossing line
+// does not.
+bool lies_along(const Piece& p, const Round& r, double tolerance) {
+  int samples = 0, along = 0;
+  for (double t = p.t0; t <= p.t1; t += 2, ++samples) along += on_round(r, p.at(t), tolerance);
+  return samples > 0 && along >= 0.7 * samples;
+}
+
 // Refits the line origin + t·dir over [t0, t1] to the ink across it: at every pixel along it the
 // darkness-weighted mean offset of the ink within `band`, then a least-squares line through those
 // means. False when there is too little ink to fit.
@@ -219,17 +233,14 @@ void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const
   std::vector<Piece> kept;
   for (const Piece& p : pieces) {
     int samples = 0, any = 0;
-    std::vector<int> per_round(rounds.size(), 0);
     for (double t = p.t0; t <= p.t1; t += 2, ++samples) {
       const P2 q = p.at(t);
-      bool near = false;
-      for (std::size_t r = 0; r < rounds.size(); ++r)
-        if (std::abs(std::hypot(q.x - rounds[r].centre.x, q.y - rounds[r].centre.y) - rounds[r].radius) <= tolerance)
-          ++per_round[r], near = true;
+      bool near = std::any_of(rounds.begin(), rounds.end(), [&](const Round& r) { return on_round(r, q, tolerance); });
       for (const Piece& k : kept) near = near || piece_distance(k, q) <= tolerance;
       any += near;
     }
-    const bool on_a_round = std::any_of(per_round.begin(), per_round.end(), [&](int n) { return n >= 0.7 * samples; });
+    const bool on_a_round =
+        std::any_of(rounds.begin(), rounds.end(), [&](const Round& r) { return lies_along(p, r, tolerance); });
     if (samples > 0 && (on_a_round || any >= 0.8 * samples)) continue;
     kept.push_back(p);
   }
@@ -242,7 +253,6 @@ void drop_rounds_of_strokes(const Sheet& sheet, std::vector<Round>& rounds, cons
   // a quarter at most (0.0 in 00539 and 00565, 0.24 in 00876noise_0's JPEG).
   constexpr double kOwnInk = 0.15;
   const double tolerance = sheet.stroke_tolerance() + 1;
-  auto on_round = [&](const Round& r, P2 q) { return std::abs(dist(q, r.centre) - r.radius) <= tolerance; };
   // One circle found twice (two proposals refitted a few pixels apart) is not another's ink.
   auto same = [&](const Round& a, const Round& b) {
     return dist(a.centre, b.centre) <= 3 * tolerance && std::abs(a.radius - b.radius) <= 3 * tolerance;
@@ -253,11 +263,8 @@ void drop_rounds_of_strokes(const Sheet& sheet, std::vector<Round>& rounds, cons
     if (!r.full) continue;
     // The straight strokes off this round (a piece along it is its own ink read straight).
     std::vector<const Piece*> others;
-    for (const Piece& p : pieces) {
-      int samples = 0, along = 0;
-      for (double t = p.t0; t <= p.t1; t += 2, ++samples) along += on_round(r, p.at(t));
-      if (samples > 0 && along < 0.7 * samples) others.push_back(&p);
-    }
+    for (const Piece& p : pieces)
+      if (!lies_along(p, r, tolerance)) others.push_back(&p);
     const int n = std::clamp(static_cast<int>(2 * kPi * r.radius), 24, 20000);
     int known = 0, own = 0;  // samples on the picture and not under a letter; those no other stroke explains
     for (int k = 0; k < n; ++k) {
@@ -268,7 +275,7 @@ void drop_rounds_of_strokes(const Sheet& sheet, std::vector<Round>& rounds, cons
       bool explained =
           std::any_of(others.begin(), others.end(), [&](const Piece* p) { return piece_distance(*p, q) <= tolerance; });
       for (std::size_t j = 0; j < rounds.size() && !explained; ++j)
-        explained = j != i && rounds[j].full && !same(r, rounds[j]) && on_round(rounds[j], q);
+        explained = j != i && rounds[j].full && !same(r, rounds[j]) && on_round(rounds[j], q, tolerance);
       own += !explained;
     }
     drop[i] = known > 0 && own < kOwnInk * known;

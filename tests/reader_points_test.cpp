@@ -211,6 +211,42 @@ TEST(ReaderRing, ALetterPairedFarOffTheRingMovesToTheFreePointTheRingPutsItBesid
   EXPECT_EQ(both[1].point, 1);
 }
 
+// VisOnlyQA 00402 (clean): G's and C's dots, where four strokes or more meet, are read as crossings,
+// so the two letters were paired with nothing and placed where they are written, 60-75 px from their
+// points. A letter without a point in a dotted figure takes the free point the ring puts it beside
+// (any point: its dot was lost in the strokes), the next free point on the ring its runner-up.
+TEST(ReaderRing, ALetterWithoutAPointTakesTheFreePointTheRingPutsItBeside) {
+  const LetterPlacement placement{false, false, {0, 0}, 24.9, 5.5, 25.6, true};
+  const Glyph g = letter_at("G", {100, 100});
+  ReadPoint crossing, other;
+  crossing.at = {100, 126};  // 1.1 px off the ring
+  other.at = {160, 100};     // 35.1 px off it
+  const std::vector<ReadPoint> points{other, crossing};
+  const std::vector<Attachment> none{{-1, 0, -1, 0}};
+  std::vector<Attachment> attached = none;
+  settle_on_ring({g}, attached, points, placement, true);
+  EXPECT_EQ(attached[0].point, 1);
+  EXPECT_EQ(attached[0].runner_up, -1) << "no other point on the ring";
+
+  std::vector<ReadPoint> two = points;
+  two[0].at = {75.5, 100};  // 0.4 px off the ring: the better point, the crossing its runner-up
+  attached = none;
+  settle_on_ring({g}, attached, two, placement, true);
+  EXPECT_EQ(attached[0].point, 0);
+  EXPECT_EQ(attached[0].runner_up, 1);
+  EXPECT_NEAR(attached[0].runner_up_cost - attached[0].cost, (1.1 - 0.4) / 16, 1e-9) << "a near rival: a doubt";
+
+  attached = none;
+  settle_on_ring({g}, attached, points, placement, false);
+  EXPECT_EQ(attached[0].point, -1) << "a figure without dots";
+
+  std::vector<ReadPoint> off = points;
+  off[1].at = {100, 131};  // 6.1 px off the ring
+  attached = none;
+  settle_on_ring({g}, attached, off, placement, true);
+  EXPECT_EQ(attached[0].point, -1) << "no point on the ring";
+}
+
 // VisOnlyQA 00048noise_1: D's glyph is nearer N's dot than its own, so the pairing by distance
 // (3 + distance in letter heights) gave it N's dot for a runner-up that costs less than its own: a
 // doubt. On the ring (24.9 px) D sits on its own dot, 0 px off, and N's dot, 10 px from the glyph, is

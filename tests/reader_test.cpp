@@ -260,6 +260,28 @@ TEST(Reader, ALetterThatMayBeAnotherMakesAQuestionAboutItAmbiguous) {
   EXPECT_EQ(doubts[0].finding.severity, Severity::doubtful);
 }
 
+// VisOnlyQA 00402 (before the ring placed its letters): G was beside no point read and placed where it
+// is written, with the doubt that it names no point. A question naming G rests on that letter, so it
+// is ambiguous; one that does not name it is answered.
+TEST(Reader, ALetterThatMayNameNoPointMakesAQuestionNamingItAmbiguous) {
+  Scene scene = scene_of(R"({"id":"unlabel","frame":{"width":640,"height":640},
+    "points":[{"id":"P","at":[100,500]},{"id":"Q","at":[500,500]},{"id":"R","at":[300,100]},
+              {"id":"G","at":[300,300]}],
+    "lines":[{"through":["P","Q"]},{"through":["Q","R"]},{"through":["R","P"]}],
+    "questions":[{"id":"g","ask":"exists","of":"triangle","vertices":["P","Q","G"],"options":["True","False"],"answer":"B"},
+                 {"id":"r","ask":"exists","of":"triangle","vertices":["P","Q","R"],"options":["True","False"],"answer":"A"}],
+    "extra":{"picture":{"doubts":[{"kind":"letter_unattached","elements":["G"],
+      "detail":"the letter G is not beside any point read","instead":{"unlabel":"G"}}]}}})");
+  const auto doubts = picture_doubts(scene);
+  ASSERT_EQ(doubts.size(), 1u);
+  ASSERT_TRUE(doubts[0].instead);
+  EXPECT_NE(doubts[0].instead->points[3].id, "G");
+  EXPECT_FALSE(doubts[0].instead->points[3].labelled);
+  SceneEvaluator evaluator(scene);
+  EXPECT_TRUE(answer_is_ambiguous(scene.questions[0], evaluator.evaluate(scene.questions[0])));
+  EXPECT_FALSE(answer_is_ambiguous(scene.questions[1], evaluator.evaluate(scene.questions[1])));
+}
+
 TEST(Reader, APictureBandFollowsTheStrokeAndWobble) {
   const Scene scene = scene_of(R"({"id":"band","extra":{"picture":{"band":{"eps_num_px":1.8,"eps_vis_px":3.6}}}})");
   Bands run;

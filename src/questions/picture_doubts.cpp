@@ -65,6 +65,8 @@ std::optional<Scene> edited(const Scene& scene, const ordered_json& edit) {
   if (auto id = text("unlabel"); id) {
     const auto p = point_named(out, *id);
     if (!p) return std::nullopt;
+    // The letter names no point: a question naming it cannot be answered on that reading.
+    out.points[*p].id = free_id(out, *id);
     out.points[*p].labelled = false;
     return out;
   }

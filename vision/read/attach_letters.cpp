@@ -421,18 +421,26 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
     // the ring's tolerance; the point it leaves is its runner-up.
     auto move_to_ring = [&](std::size_t g, const auto& eligible, const char* from_what) {
       const int from = attached[g].point;
-      int to = -1;
-      double off = placement.tolerance;
+      int to = -1, next = -1;
+      double off = placement.tolerance, next_off = placement.tolerance;
       for (std::size_t p = 0; p < points.size(); ++p) {
         if (lettered[p] || !eligible(p)) continue;
-        if (const double d = off_ring(g, static_cast<int>(p)); d <= off) to = static_cast<int>(p), off = d;
+        const double d = off_ring(g, static_cast<int>(p));
+        if (d <= off)
+          next = to, next_off = off, to = static_cast<int>(p), off = d;
+        else if (d <= next_off)
+          next = static_cast<int>(p), next_off = d;
       }
       if (std::getenv("GEOTRUTH_READER_DEBUG"))
         std::fprintf(stderr, "settle '%s': %s off ring %.1f, point %d off %.1f (tolerance %.1f)\n",
-                     glyphs[g].text.c_str(), from_what, off_ring(g, from), to, off, placement.tolerance);
+                     glyphs[g].text.c_str(), from_what, from >= 0 ? off_ring(g, from) : -1.0, to, off,
+                     placement.tolerance);
       if (to < 0) return;
-      attached[g] = Attachment{to, off / height(g), from, off_ring(g, from) / height(g)};
-      lettered[static_cast<std::size_t>(from)] = false, lettered[static_cast<std::size_t>(to)] = true;
+      // A letter that had no point has for its runner-up the next free point on the ring, if any.
+      attached[g] = from >= 0 ? Attachment{to, off / height(g), from, off_ring(g, from) / height(g)}
+                              : Attachment{to, off / height(g), next, next_off / height(g)};
+      if (from >= 0) lettered[static_cast<std::size_t>(from)] = false;
+      lettered[static_cast<std::size_t>(to)] = true;
     };
     // A dotted figure letters its dots: a letter the near rule left on a crossing off the ring moves
     // to the free dot the ring puts it beside (a label written farther from its dot than from a
@@ -454,6 +462,10 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
         move_to_ring(
             g, [](std::size_t) { return true; }, "point far");
     }
+    for (std::size_t g = 0; g < glyphs.size(); ++g)
+      if (attached[g].point < 0 && glyph_names_a_point(glyphs[g]))
+        move_to_ring(
+            g, [](std::size_t) { return true; }, "no point");
   }
   // Last, the runner-up as the ring sees it: a letter on the ring at its point, whose runner-up point
   // is off the ring by more than the tolerance, has no near rival there, however near that point is

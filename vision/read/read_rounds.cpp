@@ -150,17 +150,35 @@ double Oval::distance(P2 p) const {
 // A proposal refitted to the centre line of the ink around it (twice); false when it does not fit.
 bool refit_round(const Sheet& sheet, Detections::Ellipse& e, double band) {
   e.a = e.b = (e.a + e.b) / 2, e.angle_deg = 0, e.circle = true;
-  // A quick look first: ink near it at half of 64 places round at least (most proposals are not circles).
-  int near = 0;
+  // A large proposal may be off by several percent of its radius (the Hough transform runs on the
+  // picture shrunk to 400 px and at a liberal threshold): it is looked at within that reach, the
+  // ink nearest it along each of 64 normals taken for its outline.
+  const double reach = std::max(band, 0.08 * e.a);
+  std::vector<cv::Point2f> nearest;
   for (int k = 0; k < 64; ++k) {
     const double t = 2 * kPi * k / 64;
     const P2 p{e.center.x + e.a * std::cos(t), e.center.y + e.a * std::sin(t)};
-    bool ink = false;
-    for (double s = -band; s <= band && !ink; s += 1)
-      ink = darkness_at(sheet.paper, {p.x + s * std::cos(t), p.y + s * std::sin(t)}) >= sheet.paper.ink_level;
-    near += ink;
+    for (double s = 0; s <= reach; s = s > 0 ? -s : 1 - s) {
+      const P2 q{p.x + s * std::cos(t), p.y + s * std::sin(t)};
+      if (darkness_at(sheet.paper, q) >= sheet.paper.ink_level) {
+        nearest.emplace_back(static_cast<float>(q.x), static_cast<float>(q.y));
+        break;
+      }
+    }
   }
-  if (near < 24) return false;
+  // A quick look first: ink near it at half of 64 places round at least (most proposals are not circles).
+  if (nearest.size() < 24) return false;
+  if (reach > band) {
+    // The circle through that ink, fitted twice: the second time without the ink off the first fit
+    // (strokes crossing the reach).
+    for (int pass = 0; pass < 2; ++pass) {
+      P2 c;
+      double r = 0;
+      if (!fit_circle(nearest, c, r)) return false;
+      e.center = c, e.a = e.b = r;
+      std::erase_if(nearest, [&](const cv::Point2f& q) { return std::abs(dist({q.x, q.y}, c) - r) > band; });
+    }
+  }
   for (int pass = 0; pass < 2; ++pass) {
     P2 c;
     double r = 0;
@@ -245,7 +263,12 @@ void read_rounds(const Sheet& sheet, const std::vector<Detections::Ellipse>& pro
     Detections::Ellipse e = proposal;
     const bool round = e.circle || e.a - e.b <= std::max(2.0, 0.04 * e.a);
     if (round) {
-      if (!refit_round(sheet, e, band) || e.a < min_radius) continue;
+      const bool refitted = refit_round(sheet, e, band);
+      if (std::getenv("GEOTRUTH_READER_DEBUG"))
+        std::fprintf(stderr, "proposal at %.0f,%.0f r %.1f: refit %d at %.0f,%.0f r %.1f coverage %.2f\n",
+                     proposal.center.x, proposal.center.y, proposal.a, refitted, e.center.x, e.center.y, e.a,
+                     refitted ? walk_round(sheet, e, tolerance, gap_max).coverage : 0.0);
+      if (!refitted || e.a < min_radius) continue;
       const RoundWalk walk = walk_round(sheet, e, tolerance, gap_max);
       Round out;
       out.centre = e.center, out.radius = e.a, out.coverage = walk.coverage, out.contrast = walk.contrast;

@@ -574,6 +574,61 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   return LetterFont{font->font, font->cap_height_px, font->score, consecutive, candidates, std::move(ts)};
 }
 
+namespace {
+
+// A letter found about a dot and a letter the font read unsurely at a glyph may be each other's
+// (VisOnlyQA 00007: B written over its dot and crossed by strokes was read F, 0.906 against C 0.900,
+// and B was then found at F's own glyph, 0.935). The pair is read the way the font draws better at
+// both places together; each letter's runner-up is then the other, its confidence from that margin
+// (under kMargin: a doubt that the two are the other way round). Scores are compared within one
+// window (template_scores' window depends on the letters it draws).
+void swap_with_unsure_reads(std::vector<Glyph>& glyphs, std::size_t read_before, const LetterFont& font) {
+  constexpr double kUnsure = 0.75;
+  const int search = std::max(3, static_cast<int>(std::lround(0.3 * font.cap_height)));
+  for (std::size_t f = read_before; f < glyphs.size(); ++f) {
+    double best_gain = -kMargin;
+    std::size_t best = f;
+    std::vector<cv::Rect> best_here, best_there;
+    for (std::size_t h = 0; h < read_before; ++h) {
+      const Glyph& unsure = glyphs[h];
+      if (!unsure.by_font || unsure.text.size() != 1 || unsure.confidence >= kUnsure) continue;
+      const std::vector<std::string> pair{glyphs[f].text, unsure.text};
+      std::vector<cv::Rect> here_boxes, there_boxes;
+      const auto here = template_scores(font.sheet, {glyphs[f].centre.x, glyphs[f].centre.y}, font.font,
+                                        font.cap_height, pair, search, &here_boxes);
+      const auto there = template_scores(font.sheet, {unsure.centre.x, unsure.centre.y}, font.font, font.cap_height,
+                                         pair, search, &there_boxes);
+      // Only where the font draws the found letter, and each letter at the other's place, clearly
+      // (a letter found at a poor place makes any letter a better reading there).
+      if (std::min({here[0], here[1], there[0]}) < kFoundScore) continue;
+      const double gain = here[1] + there[0] - (here[0] + there[1]);
+      if (gain > best_gain) best_gain = gain, best = h, best_here = here_boxes, best_there = there_boxes;
+    }
+    if (best == f) continue;
+    Glyph &found = glyphs[f], &unsure = glyphs[best];
+    if (std::getenv("GEOTRUTH_READER_DEBUG"))
+      std::fprintf(stderr, "found '%s' and unsure '%s': %s by %.3f\n", found.text.c_str(), unsure.text.c_str(),
+                   best_gain > 0 ? "swapped" : "kept", std::abs(best_gain));
+    if (best_gain > 0) {
+      std::swap(found.text, unsure.text);
+      found.box = best_here[1], unsure.box = best_there[0];
+      for (Glyph* g : {&found, &unsure})
+        g->centre = {g->box.x + g->box.width / 2.0, g->box.y + g->box.height / 2.0}, g->height = g->box.height;
+    }
+    const double confidence = std::clamp(0.5 + 5 * std::abs(best_gain), 0.0, 1.0);
+    // Swapped, each letter's confidence is the pair's margin (its old one was another letter's);
+    // kept, the margin lowers it.
+    for (Glyph* g : {&found, &unsure}) {
+      g->confidence = best_gain > 0 ? confidence : std::min(g->confidence, confidence);
+      g->runner_up_confidence = 1 - g->confidence;
+      g->doubtful = (best_gain <= 0 && g->doubtful) || std::abs(best_gain) < kMargin;
+    }
+    found.runner_up = unsure.text, unsure.runner_up = found.text;
+  }
+}
+
+}  // namespace
+
 void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
                       const std::vector<ReadPoint>& points, const LetterFont& font, const LetterPlacement& placement) {
   if (!font.consecutive) return;
@@ -653,6 +708,7 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
   swap_while_better(
       label_of, score, [&](std::size_t p, int l) { return box_of[p][static_cast<std::size_t>(l)]; }, kFoundScore);
   const bool debug = std::getenv("GEOTRUTH_READER_DEBUG") != nullptr;
+  const std::size_t read_before = glyphs.size();
   for (std::size_t p = 0; p < points.size(); ++p) {
     if (label_of[p] < 0) continue;
     const auto l = static_cast<std::size_t>(label_of[p]);
@@ -689,6 +745,7 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
     a.point = static_cast<int>(p);
     attached.push_back(a);
   }
+  swap_with_unsure_reads(glyphs, read_before, font);
 }
 
 }  // namespace geotruth::vision::read

@@ -304,8 +304,9 @@ TEST(ReaderRounds, ACircleMadeOfOtherStrokesInkIsNoCircle) {
 }
 
 // Geometry3K's pictures: capitals 16 px tall name the points; x and z, 11 px tall, are variables.
-// A small o as tall as the capitals is a misread O and names a point, and so does a capital however
-// small; with one capital there is nothing to compare with.
+// A small o as tall as the capitals is a misread O and names a point, and so does a small capital
+// whose small letter has another shape (K); one whose small letter has its shape (X, read for x:
+// Geometry3K 19's "x°") is that small letter. With one capital there is nothing to compare with.
 TEST(ReaderLetters, SmallLettersAmongCapitalsAreVariables) {
   auto glyph = [](const char* text, double height) {
     Glyph g = letter_at(text, {0, 0});
@@ -313,11 +314,11 @@ TEST(ReaderLetters, SmallLettersAmongCapitalsAreVariables) {
     return g;
   };
   std::vector<Glyph> glyphs{glyph("A", 16), glyph("B", 16), glyph("C", 16), glyph("x", 11),
-                            glyph("z", 11), glyph("o", 16), glyph("X", 11)};
+                            glyph("z", 11), glyph("o", 16), glyph("X", 11), glyph("K", 11)};
   mark_variables(glyphs);
   std::vector<bool> variable;
   for (const Glyph& g : glyphs) variable.push_back(g.variable);
-  EXPECT_EQ(variable, (std::vector<bool>{false, false, false, true, true, false, false}));
+  EXPECT_EQ(variable, (std::vector<bool>{false, false, false, true, true, false, true, false}));
   std::vector<Glyph> alone{glyph("A", 16), glyph("x", 11)};
   mark_variables(alone);
   EXPECT_FALSE(alone[1].variable);

@@ -19,6 +19,7 @@
 #include <geotruth/reader.hpp>
 #include <map>
 #include <optional>
+#include <string_view>
 
 #include "vision/read/points.hpp"
 
@@ -544,6 +545,26 @@ bool runner_up_plausible(const std::vector<Glyph>& glyphs, std::size_t g) {
   return true;
 }
 
+void mark_small_capitals(std::vector<Glyph>& glyphs) {
+  auto same_shape_capital = [](const Glyph& g) {
+    return g.text.size() == 1 && std::string_view("COSVWXZ").find(g.text[0]) != std::string_view::npos;
+  };
+  for (Glyph& g : glyphs) {
+    // Only a sure read: an unsure C or O is as often a bit of a letter strokes cross (VisOnlyQA
+    // 00458's F, read as C 8 px tall at 0.24), which the font reads again.
+    if (!same_shape_capital(g) || g.confidence < 0.9) continue;
+    std::vector<double> others;
+    for (const Glyph& o : glyphs) {
+      if (&o == &g || o.text.empty()) continue;
+      const bool capital = o.text.size() == 1 && std::isupper(static_cast<unsigned char>(o.text[0]));
+      const bool number =
+          std::all_of(o.text.begin(), o.text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      if (capital || number) others.push_back(o.height);
+    }
+    if (others.size() >= 2 && g.height < 0.8 * median_of(std::move(others))) g.variable = true;
+  }
+}
+
 void mark_variables(std::vector<Glyph>& glyphs) {
   // A small letter written level with a number just before or after it is that expression's
   // variable (Geometry3K 14's "1/4 x + 5": the fraction's digits stand left of x, above and below
@@ -564,10 +585,24 @@ void mark_variables(std::vector<Glyph>& glyphs) {
   std::vector<double> capitals;
   for (const Glyph& g : glyphs)
     if (!g.text.empty() && std::isupper(static_cast<unsigned char>(g.text[0]))) capitals.push_back(g.height);
-  if (capitals.size() < 2) return;
-  const double capital = median_of(std::move(capitals));
-  for (Glyph& g : glyphs)
-    if (small_letter(g) && g.height < 0.8 * capital) g.variable = true;
+  if (capitals.size() >= 2) {
+    const double capital = median_of(std::move(capitals));
+    for (Glyph& g : glyphs)
+      if (small_letter(g) && g.height < 0.8 * capital) g.variable = true;
+  }
+  mark_small_capitals(glyphs);
+  // Among numbers with no capital that names a point, every small letter is a variable (Geometry3K
+  // 15: 10, 60°, x and y, no point named).
+  auto number = [](const Glyph& g) {
+    return !g.text.empty() && std::all_of(g.text.begin(), g.text.end(),
+                                          [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  };
+  const bool names = std::any_of(glyphs.begin(), glyphs.end(), [](const Glyph& g) {
+    return !g.variable && !g.text.empty() && std::isupper(static_cast<unsigned char>(g.text[0]));
+  });
+  if (!names && std::any_of(glyphs.begin(), glyphs.end(), number))
+    for (Glyph& g : glyphs)
+      if (small_letter(g)) g.variable = true;
 }
 
 }  // namespace geotruth::vision::read
@@ -581,6 +616,10 @@ bool names_a_point(const std::string& label) {
   const auto digit =
       std::find_if(label.begin(), label.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
   if (std::any_of(digit, label.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); })) return false;
+  // A capital followed by a small letter is a word or a bracket and a variable (Geometry3K 20's
+  // "(y + 58)°" read as Ly), never a point's name.
+  if (std::any_of(label.begin() + 1, label.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); }))
+    return false;
   return label.size() == 1 || std::isupper(static_cast<unsigned char>(label[0]));
 }
 

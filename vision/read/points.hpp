@@ -66,6 +66,19 @@ struct LetterPlacement {
 /// or o, which the font reads again as G).
 void mark_variables(std::vector<Glyph>& glyphs);
 
+/// Marks as a variable a capital read surely (0.9) whose small letter has its shape (C, O, S, V, W, X, Z), written a
+/// fifth or more shorter than the median of the figure's other capitals and numbers (two at least):
+/// the classifier cannot tell x from X but by its height (Geometry3K 15's lone x under a side, 19's
+/// "x°", read as X at 0.94 and 1.00). Run on the classifier's reads, before the font reads them
+/// again at the font's cap height; mark_variables runs it too.
+void mark_small_capitals(std::vector<Glyph>& glyphs);
+
+/// Marks as a variable a capital read surely (0.9) whose small letter has its shape (C, O, S, V, W, X, Z), written a
+/// fifth or more shorter than the median of the figure's other capitals and numbers (two at least):
+/// the classifier cannot tell x from X but by its height (Geometry3K 15's lone x under a side, 19's
+/// "x°", read as X at 0.94 and 1.00). Run on the classifier's reads, before the font reads them
+/// again at the font's cap height; mark_variables runs it too.
+
 /// Whether a glyph's label names a point (vision::names_a_point) and it is no variable: a number or
 /// an expression (10, 8, 2x), or a variable (x among capitals), is a length or an angle written
 /// beside a stroke, attached to no point.

@@ -335,8 +335,26 @@ std::vector<int> assign_letters(const std::vector<LetterPlace>& places, bool eac
   return letter_of;
 }
 
+namespace {
+std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
+                                             const std::vector<Round>& rounds, const std::vector<Dot>& dots);
+}  // namespace
+
 std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
                                                const std::vector<Round>& rounds, const std::vector<Dot>& dots) {
+  // Variables (a small x beside capitals) name no point: set aside while the font reads the names.
+  std::vector<Glyph> variables;
+  for (const Glyph& g : sheet.glyphs)
+    if (g.variable) variables.push_back(g);
+  std::erase_if(sheet.glyphs, [](const Glyph& g) { return g.variable; });
+  auto font = read_names_by_font(sheet, pieces, rounds, dots);
+  sheet.glyphs.insert(sheet.glyphs.end(), variables.begin(), variables.end());
+  return font;
+}
+
+namespace {
+std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
+                                             const std::vector<Round>& rounds, const std::vector<Dot>& dots) {
   std::vector<KnownLetter> known;
   for (const Glyph& g : sheet.glyphs)
     if (!g.doubtful && single_capital(g.text) && g.confidence >= 0.99) known.push_back({g.text, g.box});
@@ -573,6 +591,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   candidates.resize(run_end);
   return LetterFont{font->font, font->cap_height_px, font->score, consecutive, candidates, std::move(ts)};
 }
+}  // namespace
 
 namespace {
 

@@ -236,6 +236,7 @@ class Reader {
     static const std::vector<read::Oval> kNoOvals;
     read::trim_at_junctions(sheet_, pieces_, rounds_, sheet_.glyphs.empty() ? ovals_ : kNoOvals, dots_);
     pieces_ = read::dot_to_dot_pieces(sheet_, dots_, std::move(pieces_));
+    read::mark_small_capitals(sheet_.glyphs);
     if (!sheet_.glyphs.empty()) font_ = read::read_letters_by_font(sheet_, pieces_, rounds_, dots_);
     read::drop_dots_in_letters(sheet_, dots_);
     drop_stroke_glyphs();

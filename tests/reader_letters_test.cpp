@@ -164,6 +164,27 @@ TEST(ReaderLetters, ANumberWrittenInTheFigureIsAMeasureNotAPoint) {
   EXPECT_EQ(measure_texts(read.scene), (std::set<std::string>{"12", "5"}));
 }
 
+// Geometry3K 20 shrunk to 151 px: a degree sign's bit read as a letter, 7 px tall among glyphs of
+// 20. A letter under half the median height of the picture's glyphs is a speck, no point's name;
+// written at the capitals' size, it is one.
+TEST(ReaderLetters, ALetterUnderHalfTheGlyphsHeightIsASpeck) {
+  const FontFace font{"DejaVu Sans"};
+  const PixelPoint a{80, 320}, b{320, 320}, c{200, 100};
+  auto read_with = [&](double size) {
+    Sheet sheet;
+    sheet.width = 400, sheet.height = 400;
+    sheet.strokes.push_back({{a, b, c, a}, 2});
+    sheet.texts.push_back({"A", {62, 336}, font, 22});
+    sheet.texts.push_back({"B", {338, 336}, font, 22});
+    sheet.texts.push_back({"C", {200, 80}, font, 22});
+    sheet.texts.push_back({"12", {200, 345}, font, 22});
+    sheet.texts.push_back({"K", {340, 60}, font, size});  // far from every stroke
+    return read_picture(draw_sheet(sheet), "speck");
+  };
+  EXPECT_EQ(point_names(read_with(9).scene), (std::set<std::string>{"A", "B", "C"}));
+  EXPECT_TRUE(point_names(read_with(22).scene).count("K"));
+}
+
 // The same triangle with its sides' unknowns written as small letters (Geometry3K's x beside AB, z beside BC):
 // among capitals, a lone small letter a fifth or more shorter than they are is a variable, no
 // point's name. Without capitals beside them, the same letters name points.

@@ -240,6 +240,7 @@ class Reader {
     if (!sheet_.glyphs.empty()) font_ = read::read_letters_by_font(sheet_, pieces_, rounds_, dots_);
     read::drop_dots_in_letters(sheet_, dots_);
     drop_stroke_glyphs();
+    drop_specks();
     clock.step("dots");
     points_ = read::read_points(sheet_, pieces_, rounds_, dots_);
     name_points();
@@ -491,6 +492,18 @@ class Reader {
         }
       return ink > 0 && along >= 0.6 * ink;
     });
+  }
+
+  // A single letter the classifier read, and the font did not read again, under half the median
+  // height of the picture's glyphs (three at least) is a speck of a mark, no letter (Geometry3K 20
+  // shrunk to 151 px: a degree sign's bit read as D, 7 px among glyphs of 20).
+  void drop_specks() {
+    if (sheet_.glyphs.size() < 3) return;
+    std::vector<double> heights;
+    for (const Glyph& g : sheet_.glyphs) heights.push_back(g.height);
+    const double median = median_of(std::move(heights));
+    std::erase_if(sheet_.glyphs,
+                  [&](const Glyph& g) { return !g.by_font && g.text.size() == 1 && g.height < 0.5 * median; });
   }
 
   // A letter written past the picture's edge is not drawn (the renderer clips it). In a figure

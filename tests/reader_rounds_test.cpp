@@ -83,5 +83,42 @@ TEST(ReaderRounds, ALargeCircleProposedSeveralPercentOffIsRefittedToItsInk) {
   EXPECT_TRUE(rounds.empty());
 }
 
+// VisOnlyQA 00068: E and H lie 50 px apart on a circle of 196 px, whose arc between them runs 1.6
+// px off their chord: the chord is inked all along by the arc, and was read as a line EH. The ink is
+// the arc's (darker along it than along the chord); with the chord drawn too, it is a stroke's. A
+// long chord, 35 px from its arc, is never the arc's ink, even where the points are read 1.5 px off
+// it (VisOnlyQA 00913noise_1's BC: its JPEG samples on the chord were fainter than on the arc).
+TEST(ReaderRounds, TheInkBetweenTwoPointsOnACircleNearTheirChordIsTheArcs) {
+  const double kPi = 3.14159265358979323846, r = 196;
+  auto on_circle = [&](double degrees) {
+    return PixelPoint{300 + r * std::cos(degrees * kPi / 180), 300 + r * std::sin(degrees * kPi / 180)};
+  };
+  std::vector<PixelPoint> round;
+  for (int k = 0; k <= 720; ++k) round.push_back(on_circle(k / 2.0));
+  const PixelPoint e = on_circle(10), h = on_circle(10 + 2 * std::asin(25 / r) * 180 / kPi);
+  std::vector<read::Round> rounds(1);
+  rounds[0].centre = {300, 300}, rounds[0].radius = r, rounds[0].full = true;
+  for (const bool chord : {false, true}) {
+    Sheet drawing;
+    drawing.width = drawing.height = 600;
+    drawing.strokes.push_back({round, 2});
+    if (chord) drawing.strokes.push_back({{e, h}, 2});
+    const read::Sheet sheet = sheet_of(draw_sheet(drawing), 1);
+    const P2 a{e.x, e.y}, b{h.x, h.y};
+    const read::Inking ink = read::inking(sheet, a, b, 5, 5, 2);
+    EXPECT_GE(ink.coverage, 0.9) << chord;
+    EXPECT_EQ(read::arc_between(sheet, rounds, a, 4, b, 4, ink.contrast), !chord);
+  }
+  Sheet drawing;
+  drawing.width = drawing.height = 600;
+  drawing.strokes.push_back({round, 2});
+  const PixelPoint far = on_circle(80);  // 225 px from e, the arc 35 px off the chord
+  drawing.strokes.push_back({{e, far}, 2});
+  const read::Sheet sheet = sheet_of(draw_sheet(drawing), 1);
+  const double length = std::hypot(far.x - e.x, far.y - e.y);
+  const P2 off{-1.5 * (far.y - e.y) / length, 1.5 * (far.x - e.x) / length};
+  EXPECT_FALSE(read::arc_between(sheet, rounds, {e.x + off.x, e.y + off.y}, 4, {far.x + off.x, far.y + off.y}, 4, 180));
+}
+
 }  // namespace
 }  // namespace geotruth::vision

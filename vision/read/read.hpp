@@ -189,15 +189,26 @@ double marker_radius(const std::vector<Dot>& dots);
 /// times their half-width, and a pixel and a half more), where a crossing of strokes is not.
 bool is_marker(const Sheet& sheet, double radius);
 
+/// Whether the ink between a and b (points `radius_a`, `radius_b` px in radius: a dot's, or the reach
+/// of a point without one) is the arc of one of `rounds` rather than a straight stroke: the circle
+/// crosses both points' discs, its arc between them runs within the stroke's half-width and 3 px of
+/// the chord, and the picture is darker along the arc than along the chord, by a
+/// quarter of the ink's `contrast`, where the two run a pixel or more apart (VisOnlyQA 00068: E and H,
+/// 50 px apart on a circle of 196, 1.6 px off their chord: no line EH).
+bool arc_between(const Sheet& sheet, const std::vector<Round>& rounds, P2 a, double radius_a, P2 b, double radius_b,
+                 double contrast);
+
 /// Whether the picture marks its points with dots: three or more, of a marker's size, and at least
 /// half as many as the letters read.
 bool marks_points_with_dots(const Sheet& sheet, const std::vector<Dot>& dots);
 
 /// Dotted figures: every segment between two dots that is inked all along is a line (the longest
 /// of collinear ones: the dots between lie on it); `pieces` along such a line are that line (a piece
-/// going on past its end dot extends it), the others are kept. With fewer than two dot-to-dot lines,
-/// `pieces` unchanged.
-std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>& dots, std::vector<Piece> pieces);
+/// going on past its end dot extends it), the others are kept. A segment between two dots on one of
+/// `rounds` whose ink is darker along the arc than along the segment is the arc, no line. With fewer
+/// than two dot-to-dot lines, `pieces` unchanged.
+std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>& dots, const std::vector<Round>& rounds,
+                                     std::vector<Piece> pieces);
 
 /// The figure's letters as its font draws them (read_letters_by_font).
 struct LetterFont {

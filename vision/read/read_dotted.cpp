@@ -68,6 +68,39 @@ Inking inking(const Sheet& sheet, P2 a, P2 b, double skip_a, double skip_b, doub
   return out;
 }
 
+bool arc_between(const Sheet& sheet, const std::vector<Round>& rounds, P2 a, double radius_a, P2 b, double radius_b,
+                 double contrast) {
+  // How much darker the picture is along the circle than along the chord beside it (each chord
+  // sample against the circle's point on its radius), where the two are a pixel or more apart.
+  auto darker_along_round = [&](const Round& round) {
+    const double length = dist(a, b);
+    const P2 dir{(b.x - a.x) / length, (b.y - a.y) / length};
+    double own = 0, arc = 0;
+    int n = 0;
+    for (double t = radius_a + 1.5; t <= length - radius_b - 1.5; t += 0.5) {
+      const P2 p{a.x + t * dir.x, a.y + t * dir.y};
+      const double from_centre = dist(p, round.centre);
+      if (from_centre == 0) continue;
+      const P2 q{round.centre.x + (p.x - round.centre.x) * round.radius / from_centre,
+                 round.centre.y + (p.y - round.centre.y) * round.radius / from_centre};
+      if (dist(p, q) < 1 || sheet.is_unknown(p) || sheet.is_unknown(q)) continue;
+      own += darkness_at(sheet.paper, p);
+      arc += darkness_at(sheet.paper, q);
+      ++n;
+    }
+    return n >= 4 ? (arc - own) / n : 0;
+  };
+  // Only an arc that runs within a few pixels of the chord can ink it all along (a long chord drawn
+  // across a circle is a stroke of its own: VisOnlyQA 00913noise_1's BC, 50 px from its arc).
+  const double half_chord = dist(a, b) / 2;
+  return std::any_of(rounds.begin(), rounds.end(), [&](const Round& r) {
+    if (half_chord >= r.radius || r.radius - std::sqrt(r.radius * r.radius - half_chord * half_chord) > sheet.half + 3)
+      return false;
+    return std::abs(dist(a, r.centre) - r.radius) <= radius_a + sheet.half &&
+           std::abs(dist(b, r.centre) - r.radius) <= radius_b + sheet.half && darker_along_round(r) > 0.25 * contrast;
+  });
+}
+
 double marker_radius(const std::vector<Dot>& dots) {
   std::vector<double> radii;
   for (const Dot& d : dots) radii.push_back(d.radius);
@@ -78,7 +111,8 @@ bool marks_points_with_dots(const Sheet& sheet, const std::vector<Dot>& dots) {
   return dots.size() >= 3 && is_marker(sheet, marker_radius(dots)) && dots.size() * 2 >= sheet.glyphs.size();
 }
 
-std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>& dots, std::vector<Piece> pieces) {
+std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>& dots, const std::vector<Round>& rounds,
+                                     std::vector<Piece> pieces) {
   if (!marks_points_with_dots(sheet, dots)) return pieces;
   const double marker = marker_radius(dots);
   // A stroke drawn between two dots passes within its half-width of their centres (the dots are
@@ -98,7 +132,11 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
       const double length = dist(dots[i].at, dots[j].at);
       if (length < min_length + dots[i].radius + dots[j].radius) continue;
       const Inking ink = inking(sheet, dots[i].at, dots[j].at, dots[i].radius + 1, dots[j].radius + 1, across);
-      if (ink.samples >= 4 && ink.coverage >= 0.9) drawn.push_back({i, j, length, ink});
+      if (ink.samples < 4 || ink.coverage < 0.9) continue;
+      // Two dots on a circle whose arc between them runs within the stroke's reach of their chord
+      // (VisOnlyQA 00068: E and H, 50 px apart on a circle of 196, 1.6 px off the chord).
+      if (!arc_between(sheet, rounds, dots[i].at, dots[i].radius, dots[j].at, dots[j].radius, ink.contrast))
+        drawn.push_back({i, j, length, ink});
     }
   // Longest first: a drawn pair whose dots lie on a longer drawn one is a stretch of that line. A
   // pair with a dot beside that line, within its ink (VisOnlyQA 00081: F 3 px off AG), sees the

@@ -235,7 +235,7 @@ class Reader {
     // the ellipse fit only approximates).
     static const std::vector<read::Oval> kNoOvals;
     read::trim_at_junctions(sheet_, pieces_, rounds_, sheet_.glyphs.empty() ? ovals_ : kNoOvals, dots_);
-    pieces_ = read::dot_to_dot_pieces(sheet_, dots_, std::move(pieces_));
+    pieces_ = read::dot_to_dot_pieces(sheet_, dots_, rounds_, std::move(pieces_));
     read::mark_small_capitals(sheet_.glyphs);
     if (!sheet_.glyphs.empty()) font_ = read::read_letters_by_font(sheet_, pieces_, rounds_, dots_);
     read::drop_dots_in_letters(sheet_, dots_);
@@ -645,6 +645,7 @@ class Reader {
         if (dist(points_[p].at, points_[q].at) < 4 * skip) continue;
         const read::Inking ink = read::inking(sheet_, points_[p].at, points_[q].at, skip, skip, across);
         if (ink.samples < 8 || ink.coverage < kMayBeDrawn) continue;
+        if (read::arc_between(sheet_, rounds_, points_[p].at, skip, points_[q].at, skip, ink.contrast)) continue;
         doubt(FindingKind::stroke_uncertain, {scene.points[a].id, scene.points[b].id},
               "no stroke was read from " + scene.points[a].id + " to " + scene.points[b].id +
                   ", yet the straight stretch between them is inked along " +

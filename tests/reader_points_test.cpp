@@ -304,8 +304,9 @@ TEST(ReaderRounds, ACircleMadeOfOtherStrokesInkIsNoCircle) {
 }
 
 // Geometry3K's pictures: capitals 16 px tall name the points; x and z, 11 px tall, are variables.
-// A small o as tall as the capitals is a misread O and names a point, and so does a small capital
-// whose small letter has another shape (K); one whose small letter has its shape (X, read for x:
+// A small o as tall as the capitals is a misread O and names a point; a small m as tall is no misread
+// M (its shape is another: 19's "x°" read as m at 200 px) but a variable. A small capital
+// whose small letter has another shape (K) names a point; one whose small letter has its shape (X, read for x:
 // Geometry3K 19's "x°") is that small letter. With one capital there is nothing to compare with.
 TEST(ReaderLetters, SmallLettersAmongCapitalsAreVariables) {
   auto glyph = [](const char* text, double height) {
@@ -313,12 +314,12 @@ TEST(ReaderLetters, SmallLettersAmongCapitalsAreVariables) {
     g.height = height;
     return g;
   };
-  std::vector<Glyph> glyphs{glyph("A", 16), glyph("B", 16), glyph("C", 16), glyph("x", 11),
-                            glyph("z", 11), glyph("o", 16), glyph("X", 11), glyph("K", 11)};
+  std::vector<Glyph> glyphs{glyph("A", 16), glyph("B", 16), glyph("C", 16), glyph("x", 11), glyph("z", 11),
+                            glyph("o", 16), glyph("X", 11), glyph("K", 11), glyph("m", 16)};
   mark_variables(glyphs);
   std::vector<bool> variable;
   for (const Glyph& g : glyphs) variable.push_back(g.variable);
-  EXPECT_EQ(variable, (std::vector<bool>{false, false, false, true, true, false, true, false}));
+  EXPECT_EQ(variable, (std::vector<bool>{false, false, false, true, true, false, true, false, true}));
   std::vector<Glyph> alone{glyph("A", 16), glyph("x", 11)};
   mark_variables(alone);
   EXPECT_FALSE(alone[1].variable);

@@ -26,6 +26,13 @@
 namespace geotruth::vision::read {
 namespace {
 
+// A letter whose small and capital forms have one shape, told apart only by their height (c, o, s,
+// v, w, x, z).
+bool shaped_as_its_capital(char c) {
+  return std::string_view("cosvwxz").find(static_cast<char>(std::tolower(static_cast<unsigned char>(c)))) !=
+         std::string_view::npos;
+}
+
 constexpr double kPi = 3.14159265358979323846;
 
 // Letters are looked for up to this many letter heights from their point (AlphaGeometry's farthest
@@ -547,7 +554,8 @@ bool runner_up_plausible(const std::vector<Glyph>& glyphs, std::size_t g) {
 
 void mark_small_capitals(std::vector<Glyph>& glyphs) {
   auto same_shape_capital = [](const Glyph& g) {
-    return g.text.size() == 1 && std::string_view("COSVWXZ").find(g.text[0]) != std::string_view::npos;
+    return g.text.size() == 1 && std::isupper(static_cast<unsigned char>(g.text[0])) &&
+           shaped_as_its_capital(g.text[0]);
   };
   for (Glyph& g : glyphs) {
     // Only a sure read: an unsure C or O is as often a bit of a letter strokes cross (VisOnlyQA
@@ -585,10 +593,14 @@ void mark_variables(std::vector<Glyph>& glyphs) {
   std::vector<double> capitals;
   for (const Glyph& g : glyphs)
     if (!g.text.empty() && std::isupper(static_cast<unsigned char>(g.text[0]))) capitals.push_back(g.height);
+  // Among two capitals or more, a small letter a fifth or more shorter than they are is a variable,
+  // and so is one whose capital has another shape (Geometry3K 19 at 200 px: "x°" read as m at 1.00,
+  // as tall as the capitals); one that shares its capital's shape (o, x) as tall as they are may be a
+  // capital misread.
   if (capitals.size() >= 2) {
     const double capital = median_of(std::move(capitals));
     for (Glyph& g : glyphs)
-      if (small_letter(g) && g.height < 0.8 * capital) g.variable = true;
+      if (small_letter(g) && (g.height < 0.8 * capital || !shaped_as_its_capital(g.text[0]))) g.variable = true;
   }
   mark_small_capitals(glyphs);
   // Among numbers with no capital that names a point, every small letter is a variable (Geometry3K

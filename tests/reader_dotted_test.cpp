@@ -689,6 +689,23 @@ TEST(LetterTemplates, ASureLetterPastTheRunTheFontReadsAsOneOfItDoesNotEndTheRun
   }
 }
 
+// A dot under each of the first `columns` columns of a letter row, 18 px below the letters' middle,
+// each glyph read paired with the dot under it in order; the letters missing are then looked for
+// about the dots left (complete_letters, the near rule's reach 15 px).
+void complete_row(read::Sheet& sheet, const read::LetterFont& font, std::size_t columns) {
+  std::vector<read::Attachment> attached(sheet.glyphs.size());
+  std::vector<read::ReadPoint> points;
+  for (std::size_t i = 0; i < columns; ++i) {
+    read::ReadPoint p;
+    p.at = {40 + 60.0 * i, 78}, p.dot = static_cast<int>(i);
+    points.push_back(p);
+    if (i < attached.size()) attached[i].point = static_cast<int>(i);
+  }
+  read::LetterPlacement placement;
+  placement.reach = 15;
+  read::complete_letters(sheet.glyphs, attached, points, font, placement);
+}
+
 // A letter looked for about a dot no glyph was read for has no classifier's read behind it: it
 // is sure of its place only well ahead of every other letter the figure lacks (0.1). An F with a
 // stub of an E's lower bar at its foot (F 0.90, E 0.83; VisOnlyQA 00661noise_1: an F its dot and
@@ -703,17 +720,7 @@ TEST(LetterTemplates, ALetterFoundAboutADotNearlyAsLikeAnotherMissingLetterIsDou
   ASSERT_TRUE(font);
   ASSERT_TRUE(font->consecutive);
   sheet.glyphs.resize(4);  // the font read the F's ink as a letter of the run: not here
-  std::vector<read::Attachment> attached(sheet.glyphs.size());
-  std::vector<read::ReadPoint> points;
-  for (std::size_t i = 0; i < 5; ++i) {
-    read::ReadPoint p;
-    p.at = {40 + 60.0 * i, 78}, p.dot = static_cast<int>(i);
-    points.push_back(p);
-    if (i < 4) attached[i].point = static_cast<int>(i);
-  }
-  read::LetterPlacement placement;
-  placement.reach = 15;
-  read::complete_letters(sheet.glyphs, attached, points, *font, placement);
+  complete_row(sheet, *font, 5);
   ASSERT_EQ(sheet.glyphs.size(), 5u);
   const read::Glyph& found = sheet.glyphs.back();
   EXPECT_TRUE(found.found_at_dot);
@@ -738,17 +745,7 @@ TEST(LetterTemplates, ALetterFoundAboutADotAndAnUnsureReadThatAreEachOthersAreSw
     sheet.glyphs.resize(5);  // no glyph read at the sixth place
     read::Glyph& unsure = sheet.glyphs[4];
     unsure.text = "F", unsure.confidence = 0.53, unsure.runner_up = "C", unsure.by_font = unsure.doubtful = true;
-    std::vector<read::Attachment> attached(sheet.glyphs.size());
-    std::vector<read::ReadPoint> points;
-    for (std::size_t i = 0; i < letters.size(); ++i) {
-      read::ReadPoint p;
-      p.at = {40 + 60.0 * i, 78}, p.dot = static_cast<int>(i);
-      points.push_back(p);
-      if (i < 5) attached[i].point = static_cast<int>(i);
-    }
-    read::LetterPlacement placement;
-    placement.reach = 15;
-    read::complete_letters(sheet.glyphs, attached, points, *font, placement);
+    complete_row(sheet, *font, letters.size());
     ASSERT_EQ(sheet.glyphs.size(), 6u) << misread;
     const read::Glyph &found = sheet.glyphs.back(), &fifth = sheet.glyphs[4];
     EXPECT_EQ(fifth.text, letters[4]) << misread;

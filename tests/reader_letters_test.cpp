@@ -146,17 +146,26 @@ std::set<std::string> measure_texts(const Scene& scene) {
   return texts;
 }
 
+// A textbook's triangle, 400 px square, lettered A, B, C at its corners when `capitals`.
+Sheet textbook_triangle(bool capitals) {
+  const FontFace font{"DejaVu Sans"};
+  const PixelPoint a{80, 320}, b{320, 320}, c{200, 100};
+  Sheet sheet;
+  sheet.width = 400, sheet.height = 400;
+  sheet.strokes.push_back({{a, b, c, a}, 2});
+  if (capitals) {
+    sheet.texts.push_back({"A", {62, 336}, font, 22});
+    sheet.texts.push_back({"B", {338, 336}, font, 22});
+    sheet.texts.push_back({"C", {200, 80}, font, 22});
+  }
+  return sheet;
+}
+
 // A triangle lettered A, B, C with its sides' lengths written beside them (textbook pictures:
 // Geometry3K's, VisOnlyQA's real split): a number is a length's measure, no point's name.
 TEST(ReaderLetters, ANumberWrittenInTheFigureIsAMeasureNotAPoint) {
-  Sheet sheet;
-  sheet.width = 400, sheet.height = 400;
   const FontFace font{"DejaVu Sans"};
-  const PixelPoint a{80, 320}, b{320, 320}, c{200, 100};
-  sheet.strokes.push_back({{a, b, c, a}, 2});
-  sheet.texts.push_back({"A", {62, 336}, font, 22});
-  sheet.texts.push_back({"B", {338, 336}, font, 22});
-  sheet.texts.push_back({"C", {200, 80}, font, 22});
+  Sheet sheet = textbook_triangle(true);
   sheet.texts.push_back({"12", {200, 345}, font, 22});  // below AB
   sheet.texts.push_back({"5", {285, 200}, font, 22});   // right of BC
   const PictureRead read = read_picture(draw_sheet(sheet), "measures");
@@ -169,14 +178,8 @@ TEST(ReaderLetters, ANumberWrittenInTheFigureIsAMeasureNotAPoint) {
 // written at the capitals' size, it is one.
 TEST(ReaderLetters, ALetterUnderHalfTheGlyphsHeightIsASpeck) {
   const FontFace font{"DejaVu Sans"};
-  const PixelPoint a{80, 320}, b{320, 320}, c{200, 100};
   auto read_with = [&](double size) {
-    Sheet sheet;
-    sheet.width = 400, sheet.height = 400;
-    sheet.strokes.push_back({{a, b, c, a}, 2});
-    sheet.texts.push_back({"A", {62, 336}, font, 22});
-    sheet.texts.push_back({"B", {338, 336}, font, 22});
-    sheet.texts.push_back({"C", {200, 80}, font, 22});
+    Sheet sheet = textbook_triangle(true);
     sheet.texts.push_back({"12", {200, 345}, font, 22});
     sheet.texts.push_back({"K", {340, 60}, font, size});  // far from every stroke
     return read_picture(draw_sheet(sheet), "speck");
@@ -190,16 +193,8 @@ TEST(ReaderLetters, ALetterUnderHalfTheGlyphsHeightIsASpeck) {
 // point's name. Without capitals beside them, the same letters name points.
 TEST(ReaderLetters, ASmallLetterAmongCapitalsIsAVariableNotAPoint) {
   const FontFace font{"DejaVu Sans"};
-  const PixelPoint a{80, 320}, b{320, 320}, c{200, 100};
   auto read_with = [&](bool capitals) {
-    Sheet sheet;
-    sheet.width = 400, sheet.height = 400;
-    sheet.strokes.push_back({{a, b, c, a}, 2});
-    if (capitals) {
-      sheet.texts.push_back({"A", {62, 336}, font, 22});
-      sheet.texts.push_back({"B", {338, 336}, font, 22});
-      sheet.texts.push_back({"C", {200, 80}, font, 22});
-    }
+    Sheet sheet = textbook_triangle(capitals);
     sheet.texts.push_back({"x", {200, 342}, font, 22});  // below AB
     sheet.texts.push_back({"z", {282, 200}, font, 22});  // right of BC
     return read_picture(draw_sheet(sheet), "variables");

@@ -61,23 +61,19 @@ struct LetterPlacement {
 /// letter written level with a number just before or after it (a gap of the taller one's height at
 /// most, centres within one and a half: an expression's variable, or a degree sign read as o), and,
 /// among two capitals or more, one a fifth or more shorter than the capitals' median height. A
-/// small letter as tall as the capitals is a capital the reader may have misread (o for O) and stays
-/// a name. Run after the font has read the letters (in noise the classifier reads a G as a small g
-/// or o, which the font reads again as G).
+/// small letter as tall as the capitals whose capital has its shape is a capital the reader may have
+/// misread (o for O) and stays a name; one whose capital has another shape (m) is a variable. Among
+/// numbers with no capital, every small letter is a variable. Then mark_small_capitals. Run after
+/// the font has read the letters (in noise the classifier reads a G as a small g or o, which the
+/// font reads again as G).
 void mark_variables(std::vector<Glyph>& glyphs);
 
-/// Marks as a variable a capital read surely (0.9) whose small letter has its shape (C, O, S, V, W, X, Z), written a
-/// fifth or more shorter than the median of the figure's other capitals and numbers (two at least):
-/// the classifier cannot tell x from X but by its height (Geometry3K 15's lone x under a side, 19's
-/// "x°", read as X at 0.94 and 1.00). Run on the classifier's reads, before the font reads them
-/// again at the font's cap height; mark_variables runs it too.
+/// Marks as a variable a capital read surely (0.9) whose small letter has its shape (C, O, S, V, W,
+/// X, Z), written a fifth or more shorter than the median of the figure's other capitals and numbers
+/// (two at least): the classifier cannot tell x from X but by its height (Geometry3K 15's lone x
+/// under a side, 19's "x°", read as X at 0.94 and 1.00). Run on the classifier's reads, before the
+/// font reads them again at the font's cap height; mark_variables runs it too.
 void mark_small_capitals(std::vector<Glyph>& glyphs);
-
-/// Marks as a variable a capital read surely (0.9) whose small letter has its shape (C, O, S, V, W, X, Z), written a
-/// fifth or more shorter than the median of the figure's other capitals and numbers (two at least):
-/// the classifier cannot tell x from X but by its height (Geometry3K 15's lone x under a side, 19's
-/// "x°", read as X at 0.94 and 1.00). Run on the classifier's reads, before the font reads them
-/// again at the font's cap height; mark_variables runs it too.
 
 /// Whether a glyph's label names a point (vision::names_a_point) and it is no variable: a number or
 /// an expression (10, 8, 2x), or a variable (x among capitals), is a length or an angle written

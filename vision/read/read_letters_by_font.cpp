@@ -336,23 +336,8 @@ std::vector<int> assign_letters(const std::vector<LetterPlace>& places, bool eac
 }
 
 namespace {
-std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
-                                             const std::vector<Round>& rounds, const std::vector<Dot>& dots);
-}  // namespace
 
-std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
-                                               const std::vector<Round>& rounds, const std::vector<Dot>& dots) {
-  // Variables (a small x beside capitals) name no point: set aside while the font reads the names.
-  std::vector<Glyph> variables;
-  for (const Glyph& g : sheet.glyphs)
-    if (g.variable) variables.push_back(g);
-  std::erase_if(sheet.glyphs, [](const Glyph& g) { return g.variable; });
-  auto font = read_names_by_font(sheet, pieces, rounds, dots);
-  sheet.glyphs.insert(sheet.glyphs.end(), variables.begin(), variables.end());
-  return font;
-}
-
-namespace {
+// read_letters_by_font on the glyphs that may name points (the variables set aside).
 std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
                                              const std::vector<Round>& rounds, const std::vector<Dot>& dots) {
   std::vector<KnownLetter> known;
@@ -591,9 +576,6 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
   candidates.resize(run_end);
   return LetterFont{font->font, font->cap_height_px, font->score, consecutive, candidates, std::move(ts)};
 }
-}  // namespace
-
-namespace {
 
 // A letter found about a dot and a letter the font read unsurely at a glyph may be each other's
 // (VisOnlyQA 00007: B written over its dot and crossed by strokes was read F, 0.906 against C 0.900,
@@ -647,6 +629,18 @@ void swap_with_unsure_reads(std::vector<Glyph>& glyphs, std::size_t read_before,
 }
 
 }  // namespace
+
+std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
+                                               const std::vector<Round>& rounds, const std::vector<Dot>& dots) {
+  // Variables (a small x beside capitals) name no point: set aside while the font reads the names.
+  std::vector<Glyph> variables;
+  for (const Glyph& g : sheet.glyphs)
+    if (g.variable) variables.push_back(g);
+  std::erase_if(sheet.glyphs, [](const Glyph& g) { return g.variable; });
+  auto font = read_names_by_font(sheet, pieces, rounds, dots);
+  sheet.glyphs.insert(sheet.glyphs.end(), variables.begin(), variables.end());
+  return font;
+}
 
 void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
                       const std::vector<ReadPoint>& points, const LetterFont& font, const LetterPlacement& placement) {

@@ -589,6 +589,19 @@ def png_shrunk(source, target, long_side):
     return scale
 
 
+def letters_on_their_points(truth, read, tolerance):
+    """How many letters read lie on their annotated points, the annotation moved by the median
+    offset of the letters both name (Geometry3K's positions are in a crop of the picture). With fewer
+    than two letters in common the offset cannot be told from a misplaced letter: None (unregistered,
+    nothing counted true)."""
+    common = [k for k in truth if k in read]
+    if len(common) < 2:
+        return None
+    dx = sorted(read[k][0] - truth[k][0] for k in common)[len(common) // 2]
+    dy = sorted(read[k][1] - truth[k][1] for k in common)[len(common) // 2]
+    return sum(1 for k in common if math.dist((truth[k][0] + dx, truth[k][1] + dy), read[k]) <= tolerance)
+
+
 def measure_geometry3k(args):
     dirs = sorted(d for d in glob.glob(os.path.join(args.samples, "*")) if os.path.isdir(d))
     paths = [os.path.join(d, "img_diagram.png") for d in dirs if os.path.exists(os.path.join(d, "img_diagram.png"))]
@@ -618,14 +631,10 @@ def measure_geometry3k(args):
         scale = scale_of.get(problem, 1.0)
         truth = {k: (v[0] * scale, v[1] * scale) for k, v in annotation["point_positions"].items()}
         read = labelled_points(scene)
-        common = [k for k in truth if k in read]
-        if common:
-            dx = sorted(read[k][0] - truth[k][0] for k in common)[len(common) // 2]
-            dy = sorted(read[k][1] - truth[k][1] for k in common)[len(common) // 2]
-        else:
-            dx = dy = 0
-        # 6 px at the annotation's size, shrunk with the picture (3 px at least: the reading's own error).
-        tp = sum(1 for k in common if math.dist((truth[k][0] + dx, truth[k][1] + dy), read[k]) <= max(3, 6 * scale))
+        tp = letters_on_their_points(truth, read, max(3, 6 * scale))
+        if tp is None:
+            totals["unregistered"] += 1
+            tp = 0
         totals["letters_tp"] += tp
         totals["letters_read"] += len(read)
         totals["letters_actual"] += len(truth)
@@ -646,6 +655,7 @@ def measure_geometry3k(args):
         out[what] = {"precision": round(p, 4), "recall": round(r, 4), "true": totals[what + "_tp"],
                      "read": totals[what + "_read"], "actual": totals[what + "_actual"]}
     out["circles"] = {"read": totals["circles_read"], "annotated": totals["circles_actual"]}
+    out["unregistered"] = totals["unregistered"]
     print(json.dumps(out, indent=1))
     return out
 

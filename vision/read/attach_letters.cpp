@@ -552,6 +552,11 @@ bool runner_up_plausible(const std::vector<Glyph>& glyphs, std::size_t g) {
   return true;
 }
 
+bool is_number(const std::string& label) {
+  return !label.empty() &&
+         std::all_of(label.begin(), label.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 void mark_small_capitals(std::vector<Glyph>& glyphs) {
   auto same_shape_capital = [](const Glyph& g) {
     return g.text.size() == 1 && std::isupper(static_cast<unsigned char>(g.text[0])) &&
@@ -565,9 +570,7 @@ void mark_small_capitals(std::vector<Glyph>& glyphs) {
     for (const Glyph& o : glyphs) {
       if (&o == &g || o.text.empty()) continue;
       const bool capital = o.text.size() == 1 && std::isupper(static_cast<unsigned char>(o.text[0]));
-      const bool number =
-          std::all_of(o.text.begin(), o.text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-      if (capital || number) others.push_back(o.height);
+      if (capital || is_number(o.text)) others.push_back(o.height);
     }
     if (others.size() >= 2 && g.height < 0.8 * median_of(std::move(others))) g.variable = true;
   }
@@ -605,14 +608,10 @@ void mark_variables(std::vector<Glyph>& glyphs) {
   mark_small_capitals(glyphs);
   // Among numbers with no capital that names a point, every small letter is a variable (Geometry3K
   // 15: 10, 60°, x and y, no point named).
-  auto number = [](const Glyph& g) {
-    return !g.text.empty() && std::all_of(g.text.begin(), g.text.end(),
-                                          [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-  };
   const bool names = std::any_of(glyphs.begin(), glyphs.end(), [](const Glyph& g) {
     return !g.variable && !g.text.empty() && std::isupper(static_cast<unsigned char>(g.text[0]));
   });
-  if (!names && std::any_of(glyphs.begin(), glyphs.end(), number))
+  if (!names && std::any_of(glyphs.begin(), glyphs.end(), [](const Glyph& g) { return is_number(g.text); }))
     for (Glyph& g : glyphs)
       if (small_letter(g)) g.variable = true;
 }

@@ -37,6 +37,10 @@ struct Glyph {
   bool variable = false;
 };
 
+/// Whether a label is a number: one digit or more and nothing else (a length or an angle written in
+/// the figure, 10, 60).
+bool is_number(const std::string& label);
+
 /// A straight stroke: a maximal inked run along a line fitted to its ink.
 struct Piece {
   P2 origin, dir;         ///< the fitted line: origin + t·dir, |dir| = 1

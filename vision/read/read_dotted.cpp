@@ -26,24 +26,31 @@ Piece piece_between(P2 a, P2 b, const Inking& ink) {
   return p;
 }
 
-// How much darker the ink is along `line` than along the segment a–b beside it, in gray levels per
-// sample: where a–b runs a pixel or more off the line (a dot a few pixels off a drawn line), the
-// picture's darkness on a–b's own path and on the line's, beside each other. Positive: the ink is
-// the line's, and a–b is not drawn.
-double darker_along_line(const Sheet& sheet, const Piece& line, const Dot& a, const Dot& b) {
-  const double length = dist(a.at, b.at);
-  const P2 dir{(b.at.x - a.at.x) / length, (b.at.y - a.at.y) / length};
-  double own = 0, lines = 0;
+// How much darker the picture is along another path than along the segment a–b beside it, in gray
+// levels per sample: each sample of a–b (1.5 px clear of either point's radius) against its image on
+// the path (`onto_path`), where the two are a pixel or more apart. Positive: the ink between a and b
+// is the path's, and a–b is not drawn.
+template <class OntoPath>
+double darker_beside(const Sheet& sheet, P2 a, double radius_a, P2 b, double radius_b, OntoPath onto_path) {
+  const double length = dist(a, b);
+  const P2 dir{(b.x - a.x) / length, (b.y - a.y) / length};
+  double own = 0, path = 0;
   int n = 0;
-  for (double t = a.radius + 1.5; t <= length - b.radius - 1.5; t += 0.5) {
-    const P2 p{a.at.x + t * dir.x, a.at.y + t * dir.y};
-    const P2 q = line.at(line.along(p));
+  for (double t = radius_a + 1.5; t <= length - radius_b - 1.5; t += 0.5) {
+    const P2 p{a.x + t * dir.x, a.y + t * dir.y};
+    const P2 q = onto_path(p);
     if (dist(p, q) < 1 || sheet.is_unknown(p) || sheet.is_unknown(q)) continue;
     own += darkness_at(sheet.paper, p);
-    lines += darkness_at(sheet.paper, q);
+    path += darkness_at(sheet.paper, q);
     ++n;
   }
-  return n >= 4 ? (lines - own) / n : 0;
+  return n >= 4 ? (path - own) / n : 0;
+}
+
+// The same along `line` (a dot a few pixels off a drawn line sees the line's ink between it and
+// another dot).
+double darker_along_line(const Sheet& sheet, const Piece& line, const Dot& a, const Dot& b) {
+  return darker_beside(sheet, a.at, a.radius, b.at, b.radius, [&](P2 p) { return line.at(line.along(p)); });
 }
 
 }  // namespace
@@ -70,25 +77,14 @@ Inking inking(const Sheet& sheet, P2 a, P2 b, double skip_a, double skip_b, doub
 
 bool arc_between(const Sheet& sheet, const std::vector<Round>& rounds, P2 a, double radius_a, P2 b, double radius_b,
                  double contrast) {
-  // How much darker the picture is along the circle than along the chord beside it (each chord
-  // sample against the circle's point on its radius), where the two are a pixel or more apart.
+  // Each chord sample against the circle's point on its radius (the centre itself has none).
   auto darker_along_round = [&](const Round& round) {
-    const double length = dist(a, b);
-    const P2 dir{(b.x - a.x) / length, (b.y - a.y) / length};
-    double own = 0, arc = 0;
-    int n = 0;
-    for (double t = radius_a + 1.5; t <= length - radius_b - 1.5; t += 0.5) {
-      const P2 p{a.x + t * dir.x, a.y + t * dir.y};
+    return darker_beside(sheet, a, radius_a, b, radius_b, [&](P2 p) {
       const double from_centre = dist(p, round.centre);
-      if (from_centre == 0) continue;
-      const P2 q{round.centre.x + (p.x - round.centre.x) * round.radius / from_centre,
-                 round.centre.y + (p.y - round.centre.y) * round.radius / from_centre};
-      if (dist(p, q) < 1 || sheet.is_unknown(p) || sheet.is_unknown(q)) continue;
-      own += darkness_at(sheet.paper, p);
-      arc += darkness_at(sheet.paper, q);
-      ++n;
-    }
-    return n >= 4 ? (arc - own) / n : 0;
+      if (from_centre == 0) return p;
+      return P2{round.centre.x + (p.x - round.centre.x) * round.radius / from_centre,
+                round.centre.y + (p.y - round.centre.y) * round.radius / from_centre};
+    });
   };
   // Only an arc that runs within a few pixels of the chord can ink it all along (a long chord drawn
   // across a circle is a stroke of its own: VisOnlyQA 00913noise_1's BC, 50 px from its arc).

@@ -406,10 +406,7 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
   // textbook's 1/4 x + 5, its arrowheads read as dots), not a run of letters the font should find
   // in its numbers.
   std::size_t numbers = 0;
-  for (const Glyph& g : sheet.glyphs)
-    numbers += !g.text.empty() && g.confidence >= 0.9 && std::all_of(g.text.begin(), g.text.end(), [](char c) {
-      return std::isdigit(static_cast<unsigned char>(c));
-    });
+  for (const Glyph& g : sheet.glyphs) numbers += g.confidence >= 0.9 && is_number(g.text);
   const bool capitals_name_points = capitals_in_range >= 1 && capitals > numbers;
   bool consecutive = count >= 3 && sure.in_range && capitals_name_points && capitals_in_range * 5 >= capitals * 3 &&
                      (blind || sure.letters.size() * 2 >= static_cast<std::size_t>(sure.last - 'A' + 1));

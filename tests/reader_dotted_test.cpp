@@ -760,6 +760,31 @@ TEST(LetterTemplates, ALetterFoundAboutADotAndAnUnsureReadThatAreEachOthersAreSw
   }
 }
 
+// VisOnlyQA 00087noise_1: L, the last letter, its foot on its dot, was never read, so the run
+// ended at K and L was not looked for. The letter past the run is looked for too, about a dot no
+// letter of the run is found about: a row A to D read and an E no glyph read has its E found at the
+// fifth dot; where the fifth column draws a B (a letter of the run draws it better), nothing is.
+TEST(LetterTemplates, TheLetterPastTheRunIsFoundAboutADotNoLetterOfTheRunFits) {
+  for (const std::string fifth : {"E", "B"}) {
+    const std::vector<std::string> letters = {"A", "B", "C", "D", fifth};
+    read::Sheet sheet = glyph_row(draw_sheet(letter_row(letters, "DejaVu Sans")), letters);
+    sheet.glyphs.pop_back();  // no glyph read at the fifth place
+    auto font = read::read_letters_by_font(sheet, {}, {}, {});
+    ASSERT_TRUE(font);
+    ASSERT_TRUE(font->consecutive);
+    sheet.glyphs.resize(4);
+    font->labels = {"A", "B", "C", "D"};  // the run as read: its fifth letter's ink hidden from the font's pass
+    complete_row(sheet, *font, letters.size());
+    if (fifth == "E") {
+      ASSERT_EQ(sheet.glyphs.size(), 5u);
+      EXPECT_EQ(sheet.glyphs.back().text, "E");
+      EXPECT_TRUE(sheet.glyphs.back().found_at_dot);
+    } else {
+      EXPECT_EQ(sheet.glyphs.size(), 4u) << sheet.glyphs.back().text;
+    }
+  }
+}
+
 // A font found blind (no letter read surely) is judged by the places that fit it best: two specks
 // the reader took for glyphs, which no font draws, do not hide the figure's font among four letters.
 TEST(LetterTemplates, SpecksTakenForGlyphsDoNotHideTheFont) {

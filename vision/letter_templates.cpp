@@ -218,6 +218,25 @@ std::vector<double> template_scores(const TemplateSheet& sheet, cv::Point2d cent
   return scores;
 }
 
+double visible_share(const TemplateSheet& sheet, const cv::Rect& box, const FontFace& font, double cap_height_px,
+                     const std::string& text) {
+  const Scaled at(sheet, {box.x + box.width / 2.0, box.y + box.height / 2.0}, cap_height_px, 1);
+  const GlyphTemplate t = glyph_template(font, at.cap, text);
+  if (t.empty()) return 0;
+  const int x0 = static_cast<int>(std::lround(at.centre.x - t.ink.cols / 2.0)),
+            y0 = static_cast<int>(std::lround(at.centre.y - t.ink.rows / 2.0));
+  double all = 0, visible = 0;
+  for (int y = 0; y < t.ink.rows; ++y)
+    for (int x = 0; x < t.ink.cols; ++x) {
+      const double v = t.ink.at<float>(y, x);
+      all += v;
+      const int px = x0 + x, py = y0 + y;
+      if (px < 0 || py < 0 || px >= sheet.darkness.cols || py >= sheet.darkness.rows) continue;
+      if (sheet.covered.empty() || !sheet.covered.at<std::uint8_t>(py, px)) visible += v;
+    }
+  return all > 0 ? visible / all : 0;
+}
+
 TemplateRead read_by_template(const TemplateSheet& sheet, cv::Point2d centre, const FontFace& font,
                               double cap_height_px, const std::vector<std::string>& candidates, int search_px) {
   TemplateRead out;

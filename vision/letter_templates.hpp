@@ -68,6 +68,11 @@ double template_score(const TemplateSheet& sheet, cv::Point2d centre, const Font
                       const std::string& text, const std::vector<std::string>& window_of, int search_px,
                       cv::Rect* box = nullptr);
 
+/// The share of `text`'s ink, drawn in `font` over `box` (as the functions above return it), that
+/// falls on pixels no other mark covers: how much of the letter a score there rests on.
+double visible_share(const TemplateSheet& sheet, const cv::Rect& box, const FontFace& font, double cap_height_px,
+                     const std::string& text);
+
 /// Which of two candidates, each drawn at its best place about `centre` (as template_score places
 /// it), the pixels where the two drawings differ agree with: 1 the first, 2 the second, 0 neither
 /// clearly. The picture's darkness there is scaled to its ink's (the median under both drawings);

@@ -38,6 +38,9 @@ constexpr double kFoundMargin = 0.1;
 // A run of letters read too short goes on by at most this many letters, each drawn this well.
 constexpr int kRunOn = 2;
 constexpr double kRunOnScore = 0.8;
+// A run-on letter found about a dot has this share of its ink clear of the strokes and dots at least
+// (an I or a J drawn over a stroke that leaves a dot fits the stroke's fringe, its own ink hidden).
+constexpr double kRunOnVisible = 0.5;
 // Two letters written over each other are read as a pair when their drawings together fit this well.
 constexpr double kPairScore = 0.8;
 // Two candidates this near are told apart where their drawings differ; the one told is then this far
@@ -639,6 +642,21 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
   return font;
 }
 
+namespace {
+
+// Whether `letter`, past the run, draws the ink at `box` better than every letter of the run by
+// kMargin and kRunOnScore at least (a run-on letter found about a dot).
+bool ahead_of_the_run(const LetterFont& font, const cv::Rect& box, const std::string& letter, int search) {
+  std::vector<std::string> candidates = font.labels;
+  candidates.push_back(letter);
+  const std::vector<double> scores = template_scores(font.sheet, {box.x + box.width / 2.0, box.y + box.height / 2.0},
+                                                     font.font, font.cap_height, candidates, search);
+  const double best_in_run = *std::max_element(scores.begin(), scores.end() - 1);
+  return scores.back() >= kRunOnScore && scores.back() >= best_in_run + kMargin;
+}
+
+}  // namespace
+
 void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
                       const std::vector<ReadPoint>& points, const LetterFont& font, const LetterPlacement& placement) {
   if (!font.consecutive) return;
@@ -650,6 +668,16 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
   std::vector<std::string> missing;
   for (const std::string& l : font.labels)
     if (!named.count(l)) missing.push_back(l);
+  // The run may end past its last letter read: a last letter its dot and strokes hide was never
+  // read (VisOnlyQA 00087noise_1's L, its foot on its dot). The next kRunOn letters are looked
+  // for too, each taken only about a dot no letter of the run is found about, where the font draws
+  // it clearly, better than any letter of the run, and half of it at least clear of other marks.
+  const std::size_t run_missing = missing.size();
+  const auto run_length = std::count_if(font.labels.begin(), font.labels.end(),
+                                        [](const std::string& l) { return l != "O"; });  // O: maybe a centre's
+  for (char c = static_cast<char>('A' + run_length); c <= 'Z' && missing.size() < run_missing + kRunOn; ++c)
+    if (std::find(font.labels.begin(), font.labels.end(), std::string(1, c)) == font.labels.end())
+      missing.emplace_back(1, c);
   if (missing.empty()) return;
   const double cap = font.cap_height;
   const double step = std::max(2.0, 0.2 * cap);
@@ -685,9 +713,17 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
     std::vector<double> best(missing.size(), -1);
     std::vector<cv::Rect> best_box(missing.size());
     const int search = std::max(2, static_cast<int>(std::lround(step / 2)));
+    // The run's letters compared as ever; the run-on's over the window of all the letters looked
+    // for (a window as narrow as an I and a J alone fits a stroke's remains about a dot).
+    const std::vector<std::string> run(missing.begin(), missing.begin() + static_cast<long>(run_missing));
     for (const cv::Point2d& c : centres) {
       std::vector<cv::Rect> boxes;
-      const std::vector<double> scores = template_scores(font.sheet, c, font.font, cap, missing, search, &boxes);
+      std::vector<double> scores = template_scores(font.sheet, c, font.font, cap, run, search, &boxes);
+      for (std::size_t l = run_missing; l < missing.size(); ++l) {
+        cv::Rect box;
+        scores.push_back(template_score(font.sheet, c, font.font, cap, missing[l], missing, search, &box));
+        boxes.push_back(box);
+      }
       for (std::size_t l = 0; l < missing.size(); ++l) {
         if (scores[l] <= best[l]) continue;
         // Not where a letter is read already.
@@ -696,8 +732,21 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
         if (!taken) best[l] = scores[l], best_box[l] = boxes[l];
       }
     }
+    // A run-on letter only about a dot no letter of the run is found about (a thin I or J fits a
+    // stroke's remains beside a C that is the dot's own: VisOnlyQA 00081noise_1).
+    const bool run_letter_here = std::any_of(best.begin(), best.begin() + static_cast<long>(run_missing),
+                                             [](double score) { return score >= kFoundScore; });
+    for (std::size_t l = run_missing; l < missing.size(); ++l)
+      if (run_letter_here || best[l] < kRunOnScore || !ahead_of_the_run(font, best_box[l], missing[l], search) ||
+          visible_share(font.sheet, best_box[l], font.font, cap, missing[l]) < kRunOnVisible)
+        best[l] = -1;
     for (std::size_t l = 0; l < missing.size(); ++l)
       if (best[l] >= kFoundScore) found.push_back({best[l], p, l, best_box[l]});
+    if (std::getenv("GEOTRUTH_READER_DEBUG"))
+      for (std::size_t l = 0; l < missing.size(); ++l)
+        std::fprintf(stderr, "look for '%s' about the dot at %.0f,%.0f: best %.3f visible %.2f\n", missing[l].c_str(),
+                     points[p].at.x, points[p].at.y, best[l],
+                     best[l] > -1 ? visible_share(font.sheet, best_box[l], font.font, cap, missing[l]) : -1.0);
     score_of[p] = std::move(best), box_of[p] = std::move(best_box);
   }
   std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.score > b.score; });

@@ -353,6 +353,42 @@ TEST(ReaderDotted, ALetterWrittenOverItsDotLeavesTheDotADot) {
   }
 }
 
+// VisOnlyQA 00099noise_1: the letters written over their dots, and a JPEG's blocks, 2.0 to 2.2 px
+// thick, recurring clear of the strokes and letters, where the dots are 3 to 4 px. Drawn: six dots
+// 3.4 px in radius, four under letters' boxes, and fourteen specks 2.2 px in radius. The specks are
+// no marker: the dots under the letters tell the marker's size, and the six dots are read, no speck.
+TEST(ReaderDotted, DotsUnderLettersGiveTheMarkerWhereSpecksRecurOffThem) {
+  Sheet drawing;
+  drawing.width = 420, drawing.height = 300;
+  auto blob = [&](PixelPoint c, double radius) {
+    SheetStroke s;
+    s.closed = s.filled = true, s.width = 0.5;
+    for (int k = 0; k < 16; ++k)
+      s.path.push_back({c.x + radius * std::cos(2 * M_PI * k / 16), c.y + radius * std::sin(2 * M_PI * k / 16)});
+    drawing.strokes.push_back(s);
+  };
+  const std::vector<PixelPoint> dots{{50, 50}, {150, 50}, {250, 50}, {350, 50}, {50, 150}, {150, 150}};
+  std::vector<PixelPoint> specks;
+  for (int i = 0; i < 14; ++i) specks.push_back({40.0 + 25 * i, 250});
+  for (const PixelPoint& d : dots) blob(d, 3.4);
+  for (const PixelPoint& s : specks) blob(s, 2.2);
+  const Image image = draw_sheet(drawing);
+  read::Sheet sheet;
+  sheet.paper = measure_paper(image);
+  sheet.width = image.width, sheet.height = image.height;
+  sheet.half = 0.5, sheet.stroke = 2, sheet.ridge = 1;  // VisOnlyQA's strokes: a marker is 2.5 px or more
+  sheet.unknown = cv::Mat::zeros(image.height, image.width, CV_8U);
+  for (std::size_t i = 0; i < 4; ++i)
+    sheet.unknown(cv::Rect(static_cast<int>(dots[i].x) - 12, static_cast<int>(dots[i].y) - 14, 20, 20)).setTo(255);
+  const std::vector<read::Dot> read = read::read_dots(sheet, {}, {});
+  EXPECT_EQ(read.size(), dots.size());
+  for (const PixelPoint& d : dots)
+    EXPECT_TRUE(std::any_of(read.begin(), read.end(),
+                            [&](const read::Dot& r) { return std::hypot(r.at.x - d.x, r.at.y - d.y) < 1.5; }))
+        << d.x << "," << d.y;
+  for (const read::Dot& r : read) EXPECT_LT(r.at.y, 200) << "a speck at " << r.at.x;
+}
+
 TEST(ReaderDotted, TwoLettersOffTheRingShareTheirDotsAtTheLeastDistance) {
   // A to F written on the ring; G and H moved off it, both far from their dots. H's letter is a
   // pixel nearer G's dot than G's own letter is, so handing out the nearest pair first gives H G's

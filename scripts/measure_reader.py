@@ -14,7 +14,9 @@ refused: it is kept for checking), read from the picture alone. The `synthetic_w
 text lists the true points (letters with positions in figure units), lines (as letter sequences) and
 circles (centre, radius); the similarity from figure units to pixels is fitted to the letters read
 (least squares over rotation, scale and translation, after flipping y, with outliers refitted
-away). Printed: precision and recall of letters with their positions, of lines as sets of letters
+away). Printed: precision and recall of letters with their positions (a point the reader names by the
+figure's range, its letter written past the picture's edge, counts as read: "named_by_range"), of
+lines as sets of letters
 (the description's lines made maximal: pieces that share a point and are collinear within its
 2-decimal rounding are one line, as drawn; where only the rounding merges lines the text lists
 apart, either reading is right, the one the picture read matching more; "lines_as_listed" keeps
@@ -90,18 +92,32 @@ def import_pictures(build, paths, out):
     return scenes, errors
 
 
-def labelled_points(scene):
-    """{letter: (x, y)} of a read scene's labelled points."""
+def named_by_range(point):
+    """Whether the reader named this unlabelled point by the figure's range of letters (its letter
+    written past the picture's edge, clipped: the evidence says so)."""
+    extra = point.get("extra")
+    evidence = extra.get("evidence") if isinstance(extra, dict) else None
+    letter = evidence.get("letter") if isinstance(evidence, dict) else None
+    return isinstance(letter, dict) and "the figure's range" in str(letter.get("from", ""))
+
+
+def lettered(point, with_range):
+    return point.get("label", True) or (with_range and named_by_range(point))
+
+
+def labelled_points(scene, with_range=False):
+    """{letter: (x, y)} of a read scene's labelled points (and, `with_range`, the points the reader
+    named by the figure's range, their letters clipped)."""
     out = {}
     for p in scene.get("points", []):
-        if p.get("label", True) and "?" not in p["id"] and not p["id"].startswith("_"):
+        if lettered(p, with_range) and "?" not in p["id"] and not p["id"].startswith("_"):
             out[p["id"]] = (number(p["at"][0]), number(p["at"][1]))
     return out
 
 
-def letter_lines(scene):
+def letter_lines(scene, with_range=False):
     """The read scene's lines as frozensets of their letters (two letters at least)."""
-    ids = {p["id"] for p in scene.get("points", []) if p.get("label", True) and not p["id"].startswith("_")}
+    ids = {p["id"] for p in scene.get("points", []) if lettered(p, with_range) and not p["id"].startswith("_")}
     out = set()
     for line in scene.get("lines", []):
         letters = frozenset(t for t in line["through"] if t in ids)
@@ -293,7 +309,8 @@ def measure_visonlyqa(args):
             continue
         width, height = scene["frame"]["width"], scene["frame"]["height"]
         tol = max(8.0, 0.01 * max(width, height))
-        read = labelled_points(scene)
+        read = labelled_points(scene, with_range=True)
+        totals["named_by_range"] += len(read) - len(labelled_points(scene))
         pairs = [((x, -y), read[k]) for k, (x, y) in truth["points"].items() if k in read]
         fit = robust_similarity(pairs)
         if fit is None:
@@ -312,7 +329,7 @@ def measure_visonlyqa(args):
         totals["letters_read"] += len(read)
         totals["letters_actual"] += len(truth["points"])
         listed_lines = merged_lines(truth["lines"])
-        read_lines = merged_lines(letter_lines(scene))
+        read_lines = merged_lines(letter_lines(scene, with_range=True))
         true_lines = lines_as_read_where_unsure(listed_lines, maximal_lines(truth["lines"], truth["points"]),
                                                 read_lines)
         totals["lines_tp"] += len(true_lines & read_lines)
@@ -362,6 +379,9 @@ def measure_visonlyqa(args):
     p, r = prf(totals["lines_listed_tp"], totals["lines_read"], totals["lines_listed"])
     out["lines_as_listed"] = {"precision": round(p, 4), "recall": round(r, 4)}
     out["unregistered"] = totals["unregistered"]
+    # Points named by the figure's range (their letters clipped at the picture's edge) count as
+    # letters read: the scene names them, and the questions ask about them.
+    out["letters"]["named_by_range"] = totals["named_by_range"]
     if not args.no_questions:
         out["questions"] = visonlyqa_questions(args, split_dir, work)
     print(json.dumps(out, indent=1))
@@ -656,6 +676,9 @@ def measure_geometry3k(args):
                      "read": totals[what + "_read"], "actual": totals[what + "_actual"]}
     out["circles"] = {"read": totals["circles_read"], "annotated": totals["circles_actual"]}
     out["unregistered"] = totals["unregistered"]
+    # Points named by the figure's range (their letters clipped at the picture's edge) count as
+    # letters read: the scene names them, and the questions ask about them.
+    out["letters"]["named_by_range"] = totals["named_by_range"]
     print(json.dumps(out, indent=1))
     return out
 

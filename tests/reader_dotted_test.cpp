@@ -443,6 +443,16 @@ TEST(ReaderDotted, ADotWhoseLetterFellPastTheEdgeIsTheLetterTheRangeLacks) {
   ASSERT_NE(d, nullptr);
   EXPECT_LT(distance_to(*d, {500, 838}), 1.5);
   EXPECT_FALSE(d->labelled);
+  // The last letter clipped alike (VisOnlyQA 00281noise_0's D): H's dot 12 px above the bottom
+  // edge, its letter below it; A to G read, one dot left: it is H.
+  Figure last = kFigure;
+  last.points[7].at = {150, 838};
+  last.written_at = {{"H", {150, 880}}};
+  const PictureRead clipped_last = read_picture(draw(20, {}, std::nullopt, last), "clipped_last");
+  const Point* h = named(clipped_last.scene, "H");
+  ASSERT_NE(h, nullptr);
+  EXPECT_LT(distance_to(*h, {150, 838}), 1.5);
+  EXPECT_FALSE(h->labelled);
   // E's letter missing the same way, but E's dot far from every edge: its letter would have been
   // drawn, so nothing says the dot is E.
   Figure missing = kFigure;

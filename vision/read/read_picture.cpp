@@ -508,10 +508,10 @@ class Reader {
 
   // A letter written past the picture's edge is not drawn (the renderer clips it). In a figure
   // marking its points with dots and lettering them A, B, C, … once each, when one letter of the
-  // range is missing, one dot has no letter, every letter read has its point, and that dot lies
-  // so near the edge that its letter, where the figure writes letters, may fall outside the
-  // picture, the dot is that letter: named, not labelled (no glyph shows it), the evidence saying
-  // so.
+  // range read is missing or the range lacks its last, one dot has no letter, every letter read
+  // has its point, and that dot lies so near the edge that its letter, where the figure writes
+  // letters, may fall outside the picture, the dot is that letter: named, not labelled (no glyph
+  // shows it), the evidence saying so.
   void name_clipped_letter(const read::LetterPlacement& placement) {
     if (!unattached_.empty()) return;
     std::vector<double> heights;
@@ -523,8 +523,11 @@ class Reader {
       heights.push_back(sheet_.glyphs[static_cast<std::size_t>(letter_of_[p])].height);
     }
     if (letters.size() < 3 || *letters.begin() != 'A') return;
+    // The letter missing lies inside the range read, or just past it (the last letter clipped:
+    // VisOnlyQA 00281noise_0's D, its dot 16 px above the bottom edge).
     const int range = *letters.rbegin() - 'A' + 1;
-    if (static_cast<int>(letters.size()) != range - 1) return;
+    if (static_cast<int>(letters.size()) != range - 1 && (static_cast<int>(letters.size()) != range || range >= 26))
+      return;
     char missing = 'A';
     while (letters.count(missing)) ++missing;
     int free = -1;

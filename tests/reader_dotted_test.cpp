@@ -831,6 +831,44 @@ TEST(LetterTemplates, TheLetterPastTheRunIsFoundAboutADotNoLetterOfTheRunFits) {
   }
 }
 
+// VisOnlyQA 00615noise_0, lettered A to K with a JPEG's blob among its dots: the dots' count set the
+// run at A to L, and L was found about the blob (0.70). A letter of the run past every letter named
+// is found only as a run-on letter is: clearly, half of it clear of other marks. Drawn: A to E with
+// E's glyph unread and three quarters of its ink under a mark; the run as the dots count it. Past
+// every letter named, E is not found; with an F named after it, it is.
+TEST(LetterTemplates, ALetterPastEveryLetterNamedIsFoundOnlyAsARunOnLetterIs) {
+  for (const bool past : {true, false}) {
+    std::vector<std::string> letters = {"A", "B", "C", "D", "E"};
+    if (!past) letters.push_back("F");
+    const Image image = draw_sheet(letter_row(letters, "DejaVu Sans"));
+    read::Sheet sheet = glyph_row(image, letters);
+    auto font = read::read_letters_by_font(sheet, {}, {}, {});
+    ASSERT_TRUE(font);
+    ASSERT_TRUE(font->consecutive);
+    font->labels = letters;
+    const cv::Mat darkness = darkness_of(image);
+    const cv::Rect e = column_box(darkness, 4);
+    cv::Mat covered = cv::Mat::zeros(darkness.size(), CV_8U);
+    covered(cv::Rect(e.x - 2, e.y - 2, e.width * 3 / 4 + 2, e.height + 4)).setTo(255);
+    font->sheet = template_sheet(darkness, covered, font->cap_height);
+    sheet.glyphs.erase(sheet.glyphs.begin() + 4);  // E's glyph unread
+    std::vector<read::Attachment> attached(sheet.glyphs.size());
+    std::vector<read::ReadPoint> points;
+    for (std::size_t i = 0; i < letters.size(); ++i) {
+      read::ReadPoint p;
+      p.at = {40 + 60.0 * i, 78}, p.dot = static_cast<int>(i);
+      points.push_back(p);
+    }
+    for (std::size_t g = 0; g < sheet.glyphs.size(); ++g) attached[g].point = static_cast<int>(g < 4 ? g : g + 1);
+    read::LetterPlacement placement;
+    placement.reach = 15;
+    read::complete_letters(sheet.glyphs, attached, points, *font, placement);
+    const bool found = std::any_of(sheet.glyphs.begin(), sheet.glyphs.end(),
+                                   [](const read::Glyph& g) { return g.text == "E" && g.found_at_dot; });
+    EXPECT_EQ(found, !past) << (past ? "E past every letter named" : "E before F");
+  }
+}
+
 // A font found blind (no letter read surely) is judged by the places that fit it best: two specks
 // the reader took for glyphs, which no font draws, do not hide the figure's font among four letters.
 TEST(LetterTemplates, SpecksTakenForGlyphsDoNotHideTheFont) {

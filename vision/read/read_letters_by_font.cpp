@@ -740,6 +740,14 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
       if (run_letter_here || best[l] < kRunOnScore || !ahead_of_the_run(font, best_box[l], missing[l], search) ||
           visible_share(font.sheet, best_box[l], font.font, cap, missing[l]) < kRunOnVisible)
         best[l] = -1;
+    // A letter of the run past every letter named has no glyph read to say the run goes that far:
+    // the dots' count that set the run's length may hold blobs that are no points (VisOnlyQA
+    // 00615noise_0, lettered A to K, found L at 0.70 about a JPEG's blob). It is taken only as a
+    // run-on letter is: drawn clearly, half of it clear of other marks.
+    for (std::size_t l = 0; l < run_missing; ++l)
+      if (!named.empty() && missing[l] > *named.rbegin() &&
+          (best[l] < kRunOnScore || visible_share(font.sheet, best_box[l], font.font, cap, missing[l]) < kRunOnVisible))
+        best[l] = -1;
     for (std::size_t l = 0; l < missing.size(); ++l)
       if (best[l] >= kFoundScore) found.push_back({best[l], p, l, best_box[l]});
     if (std::getenv("GEOTRUTH_READER_DEBUG"))
@@ -797,8 +805,9 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
     g.doubtful = margin < kFoundMargin;
     g.by_font = g.found_at_dot = true;
     if (debug)
-      std::fprintf(stderr, "by font '%s' at %d,%d %dx%d score %.3f (found about a dot)\n", g.text.c_str(), g.box.x,
-                   g.box.y, g.box.width, g.box.height, score_of[p][l]);
+      std::fprintf(stderr, "by font '%s' at %d,%d %dx%d score %.3f (found about a dot), %.0f %% visible\n",
+                   g.text.c_str(), g.box.x, g.box.y, g.box.width, g.box.height, score_of[p][l],
+                   100 * visible_share(font.sheet, g.box, font.font, cap, g.text));
     glyphs.push_back(std::move(g));
     Attachment a;
     a.point = static_cast<int>(p);

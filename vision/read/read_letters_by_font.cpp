@@ -732,22 +732,23 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
         if (!taken) best[l] = scores[l], best_box[l] = boxes[l];
       }
     }
+    // Drawn clearly enough to be taken with no letter read beside it to say the run goes that far.
+    auto clearly_drawn = [&](std::size_t l) {
+      return best[l] >= kRunOnScore &&
+             visible_share(font.sheet, best_box[l], font.font, cap, missing[l]) >= kRunOnVisible;
+    };
     // A run-on letter only about a dot no letter of the run is found about (a thin I or J fits a
     // stroke's remains beside a C that is the dot's own: VisOnlyQA 00081noise_1).
     const bool run_letter_here = std::any_of(best.begin(), best.begin() + static_cast<long>(run_missing),
                                              [](double score) { return score >= kFoundScore; });
     for (std::size_t l = run_missing; l < missing.size(); ++l)
-      if (run_letter_here || best[l] < kRunOnScore || !ahead_of_the_run(font, best_box[l], missing[l], search) ||
-          visible_share(font.sheet, best_box[l], font.font, cap, missing[l]) < kRunOnVisible)
+      if (run_letter_here || !clearly_drawn(l) || !ahead_of_the_run(font, best_box[l], missing[l], search))
         best[l] = -1;
-    // A letter of the run past every letter named has no glyph read to say the run goes that far:
-    // the dots' count that set the run's length may hold blobs that are no points (VisOnlyQA
-    // 00615noise_0, lettered A to K, found L at 0.70 about a JPEG's blob). It is taken only as a
-    // run-on letter is: drawn clearly, half of it clear of other marks.
+    // A letter of the run past every letter named is held to the same bar: the dots' count that set
+    // the run's length may hold blobs that are no points (VisOnlyQA 00615noise_0, lettered A to K,
+    // found L at 0.70 about a JPEG's blob).
     for (std::size_t l = 0; l < run_missing; ++l)
-      if (!named.empty() && missing[l] > *named.rbegin() &&
-          (best[l] < kRunOnScore || visible_share(font.sheet, best_box[l], font.font, cap, missing[l]) < kRunOnVisible))
-        best[l] = -1;
+      if (!named.empty() && missing[l] > *named.rbegin() && !clearly_drawn(l)) best[l] = -1;
     for (std::size_t l = 0; l < missing.size(); ++l)
       if (best[l] >= kFoundScore) found.push_back({best[l], p, l, best_box[l]});
     if (std::getenv("GEOTRUTH_READER_DEBUG"))

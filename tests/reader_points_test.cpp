@@ -167,6 +167,26 @@ TEST(ReaderRing, ALetterLeftOnACrossingOffTheRingMovesToItsFreeDot) {
   EXPECT_EQ(attached[0].point, 0);
 }
 
+// VisOnlyQA 00832: K's joint, as thick as the figure's dots, was read as a dot under the letter, and
+// K took it; K's own dot lies on the ring 23 px away. A letter on a point inside its own box and off
+// the ring moves to the free dot the ring puts it beside, as from a crossing. A dot off the ring
+// outside the letter's box stays its point; so does the joint when no free dot is on the ring.
+TEST(ReaderRing, ALetterOnAPointInsideItsOwnBoxOffTheRingMovesToItsFreeDot) {
+  LetterPlacement placement{false, false, {0, 0}, 24.9, 5.5, 25.6, true};
+  const Glyph k = letter_at("K", {100, 100});  // its box: 95..105 by 92..108
+  const ReadPoint ring_dot = dot_at({100 + 24.9 * 0.6, 100 - 24.9 * 0.8});
+  std::vector<Attachment> attached{{0, 0.1, -1, 0}};
+  settle_on_ring({k}, attached, {dot_at({99, 101}), ring_dot}, placement, true);
+  EXPECT_EQ(attached[0].point, 1);
+  EXPECT_EQ(attached[0].runner_up, 0);
+  attached = {{0, 0.5, -1, 0}};
+  settle_on_ring({k}, attached, {dot_at({100, 115}), ring_dot}, placement, true);
+  EXPECT_EQ(attached[0].point, 0) << "a dot outside the letter's box";
+  attached = {{0, 0.1, -1, 0}};
+  settle_on_ring({k}, attached, {dot_at({99, 101})}, placement, true);
+  EXPECT_EQ(attached[0].point, 0) << "no free dot on the ring";
+}
+
 // VisOnlyQA 00565: B's dot is lost where six strokes meet, and a blob where two strokes cross at a
 // narrow angle, 116 px off the ring, was read as a dot; left over like B, it took B. The letter moves
 // to the free crossing the ring puts it beside (0 px off), its old point the runner-up; it stays

@@ -453,10 +453,17 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
     // A dotted figure letters its dots: a letter the near rule left on a crossing off the ring moves
     // to the free dot the ring puts it beside (a label written farther from its dot than from a
     // crossing). On the ring, the crossing may be its point (a dot lost in the strokes about it).
+    // So does a letter left on a point inside its own box off the ring: the letter's own ink, a
+    // joint as thick as a dot or a stroke's end in it (VisOnlyQA 00832's K, on its joint 23 px
+    // from its dot on the ring).
+    auto in_own_box = [&](std::size_t g, int p) {
+      const P2& at = points[static_cast<std::size_t>(p)].at;
+      return glyphs[g].box.contains(cv::Point(static_cast<int>(at.x), static_cast<int>(at.y)));
+    };
     for (std::size_t g = 0; g < glyphs.size(); ++g) {
       const int from = attached[g].point;
-      if (from >= 0 && points[static_cast<std::size_t>(from)].dot < 0 && glyph_names_a_point(glyphs[g]) &&
-          off_ring(g, from) > placement.tolerance)
+      if (from >= 0 && (points[static_cast<std::size_t>(from)].dot < 0 || in_own_box(g, from)) &&
+          glyph_names_a_point(glyphs[g]) && off_ring(g, from) > placement.tolerance)
         move_to_ring(
             g, [&](std::size_t p) { return points[p].dot >= 0; }, "crossing");
     }

@@ -104,8 +104,9 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
 /// ring and their total distance from it falls by more than the ring's tolerance: the greedy
 /// pairing, and the letters complete_letters finds later, may leave a letter on a neighbour's dot
 /// that fits it less well than its own (two dots a letter apart; the letter found last pushed onto
-/// the dot left over). In a `dotted` figure, a letter left on an undotted point then moves to a free
-/// dot the ring puts it beside, and a letter paired with a point far off the ring (three tolerances
+/// the dot left over). In a `dotted` figure, a letter left off the ring on an undotted point, or on
+/// a point inside its own box (its own ink), then moves to a free dot the ring puts it beside, and a
+/// letter paired with a point far off the ring (three tolerances
 /// and twice its radius) to the free point the ring puts it beside. Last, a letter on the ring at its
 /// point whose runner-up point is off it by more than the tolerance has no near rival there: the
 /// runner-up's cost grows by its distance off the ring.

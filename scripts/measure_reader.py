@@ -676,9 +676,6 @@ def measure_geometry3k(args):
                      "read": totals[what + "_read"], "actual": totals[what + "_actual"]}
     out["circles"] = {"read": totals["circles_read"], "annotated": totals["circles_actual"]}
     out["unregistered"] = totals["unregistered"]
-    # Points named by the figure's range (their letters clipped at the picture's edge) count as
-    # letters read: the scene names them, and the questions ask about them.
-    out["letters"]["named_by_range"] = totals["named_by_range"]
     print(json.dumps(out, indent=1))
     return out
 

@@ -144,6 +144,15 @@ double freest(const std::string& name, const Figure& figure) {
   return middle;
 }
 
+// A filled disc of `radius` (and a 0.25 px edge) about `c`, drawn as a 16-gon.
+SheetStroke disc(PixelPoint c, double radius) {
+  SheetStroke s;
+  s.closed = s.filled = true, s.width = 0.5;
+  for (int k = 0; k < 16; ++k)
+    s.path.push_back({c.x + radius * std::cos(2 * M_PI * k / 16), c.y + radius * std::sin(2 * M_PI * k / 16)});
+  return s;
+}
+
 // matplotlib at 100 dpi: dots of s = 15 (2.7 px radius and their edge, 3.4 px in all), strokes of 1.7 px, 15 pt DejaVu
 // Sans letters (20.8 px to the em) with the text's lower left `ring` px along the freest direction and then ring/1.5
 // left and down (the figure's y is up, the picture's down).
@@ -155,11 +164,7 @@ Image draw(double ring, const std::vector<std::pair<PixelPoint, PixelPoint>>& mo
   for (const auto& [a, b] : figure.segments) sheet.strokes.push_back({{at(a, figure), at(b, figure)}, 1.7});
   for (const auto& [a, b] : more) sheet.strokes.push_back({{a, b}, 1.7});
   for (const Dotted& d : figure.points) {
-    SheetStroke dot;
-    dot.closed = dot.filled = true, dot.width = 0.5;
-    for (int k = 0; k < 16; ++k)
-      dot.path.push_back({d.at.x + 3.4 * std::cos(2 * M_PI * k / 16), d.at.y + 3.4 * std::sin(2 * M_PI * k / 16)});
-    sheet.strokes.push_back(dot);
+    sheet.strokes.push_back(disc(d.at, 3.4));
     const double a = freest(d.name, figure);
     const PixelPoint anchor{d.at.x + ring * std::cos(a) - ring / 1.5, d.at.y + ring * std::sin(a) + ring / 1.5};
     // The text's ink centred about half a capital's width right of and 7.6 px above its anchor.
@@ -360,18 +365,11 @@ TEST(ReaderDotted, ALetterWrittenOverItsDotLeavesTheDotADot) {
 TEST(ReaderDotted, DotsUnderLettersGiveTheMarkerWhereSpecksRecurOffThem) {
   Sheet drawing;
   drawing.width = 420, drawing.height = 300;
-  auto blob = [&](PixelPoint c, double radius) {
-    SheetStroke s;
-    s.closed = s.filled = true, s.width = 0.5;
-    for (int k = 0; k < 16; ++k)
-      s.path.push_back({c.x + radius * std::cos(2 * M_PI * k / 16), c.y + radius * std::sin(2 * M_PI * k / 16)});
-    drawing.strokes.push_back(s);
-  };
   const std::vector<PixelPoint> dots{{50, 50}, {150, 50}, {250, 50}, {350, 50}, {50, 150}, {150, 150}};
   std::vector<PixelPoint> specks;
   for (int i = 0; i < 14; ++i) specks.push_back({40.0 + 25 * i, 250});
-  for (const PixelPoint& d : dots) blob(d, 3.4);
-  for (const PixelPoint& s : specks) blob(s, 2.2);
+  for (const PixelPoint& d : dots) drawing.strokes.push_back(disc(d, 3.4));
+  for (const PixelPoint& s : specks) drawing.strokes.push_back(disc(s, 2.2));
   const Image image = draw_sheet(drawing);
   read::Sheet sheet;
   sheet.paper = measure_paper(image);

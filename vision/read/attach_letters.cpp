@@ -462,10 +462,11 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
     };
     for (std::size_t g = 0; g < glyphs.size(); ++g) {
       const int from = attached[g].point;
-      if (from >= 0 && (points[static_cast<std::size_t>(from)].dot < 0 || in_own_box(g, from)) &&
-          glyph_names_a_point(glyphs[g]) && off_ring(g, from) > placement.tolerance)
+      if (from < 0 || !glyph_names_a_point(glyphs[g]) || off_ring(g, from) <= placement.tolerance) continue;
+      const bool crossing = points[static_cast<std::size_t>(from)].dot < 0;
+      if (crossing || in_own_box(g, from))
         move_to_ring(
-            g, [&](std::size_t p) { return points[p].dot >= 0; }, "crossing");
+            g, [&](std::size_t p) { return points[p].dot >= 0; }, crossing ? "crossing" : "its own ink");
     }
     // The converse: a letter on a point far off the ring (paired there only because a letter and a
     // dot were left over: a blob where two strokes cross at a narrow angle, read as a dot) moves to

@@ -525,9 +525,9 @@ class Reader {
     if (letters.size() < 3 || *letters.begin() != 'A') return;
     // The letter missing lies inside the range read, or just past it (the last letter clipped:
     // VisOnlyQA 00281noise_0's D, its dot 16 px above the bottom edge).
-    const int range = *letters.rbegin() - 'A' + 1;
-    if (static_cast<int>(letters.size()) != range - 1 && (static_cast<int>(letters.size()) != range || range >= 26))
-      return;
+    const int range = *letters.rbegin() - 'A' + 1, count = static_cast<int>(letters.size());
+    const bool one_inside = count == range - 1, last_clipped = count == range && range < 26;
+    if (!one_inside && !last_clipped) return;
     char missing = 'A';
     while (letters.count(missing)) ++missing;
     int free = -1;

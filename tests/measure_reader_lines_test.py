@@ -2,7 +2,9 @@
 """scripts/measure_reader.py's truth lines made maximal (maximal_lines), on hand-worked figures:
 VisOnlyQA lists "AB, BE" where B lies on AE up to its 2-decimal rounding, and the picture draws one
 line ABE; a bend the picture can show, and collinear lines that share no point, stay apart; where
-only the rounding merges them, the reading the picture read (lines_as_read_where_unsure).
+only the rounding merges them, the reading the picture read (lines_as_read_where_unsure); a point
+the text leaves off a line but that lies on its stroke within the rounding, as read
+(points_on_lines_as_read_where_unsure).
 
 Usage: measure_reader_lines_test.py SOURCE_DIR"""
 import importlib.util
@@ -65,4 +67,18 @@ expect("the reading matching more lines read is the truth",
        measure.lines_as_read_where_unsure(listed, maximal, lines("BF", "BC")), lines("BF", "BK", "BC"))
 expect("with nothing of either read, the maximal line is the truth",
        measure.lines_as_read_where_unsure(listed, maximal, lines("BC")), lines("BFK", "BC"))
+# G, the crossing of BD with AE, lies 0.001 off CF between C and F (within the rounding): the text
+# does not list it on CF, and cannot say it is off it. Read on CF, CFG is the truth; read apart, CF.
+points = {"C": (0.0, 0.0), "F": (4.0, 0.0), "G": (1.5, 0.001), "B": (1.5, 2.0), "D": (1.5, -2.0),
+          "X": (5.0, 0.001), "Y": (2.0, 0.05)}
+expect("a point on a line's stroke within the rounding, read on it, is on it",
+       measure.points_on_lines_as_read_where_unsure(lines("CF", "BDG"), points, lines("CFG", "BDG")),
+       lines("CFG", "BDG"))
+expect("the same point read off the line is off it",
+       measure.points_on_lines_as_read_where_unsure(lines("CF", "BDG"), points, lines("CF", "BDG")),
+       lines("CF", "BDG"))
+expect("a point past the line's end is not taken onto it",
+       measure.points_on_lines_as_read_where_unsure(lines("CF"), points, lines("CFX")), lines("CF"))
+expect("a point beyond the rounding is not taken onto it",
+       measure.points_on_lines_as_read_where_unsure(lines("CF"), points, lines("CFY")), lines("CF"))
 sys.exit(1 if failures else 0)

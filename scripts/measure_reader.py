@@ -23,7 +23,7 @@ apart, either reading is right, the one the picture read matching more; a point 
 a line but within the rounding of its stroke, between its ends, is on it where the picture reads it so; "lines_as_listed" keeps
 them apart), of circles (the
 texts list one circle at most: circles read that a text lacks but that are centred on a described
-point and pass through another are counted apart, "unlisted_on_points"); and, with the `visonlyqa`
+point and pass through another, or pass through three, are counted apart, "unlisted_on_points"); and, with the `visonlyqa`
 importer, every question answered from the picture alone
 (`audit --truth-from picture`): coverage and accuracy per task, against the dataset's label and
 against the truth the description decides (`audit` from the text; its ambiguous items left out).
@@ -385,11 +385,12 @@ def measure_visonlyqa(args):
         totals["circles_actual"] += len(truth["circles"])
         # VisOnlyQA's texts list one circle at most (236 of 236 val texts with a "Circles:" list
         # one) where the figure may draw several: a circle read that the text lacks, centred on a
-        # described point and through another, is counted apart as a likely drawn, unlisted circle.
+        # described point and through another, or through three described points (a circumcircle,
+        # 00913's), is counted apart as a likely drawn, unlisted circle.
         described = [apply((x, -y)) for x, y in truth["points"].values()]
         for i, (c, rr) in enumerate(read_circles):
-            if i not in used and any(math.dist(c, p) <= tol for p in described) and any(
-                    abs(math.dist(c, p) - rr) <= tol for p in described):
+            through = sum(1 for p in described if abs(math.dist(c, p) - rr) <= tol)
+            if i not in used and (through >= 3 or through >= 1 and any(math.dist(c, p) <= tol for p in described)):
                 totals["circles_unlisted"] += 1
         totals["pictures"] += 1
     out = {"pictures": len(images), "read": len(scenes), "errors": len(errors),

@@ -635,6 +635,40 @@ TEST(LetterTemplates, NearTiesAreToldApartWhereTheDrawingsDiffer) {
   EXPECT_EQ(tell_apart(hidden, {50, 50}, font, cap, "I", "J", 4), 0);
 }
 
+// Small and blurred (VisOnlyQA 00989noise_1: capitals 12 px tall after the reduction, JPEG's blur),
+// a bar's two best drawings, I's and J's, lie half a pixel apart: the pixels along the bar's edges
+// differ between them by more than J's hook does. Only the pixels clear of the other drawing's ink
+// tell them apart, at every sub-pixel offset.
+TEST(LetterTemplates, SmallBlurredIAndJAreToldApartByJsHookNotTheBarsEdges) {
+  const FontFace font{"DejaVu Sans"};
+  const double size = 16.5, cap = size * 0.729;
+  for (const double shift : {0.0, 0.25, 0.5, 0.75}) {
+    Sheet sheet;
+    sheet.width = 120, sheet.height = 60;
+    sheet.texts.push_back({"I", {30 + shift, 30}, font, size});
+    sheet.texts.push_back({"J", {90 + shift, 31}, font, size});
+    cv::Mat darkness = darkness_of(draw_sheet(sheet));
+    cv::GaussianBlur(darkness, darkness, {0, 0}, 0.8);
+    const TemplateSheet ts = template_sheet(darkness, cv::Mat::zeros(darkness.size(), CV_8U), cap);
+    EXPECT_EQ(tell_apart(ts, {30 + shift, 30}, font, cap, "J", "I", 3), 2) << "I shifted by " << shift;
+    EXPECT_EQ(tell_apart(ts, {90 + shift, 31}, font, cap, "I", "J", 3), 2) << "J shifted by " << shift;
+  }
+}
+
+// The bar of VisOnlyQA 00989noise_1's I as its JPEG left it (capitals 12 px tall): a column of ink
+// with a third of it bled to the left and a fifth to the right, nothing where J's hook would be.
+// J's drawing fits the left bleed, I's the right: those edge pixels must not outweigh the hook.
+TEST(LetterTemplates, ABarBledUnevenlyIsAnINotAJ) {
+  const FontFace font{"DejaVu Sans"};
+  const double cap = 12;
+  cv::Mat darkness = cv::Mat::zeros(40, 40, CV_32F);
+  for (int y = 14; y < 27; ++y) {
+    darkness.at<float>(y, 19) = 0.3f, darkness.at<float>(y, 20) = 0.95f, darkness.at<float>(y, 21) = 0.2f;
+  }
+  const TemplateSheet ts = template_sheet(darkness, cv::Mat::zeros(darkness.size(), CV_8U), cap);
+  EXPECT_EQ(tell_apart(ts, {20.5, 20.5}, font, cap, "J", "I", 3), 2);
+}
+
 // A capital whose piece took in a mark at its side (its dot), read by the classifier as a primed
 // letter with the bare capital its runner-up, is read again by the figure's font like any capital:
 // VisOnlyQA's H beside its dot was read as H', and questions about H went unanswered.

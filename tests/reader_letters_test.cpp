@@ -325,5 +325,33 @@ TEST(ReaderLetters, ASureReadTheFontCannotTellFromItsBestAgrees) {
   EXPECT_NE(read::assign_letters(places, true)[0], 0);
 }
 
+// Geometry3K 19 shrunk to 110 px: the classifier read the C below the bottom corner at 0.91; the
+// font draws C there 0.80, and 0.885 at the right-angle mark, ink the classifier read no letter in.
+// The mark does not take the C; without the classifier's read, it would.
+TEST(ReaderLetters, InkReadAsNoLetterDoesNotTakeALetterReadNearlySurelyElsewhere) {
+  using read::LetterPlace;
+  const cv::Rect c_box(207, 281, 22, 24), mark_box(195, 141, 19, 24);
+  // Candidates A, B, C, D.
+  std::vector<LetterPlace> places{
+      {{0.60, 0.66, 0.80, 0.71}, {c_box, c_box, c_box, c_box}, 0.55, -1},
+      {{0.50, 0.58, 0.885, 0.72}, {mark_box, mark_box, mark_box, mark_box}, 0.7, -1},
+  };
+  places[1].unread_ink = true;
+  EXPECT_EQ(read::assign_letters(places, true)[1], 2);
+  places[0].read = 2;
+  read::keep_read_letters_from_unread_ink(places);
+  const std::vector<int> letters = read::assign_letters(places, true);
+  EXPECT_EQ(letters[0], 2);
+  EXPECT_NE(letters[1], 2);
+  // A read the font does not draw there (under min_score) keeps nothing from the ink.
+  std::vector<LetterPlace> poor{
+      {{0.60, 0.66, 0.50, 0.71}, {c_box, c_box, c_box, c_box}, 0.55, -1},
+      {{0.50, 0.58, 0.885, 0.72}, {mark_box, mark_box, mark_box, mark_box}, 0.7, -1},
+  };
+  poor[0].read = 2, poor[1].unread_ink = true;
+  read::keep_read_letters_from_unread_ink(poor);
+  EXPECT_EQ(read::assign_letters(poor, true)[1], 2);
+}
+
 }  // namespace
 }  // namespace geotruth::vision

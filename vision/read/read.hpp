@@ -251,7 +251,17 @@ struct LetterPlace {
   /// The place read with this one as two letters written over each other (-1: none): their
   /// letters' boxes may lie on each other, and they do not swap letters.
   int partner = -1;
+  /// The classifier's read here when nearly sure (kNearlySure, 0.9; -1: none), and whether the place
+  /// is ink the classifier read no letter in.
+  int read = -1;
+  bool unread_ink = false;
 };
+
+/// Ink the classifier read no letter in does not take a letter it read nearly surely at another
+/// place that the font draws that letter at too (min_score): such ink (a right-angle mark, strokes
+/// crossing) drawn as that letter a little better is a coincidence of shapes. Its score for the
+/// letter is set to -1.
+void keep_read_letters_from_unread_ink(std::vector<LetterPlace>& places);
 
 /// Each place its letter (an index into the candidates, -1: none): first the places whose sure
 /// classifier read the font fits as well as any letter there, within kMargin (two independent reads

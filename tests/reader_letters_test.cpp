@@ -353,5 +353,28 @@ TEST(ReaderLetters, InkReadAsNoLetterDoesNotTakeALetterReadNearlySurelyElsewhere
   EXPECT_EQ(read::assign_letters(poor, true)[1], 2);
 }
 
+// Geometry3K 17 shrunk to 110 px: three letters or more read surely are needed to find the font;
+// with fewer, it is found blind (DejaVu Sans Bold for an italic sans), and draws the classifier's
+// M (0.986, doubtful by its own bar) as U 0.763, M 0.744. A nearly sure read agrees with such a
+// font within kMargin, and keeps its letter.
+TEST(ReaderLetters, ANearlySureReadAgreesWithAFontFoundBlind) {
+  read::Glyph m;
+  m.text = "M", m.confidence = 0.986, m.doubtful = true;
+  EXPECT_TRUE(read::sure_for_the_font(m, true));
+  EXPECT_FALSE(read::sure_for_the_font(m, false));
+  m.confidence = 0.85;
+  EXPECT_FALSE(read::sure_for_the_font(m, true));
+  m.confidence = 1, m.doubtful = false;
+  EXPECT_TRUE(read::sure_for_the_font(m, false));
+
+  using read::LetterPlace;
+  const cv::Rect box(52, 48, 21, 25);
+  // Candidates M, N, P, Q, U (the figure's letters and the font's best).
+  LetterPlace place{{0.744, 0.62, 0.55, 0.58, 0.763}, {box, box, box, box, box}, 0.55, -1};
+  EXPECT_EQ(read::assign_letters({place}, false), (std::vector<int>{4}));
+  place.sure = 0;
+  EXPECT_EQ(read::assign_letters({place}, false), (std::vector<int>{0}));
+}
+
 }  // namespace
 }  // namespace geotruth::vision

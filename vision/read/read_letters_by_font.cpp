@@ -293,6 +293,10 @@ SureRun sure_run(const std::vector<KnownLetter>& known, const std::vector<Glyph>
   return run;
 }
 
+bool sure_for_the_font(const Glyph& glyph, bool blind_font) {
+  return blind_font ? glyph.confidence >= kNearlySure : !glyph.doubtful && glyph.confidence >= 0.99;
+}
+
 void keep_read_letters_from_unread_ink(std::vector<LetterPlace>& places) {
   for (const LetterPlace& reader : places) {
     if (reader.read < 0 || reader.scores[static_cast<std::size_t>(reader.read)] < reader.min_score) continue;
@@ -523,8 +527,7 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
     if (p.glyph >= 0 && p.pair < 0) {
       const Glyph& g = sheet.glyphs[static_cast<std::size_t>(p.glyph)];
       const auto it = std::find(candidates.begin(), candidates.end(), g.text);
-      if (!g.doubtful && g.confidence >= 0.99 && it != candidates.end())
-        l.sure = static_cast<int>(it - candidates.begin());
+      if (sure_for_the_font(g, blind) && it != candidates.end()) l.sure = static_cast<int>(it - candidates.begin());
     }
     if (p.pair < 0) settle_near_tie(ts, p.centre, *font, candidates, search, l.sure, l.scores);
     if (p.glyph >= 0 && p.pair < 0) {

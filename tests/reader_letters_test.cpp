@@ -376,5 +376,48 @@ TEST(ReaderLetters, ANearlySureReadAgreesWithAFontFoundBlind) {
   EXPECT_EQ(read::assign_letters({place}, false), (std::vector<int>{0}));
 }
 
+// Geometry3K 17 shrunk to 200 px: its magenta angle arc at P was read as O, and moved P's letter.
+// Among black letters read nearly surely, a glyph whose darker ink is magenta is a mark; a letter
+// written over a blue stroke, or with subpixel colour fringes, keeps its black core.
+TEST(ReaderLetters, AGlyphOfATextbooksColouredMarkIsNoLetter) {
+  read::Sheet sheet;
+  sheet.paper.ink = cv::Mat::zeros(60, 200, CV_8U);
+  sheet.paper.darkness = cv::Mat::zeros(60, 200, CV_32F);
+  cv::Mat tinted = cv::Mat::zeros(60, 200, CV_8U);
+  auto ink = [&](const cv::Rect& r, float darkness, bool coloured) {
+    sheet.paper.ink(r).setTo(255);
+    sheet.paper.darkness(r).setTo(darkness);
+    if (coloured) tinted(r).setTo(255);
+  };
+  auto glyph = [&](const std::string& text, const cv::Rect& box, double confidence) {
+    read::Glyph g;
+    g.text = text, g.box = box, g.confidence = confidence;
+    sheet.glyphs.push_back(g);
+  };
+  ink({10, 10, 4, 20}, 200, false);   // A: black
+  ink({40, 10, 4, 20}, 200, false);   // B: black
+  ink({70, 10, 12, 20}, 150, true);   // the arc read as O: magenta all through
+  ink({100, 10, 4, 20}, 200, false);  // C's black core ...
+  ink({104, 10, 2, 20}, 90, true);    // ... and its lighter colour fringe
+  ink({130, 18, 16, 4}, 220, true);   // a blue stroke ...
+  ink({136, 10, 3, 20}, 230, false);  // ... under D's black stem
+  glyph("A", {10, 10, 4, 20}, 1.0);
+  glyph("B", {40, 10, 4, 20}, 0.95);
+  glyph("O", {70, 10, 12, 20}, 0.9);
+  glyph("C", {100, 10, 6, 20}, 0.6);
+  glyph("D", {130, 10, 16, 20}, 0.6);
+  read::Sheet coloured = sheet;
+  read::drop_tinted_glyphs(sheet, tinted);
+  std::set<std::string> kept;
+  for (const read::Glyph& g : sheet.glyphs) kept.insert(g.text);
+  EXPECT_EQ(kept, (std::set<std::string>{"A", "B", "C", "D"}));
+  EXPECT_FALSE(sheet.tinted.empty());
+  // Letters themselves in colour (one neutral letter read nearly surely): nothing is dropped.
+  coloured.glyphs[1].confidence = 0.5;
+  read::drop_tinted_glyphs(coloured, tinted);
+  EXPECT_EQ(coloured.glyphs.size(), 5u);
+  EXPECT_TRUE(coloured.tinted.empty());
+}
+
 }  // namespace
 }  // namespace geotruth::vision

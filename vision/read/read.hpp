@@ -101,6 +101,10 @@ struct Sheet {
   /// half = ridge − 0.5 (the reader's ink level, a third of the strokes' darkness, cuts the fringe).
   double half = 1;
   cv::Mat unknown;  ///< 8-bit: pixels under a letter (neither ink nor paper for the strokes)
+  /// 8-bit: pixels of a strong colour (a textbook's magenta angle arcs and right-angle marks) in a
+  /// figure whose letters are neutral, black or grey (drop_tinted_glyphs); empty otherwise. No
+  /// letter is read in them.
+  cv::Mat tinted;
   std::vector<Glyph> glyphs;
   int width = 0, height = 0;
   double scale = 1;  ///< the sheet's pixels per pixel of the picture as given (enlarged or reduced)
@@ -256,6 +260,15 @@ struct LetterPlace {
   int read = -1;
   bool unread_ink = false;
 };
+
+/// Textbooks draw their marks in a colour (magenta arcs at angles, right-angle squares, tick marks)
+/// and their letters in black: in a figure whose letters read nearly surely (0.9) are neutral, two
+/// at least, a glyph three quarters of whose darker half of ink is of a strong colour is a mark, and
+/// is dropped (a letter written over a blue stroke, or drawn with subpixel colour fringes, keeps its
+/// black core). `tinted`
+/// (8-bit, the sheet's size: chroma of 48 or more) is kept on the sheet for the font's search of
+/// unread ink, or emptied when the letters are not neutral.
+void drop_tinted_glyphs(Sheet& sheet, const cv::Mat& tinted);
 
 /// Whether the classifier's read of `glyph` is sure enough to agree with the font (LetterPlace's
 /// `sure`): confident (0.99) against a font found from sure letters; nearly sure (0.9) against one

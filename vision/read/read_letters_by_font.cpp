@@ -109,6 +109,7 @@ cv::Mat covered_by_marks(const Sheet& sheet, const std::vector<Piece>& pieces, c
 // each other, together no larger than a letter, with a letter's share of ink.
 std::vector<cv::Rect> unread_ink(const Sheet& sheet, const cv::Mat& covered, double cap) {
   cv::Mat ink = sheet.letters_paper().ink & ~covered;
+  if (!sheet.tinted.empty()) ink.setTo(0, sheet.tinted);
   for (const Glyph& g : sheet.glyphs) {
     const int pad = static_cast<int>(std::ceil(0.2 * cap));
     const cv::Rect grown(g.box.x - pad, g.box.y - pad, g.box.width + 2 * pad, g.box.height + 2 * pad);
@@ -291,6 +292,36 @@ SureRun sure_run(const std::vector<KnownLetter>& known, const std::vector<Glyph>
     run.last = std::max(run.last, k.text[0]), run.letters.insert(k.text[0]);
   }
   return run;
+}
+
+void drop_tinted_glyphs(Sheet& sheet, const cv::Mat& tinted) {
+  sheet.tinted.release();
+  if (tinted.empty() || cv::countNonZero(tinted) == 0) return;
+  const Paper& paper = sheet.letters_paper();
+  // Three quarters of its darker half of ink at least: a letter written over a coloured stroke keeps
+  // its own black ink, and a letter drawn with subpixel fringes (orange on one side, blue on the
+  // other: Geometry3K's thin italics) its black core.
+  auto mostly_tinted = [&](const Glyph& g) {
+    const cv::Rect box = g.box & cv::Rect(0, 0, paper.ink.cols, paper.ink.rows);
+    if (box.empty()) return false;
+    std::vector<std::pair<float, bool>> inked;
+    for (int y = box.y; y < box.y + box.height; ++y)
+      for (int x = box.x; x < box.x + box.width; ++x)
+        if (paper.ink.at<std::uint8_t>(y, x))
+          inked.emplace_back(paper.darkness.at<float>(y, x), tinted.at<std::uint8_t>(y, x) != 0);
+    if (inked.empty()) return false;
+    std::sort(inked.begin(), inked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    const std::size_t darker = (inked.size() + 1) / 2;
+    const auto tinted_darker = std::count_if(inked.begin(), inked.begin() + static_cast<std::ptrdiff_t>(darker),
+                                             [](const auto& p) { return p.second; });
+    return 4 * static_cast<std::size_t>(tinted_darker) >= 3 * darker;
+  };
+  const auto neutral_letters = std::count_if(sheet.glyphs.begin(), sheet.glyphs.end(), [&](const Glyph& g) {
+    return single_capital(g.text) && g.confidence >= kNearlySure && !mostly_tinted(g);
+  });
+  if (neutral_letters < 2) return;
+  std::erase_if(sheet.glyphs, mostly_tinted);
+  sheet.tinted = tinted.clone();
 }
 
 bool sure_for_the_font(const Glyph& glyph, bool blind_font) {

@@ -54,6 +54,18 @@ Image resized(const Image& image, double scale) {
   return result;
 }
 
+// The pixels of a strong colour (chroma, the channels' spread, of 48 or more): a textbook's marks.
+cv::Mat tinted_pixels(const Image& image) {
+  constexpr int kTinted = 48;
+  cv::Mat out = cv::Mat::zeros(image.height, image.width, CV_8U);
+  if (image.rgb.size() != static_cast<std::size_t>(image.width) * image.height * 3) return out;
+  for (int i = 0; i < image.width * image.height; ++i) {
+    const std::uint8_t* p = &image.rgb[3 * static_cast<std::size_t>(i)];
+    if (std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) >= kTinted) out.data[i] = 255;
+  }
+  return out;
+}
+
 // The reader judges ink at a share of the strokes' own darkness at least (a third for strokes and
 // dots; a quarter for letters, whose thin joins are lighter, and only when the picture has halos
 // away from its strokes: the fringe of a clean letter holds its strokes together): compression halos and faint specks
@@ -193,7 +205,9 @@ class Reader {
                                   : long_strokes(segments, thickness);
       cv::Mat strokes = lines_only.clone();
       if (!layers) draw_rounds(strokes, thickness);
+      const cv::Mat tinted = layers ? cv::Mat() : tinted_pixels(work);
       read::read_glyphs(sheet_, for_letters, strokes);
+      read::drop_tinted_glyphs(sheet_, tinted);
       // A round of a letter's size where a letter is, or no larger than half a letter anywhere, is a
       // letter's bowl (O, D, C, G read as a small circle), its ink taken from the letters: dropped,
       // and the letters read again without it.
@@ -213,6 +227,7 @@ class Reader {
         if (rounds_.size() != before) {
           if (!layers) draw_rounds(lines_only, thickness);
           read::read_glyphs(sheet_, for_letters, lines_only);
+          read::drop_tinted_glyphs(sheet_, tinted);
         }
       }
       if (!lettered()) {

@@ -130,20 +130,30 @@ Paper measure_paper(const Image& image, Specks specks) {
   return paper;
 }
 
+cv::Mat tinted_pixels(const Image& image) {
+  constexpr int kTinted = 48;
+  cv::Mat out = cv::Mat::zeros(image.height, image.width, CV_8U);
+  if (image.rgb.size() != static_cast<std::size_t>(image.width) * image.height * 3) return out;
+  for (int i = 0; i < image.width * image.height; ++i) {
+    const std::uint8_t* p = &image.rgb[3 * static_cast<std::size_t>(i)];
+    if (std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) >= kTinted) out.data[i] = 255;
+  }
+  return out;
+}
+
 std::optional<ColourLayers> split_coloured_labels(const Image& image) {
-  constexpr int kStrong = 96, kTinted = 48, kNeutral = 32, kDark = 160, kEnough = 20;
+  constexpr int kStrong = 96, kNeutral = 32, kDark = 160, kEnough = 20;
   const int n = image.width * image.height;
   if (n <= 0 || image.rgb.size() != static_cast<std::size_t>(n) * 3) return std::nullopt;
-  cv::Mat tinted = cv::Mat::zeros(image.height, image.width, CV_8U);
   int strong = 0, neutral_dark = 0;
   for (int i = 0; i < n; ++i) {
     const std::uint8_t* p = &image.rgb[3 * static_cast<std::size_t>(i)];
     const int high = std::max({p[0], p[1], p[2]}), chroma = high - std::min({p[0], p[1], p[2]});
     strong += chroma >= kStrong;
     neutral_dark += chroma < kNeutral && high <= kDark;
-    if (chroma >= kTinted) tinted.data[i] = 255;
   }
   if (strong < kEnough || neutral_dark < kEnough) return std::nullopt;
+  const cv::Mat tinted = tinted_pixels(image);
   cv::Mat labels, stats, centroids;
   const int count = cv::connectedComponentsWithStats(tinted, labels, stats, centroids, 8, CV_32S);
   const int label_size = std::max(12, std::max(image.width, image.height) / 10);

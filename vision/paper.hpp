@@ -40,6 +40,10 @@ struct ColourLayers {
 /// coloured stroke is longer than a label), which are read as they are.
 std::optional<ColourLayers> split_coloured_labels(const Image& image);
 
+/// The picture's pixels of a colour (chroma, max − min of R, G, B, at least 48; 8-bit, 255 there):
+/// split_coloured_labels' coloured ink, and a textbook's magenta marks among black letters.
+cv::Mat tinted_pixels(const Image& image);
+
 /// When measure_paper filters salt-and-pepper specks away (a 3 × 3 median).
 enum class Specks {
   filter_when_changed,    ///< whenever the median changes the picture noticeably

@@ -265,9 +265,8 @@ struct LetterPlace {
 /// and their letters in black: in a figure whose letters read nearly surely (0.9) are neutral, two
 /// at least, a glyph three quarters of whose darker half of ink is of a strong colour is a mark, and
 /// is dropped (a letter written over a blue stroke, or drawn with subpixel colour fringes, keeps its
-/// black core). `tinted`
-/// (8-bit, the sheet's size: chroma of 48 or more) is kept on the sheet for the font's search of
-/// unread ink, or emptied when the letters are not neutral.
+/// black core). `tinted` (tinted_pixels of the sheet's picture) is kept on the sheet for the font's
+/// search of unread ink, or emptied when the letters are not neutral.
 void drop_tinted_glyphs(Sheet& sheet, const cv::Mat& tinted);
 
 /// Whether the classifier's read of `glyph` is sure enough to agree with the font (LetterPlace's

@@ -321,7 +321,7 @@ void drop_tinted_glyphs(Sheet& sheet, const cv::Mat& tinted) {
   });
   if (neutral_letters < 2) return;
   std::erase_if(sheet.glyphs, mostly_tinted);
-  sheet.tinted = tinted.clone();
+  sheet.tinted = tinted;
 }
 
 bool sure_for_the_font(const Glyph& glyph, bool blind_font) {
@@ -558,14 +558,13 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
     if (p.glyph >= 0 && p.pair < 0) {
       const Glyph& g = sheet.glyphs[static_cast<std::size_t>(p.glyph)];
       const auto it = std::find(candidates.begin(), candidates.end(), g.text);
-      if (sure_for_the_font(g, blind) && it != candidates.end()) l.sure = static_cast<int>(it - candidates.begin());
+      if (it != candidates.end()) {
+        const int read = static_cast<int>(it - candidates.begin());
+        if (sure_for_the_font(g, blind)) l.sure = read;
+        if (g.confidence >= kNearlySure) l.read = read;
+      }
     }
     if (p.pair < 0) settle_near_tie(ts, p.centre, *font, candidates, search, l.sure, l.scores);
-    if (p.glyph >= 0 && p.pair < 0) {
-      const Glyph& g = sheet.glyphs[static_cast<std::size_t>(p.glyph)];
-      const auto it = std::find(candidates.begin(), candidates.end(), g.text);
-      if (g.confidence >= kNearlySure && it != candidates.end()) l.read = static_cast<int>(it - candidates.begin());
-    }
     l.unread_ink = p.glyph < 0;
     scored.push_back(std::move(l));
   }

@@ -54,18 +54,6 @@ Image resized(const Image& image, double scale) {
   return result;
 }
 
-// The pixels of a strong colour (chroma, the channels' spread, of 48 or more): a textbook's marks.
-cv::Mat tinted_pixels(const Image& image) {
-  constexpr int kTinted = 48;
-  cv::Mat out = cv::Mat::zeros(image.height, image.width, CV_8U);
-  if (image.rgb.size() != static_cast<std::size_t>(image.width) * image.height * 3) return out;
-  for (int i = 0; i < image.width * image.height; ++i) {
-    const std::uint8_t* p = &image.rgb[3 * static_cast<std::size_t>(i)];
-    if (std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) >= kTinted) out.data[i] = 255;
-  }
-  return out;
-}
-
 // The reader judges ink at a share of the strokes' own darkness at least (a third for strokes and
 // dots; a quarter for letters, whose thin joins are lighter, and only when the picture has halos
 // away from its strokes: the fringe of a clean letter holds its strokes together): compression halos and faint specks

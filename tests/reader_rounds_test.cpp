@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "vision/glyph_render.hpp"
@@ -118,6 +119,39 @@ TEST(ReaderRounds, TheInkBetweenTwoPointsOnACircleNearTheirChordIsTheArcs) {
   const double length = std::hypot(far.x - e.x, far.y - e.y);
   const P2 off{-1.5 * (far.y - e.y) / length, 1.5 * (far.x - e.x) / length};
   EXPECT_FALSE(read::arc_between(sheet, rounds, {e.x + off.x, e.y + off.y}, 4, {far.x + off.x, far.y + off.y}, 4, 180));
+}
+
+// A glyph read as `text` at `confidence`, `height` px tall, its box's top left at (x, y).
+read::Glyph glyph(const std::string& text, double confidence, int x, int y, int height) {
+  read::Glyph g;
+  g.text = text, g.confidence = confidence;
+  g.box = cv::Rect(x, y, height * 2 / 3, height);
+  g.centre = {x + g.box.width / 2.0, y + height / 2.0}, g.height = height;
+  return g;
+}
+
+// VisOnlyQA 00953noise_1: D's bowl beside its dot read as a round 7.2 px in radius, among capitals
+// 16 px tall read surely and a JPEG's blocks read as twelve glyphs 4 to 9 px tall (the median of all
+// 9, the upper of the middle two). The letters' height is the sure capitals': the bowl, half a letter, is dropped
+// anywhere; a round of 0.6 letters only beside a glyph; one of a letter and more is a circle.
+TEST(ReaderRounds, ALettersBowlIsDroppedAtTheCapitalsHeightNotThatOfSpecksReadAsGlyphs) {
+  std::vector<read::Glyph> glyphs;
+  for (int i = 0; i < 8; ++i) glyphs.push_back(glyph(std::string(1, static_cast<char>('A' + i)), 0.99, 40 * i, 0, 16));
+  for (int i = 0; i < 12; ++i) glyphs.push_back(glyph(i % 2 ? "r" : "", 0.6, 40 * i, 400, 4 + i / 2));
+  EXPECT_DOUBLE_EQ(read::capital_height(glyphs), 16);
+  auto round = [](double x, double y, double r) {
+    read::Round c;
+    c.centre = {x, y}, c.radius = r;
+    return c;
+  };
+  std::vector<read::Round> rounds{round(200, 200, 7.2), round(300, 200, 9.6), round(10, 30, 9.6), round(200, 300, 16)};
+  EXPECT_TRUE(read::drop_letter_bowls(rounds, glyphs));
+  ASSERT_EQ(rounds.size(), 2u);
+  EXPECT_EQ(rounds[0].centre.x, 300);  // 0.6 letters, no glyph near: kept
+  EXPECT_EQ(rounds[1].radius, 16);
+  // No glyph read surely as a capital: the median of all the glyphs' heights (the upper of the middle two).
+  for (read::Glyph& g : glyphs) g.confidence = 0.5;
+  EXPECT_DOUBLE_EQ(read::capital_height(glyphs), 9);
 }
 
 }  // namespace

@@ -164,6 +164,11 @@ void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const
 /// A round keeps its own straight bits (pieces lying along it) and its duplicates out of the count.
 void drop_rounds_of_strokes(const Sheet& sheet, std::vector<Round>& rounds, const std::vector<Piece>& pieces);
 
+/// Removes the rounds that are a letter's bowl (O, D, C, G read as a small circle), their ink the
+/// letters': no larger than half the letters' height (capital_height) anywhere, or three quarters
+/// of it within half a letter of a glyph. Returns whether any was removed.
+bool drop_letter_bowls(std::vector<Round>& rounds, const std::vector<Glyph>& glyphs);
+
 /// The picture's wobble and matching tolerance measured on the strokes read, as the cross-check
 /// measures them on a scene's strokes (docs/vision.md): with its paper, noise and stroke width.
 PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds);
@@ -268,6 +273,11 @@ struct LetterPlace {
 /// black core). `tinted` (tinted_pixels of the sheet's picture) is kept on the sheet for the font's
 /// search of unread ink, or emptied when the letters are not neutral.
 void drop_tinted_glyphs(Sheet& sheet, const cv::Mat& tinted);
+
+/// The letters' height: the median height of the glyphs read nearly surely (0.9) as one capital,
+/// else of all glyphs. A noisy picture's glyphs hold many bits of letters and strokes (VisOnlyQA
+/// 00953noise_1: heights 5 to 35 px about capitals 32 px tall, their median 16).
+double capital_height(const std::vector<Glyph>& glyphs);
 
 /// Whether the classifier's read of `glyph` is sure enough to agree with the font (LetterPlace's
 /// `sure`): confident (0.99) against a font found from sure letters; nearly sure (0.9) against one

@@ -324,6 +324,15 @@ void drop_tinted_glyphs(Sheet& sheet, const cv::Mat& tinted) {
   sheet.tinted = tinted;
 }
 
+double capital_height(const std::vector<Glyph>& glyphs) {
+  std::vector<double> capitals, all;
+  for (const Glyph& g : glyphs) {
+    all.push_back(g.height);
+    if (single_capital(g.text) && g.confidence >= kNearlySure) capitals.push_back(g.height);
+  }
+  return median_of(capitals.empty() ? std::move(all) : std::move(capitals));
+}
+
 bool sure_for_the_font(const Glyph& glyph, bool blind_font) {
   return blind_font ? glyph.confidence >= kNearlySure : !glyph.doubtful && glyph.confidence >= 0.99;
 }

@@ -196,27 +196,11 @@ class Reader {
       const cv::Mat tinted = layers ? cv::Mat() : tinted_pixels(work);
       read::read_glyphs(sheet_, for_letters, strokes);
       read::drop_tinted_glyphs(sheet_, tinted);
-      // A round of a letter's size where a letter is, or no larger than half a letter anywhere, is a
-      // letter's bowl (O, D, C, G read as a small circle), its ink taken from the letters: dropped,
-      // and the letters read again without it.
-      if (const double letter = median_glyph_height(); letter > 0) {
-        const auto before = rounds_.size();
-        std::erase_if(rounds_, [&](const Round& r) {
-          if (r.radius > 0.75 * letter) return false;
-          if (r.radius <= 0.5 * letter) return true;
-          const cv::Rect box(cvRound(r.centre.x - r.radius), cvRound(r.centre.y - r.radius), cvRound(2 * r.radius),
-                             cvRound(2 * r.radius));
-          const int pad = cvRound(letter / 2);
-          return std::any_of(sheet_.glyphs.begin(), sheet_.glyphs.end(), [&](const Glyph& g) {
-            return !(box & cv::Rect(g.box.x - pad, g.box.y - pad, g.box.width + 2 * pad, g.box.height + 2 * pad))
-                        .empty();
-          });
-        });
-        if (rounds_.size() != before) {
-          if (!layers) draw_rounds(lines_only, thickness);
-          read::read_glyphs(sheet_, for_letters, lines_only);
-          read::drop_tinted_glyphs(sheet_, tinted);
-        }
+      // A letter's bowl read as a small circle: dropped, and the letters read again without it.
+      if (read::drop_letter_bowls(rounds_, sheet_.glyphs)) {
+        if (!layers) draw_rounds(lines_only, thickness);
+        read::read_glyphs(sheet_, for_letters, lines_only);
+        read::drop_tinted_glyphs(sheet_, tinted);
       }
       if (!lettered()) {
         sheet_.glyphs.clear();

@@ -322,4 +322,21 @@ void read_rounds(const Sheet& sheet, const std::vector<Detections::Ellipse>& pro
   });
 }
 
+bool drop_letter_bowls(std::vector<Round>& rounds, const std::vector<Glyph>& glyphs) {
+  const double letter = capital_height(glyphs);
+  if (letter <= 0) return false;
+  const auto before = rounds.size();
+  std::erase_if(rounds, [&](const Round& r) {
+    if (r.radius > 0.75 * letter) return false;
+    if (r.radius <= 0.5 * letter) return true;
+    const cv::Rect box(cvRound(r.centre.x - r.radius), cvRound(r.centre.y - r.radius), cvRound(2 * r.radius),
+                       cvRound(2 * r.radius));
+    const int pad = cvRound(letter / 2);
+    return std::any_of(glyphs.begin(), glyphs.end(), [&](const Glyph& g) {
+      return !(box & cv::Rect(g.box.x - pad, g.box.y - pad, g.box.width + 2 * pad, g.box.height + 2 * pad)).empty();
+    });
+  });
+  return rounds.size() != before;
+}
+
 }  // namespace geotruth::vision::read

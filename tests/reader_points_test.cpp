@@ -2,7 +2,8 @@
 // read as stroke ends scattered about it, is one point where the strokes' lines meet; a stroke
 // that ends on a line beside a crossing of that line stays a point of its own. And letters on
 // their ring (attach_letters.cpp, settle_on_ring): two letters on each other's dots trade them
-// when both then sit on the ring. And a circle made of other strokes' ink is none (read_strokes.cpp).
+// when both then sit on the ring, and a letter left over takes the only free point near it. And a
+// circle made of other strokes' ink is none (read_strokes.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -165,6 +166,35 @@ TEST(ReaderRing, ALetterLeftOnACrossingOffTheRingMovesToItsFreeDot) {
   attached = {{0, 0.5, -1, 0}};
   settle_on_ring({l}, attached, farther, placement, false);
   EXPECT_EQ(attached[0].point, 0);
+}
+
+// VisOnlyQA 00033noise_1: E's letter written 36 px from its point, where five strokes meet and hide
+// its dot (read as a crossing), far off the figure's ring; no dot is left for it. Its box (603..613,
+// 563..579) is 27.5 px across and 8 px down from the crossing at (640.5, 555): 1.79 of its 16 px
+// heights. It takes the crossing, the next free point (11.7 heights away) its runner-up. Not when
+// another free point is within twice that (2.41 heights), nor when the crossing is 4.2 heights away.
+TEST(ReaderRing, ALetterLeftOverTakesTheOnlyFreePointNearIt) {
+  const std::vector<Glyph> glyphs{letter_at("A", {100, 100}), letter_at("E", {608, 571})};
+  ReadPoint crossing, far;
+  crossing.at = {640.5, 555}, far.at = {800, 571};
+  std::vector<ReadPoint> points{dot_at({100, 120}), crossing, far};
+  const std::vector<Attachment> read_so{{0, 0.1, -1, 0}, {}};
+  std::vector<Attachment> attached = read_so;
+  take_nearest_free_points(glyphs, attached, points);
+  EXPECT_EQ(attached[0].point, 0);
+  ASSERT_EQ(attached[1].point, 1);
+  EXPECT_NEAR(attached[1].cost, std::hypot(27.5, 8) / 16, 1e-9);
+  EXPECT_EQ(attached[1].runner_up, 2);
+  EXPECT_NEAR(attached[1].runner_up_cost, 187.0 / 16, 1e-9);
+  points[2].at = {650, 590};  // 37 px across, 11 down: 2.41 heights
+  attached = read_so;
+  take_nearest_free_points(glyphs, attached, points);
+  EXPECT_EQ(attached[1].point, -1);
+  points[2].at = {800, 571};
+  points[1].at = {680, 555};  // 67 px across, 8 up: 4.2 heights
+  attached = read_so;
+  take_nearest_free_points(glyphs, attached, points);
+  EXPECT_EQ(attached[1].point, -1);
 }
 
 // VisOnlyQA 00832: K's joint, as thick as the figure's dots, was read as a dot under the letter, and

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <functional>
 #include <geotruth/reader.hpp>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -43,6 +44,15 @@ constexpr double kNearReach = 1.6;
 // A letter off the ring by this many ring tolerances, and twice the ring's radius, is not written
 // beside its point (VisOnlyQA writes some letters farther out than the ring: 0.9 of its radius).
 constexpr double kFarOffRing = 3;
+// A letter left without a point takes the only free point this many of its heights from its box.
+constexpr double kLeftOverReach = 2 * kNearReach;
+
+// Distance (px) from p to the glyph's box, 0 inside it.
+double distance_to_box(const Glyph& g, P2 p) {
+  const double dx = std::max({0.0, g.box.x - p.x, p.x - (g.box.x + g.box.width)});
+  const double dy = std::max({0.0, g.box.y - p.y, p.y - (g.box.y + g.box.height)});
+  return std::hypot(dx, dy);
+}
 
 struct Ring {
   P2 shift;  // c
@@ -126,11 +136,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
                                        bool dotted, LetterPlacement* placement) {
   auto height = [](const Glyph& g) { return std::max(4.0, g.height); };
   // Distance from a point to a letter's box, in letter heights.
-  auto box_distance = [&](const Glyph& g, const ReadPoint& p) {
-    const double dx = std::max({0.0, g.box.x - p.at.x, p.at.x - (g.box.x + g.box.width)});
-    const double dy = std::max({0.0, g.box.y - p.at.y, p.at.y - (g.box.y + g.box.height)});
-    return std::hypot(dx, dy) / height(g);
-  };
+  auto box_distance = [&](const Glyph& g, const ReadPoint& p) { return distance_to_box(g, p.at) / height(g); };
   // A figure that marks its points with dots names dots (a dot the reader missed aside); and a
   // letter is written off the strokes leaving its point (one seen along a stroke from a point is
   // more likely that stroke's other point's, or another's).
@@ -493,6 +499,33 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
     const double own = off_ring(g, a.point), rival = off_ring(g, a.runner_up);
     if (own <= placement.tolerance && rival > own + placement.tolerance)
       a.runner_up_cost = std::max(a.runner_up_cost, a.cost + (rival - own) / height(g));
+  }
+}
+
+void take_nearest_free_points(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
+                              const std::vector<ReadPoint>& points) {
+  std::vector<bool> lettered(points.size(), false);
+  for (const Attachment& a : attached)
+    if (a.point >= 0) lettered[static_cast<std::size_t>(a.point)] = true;
+  for (std::size_t g = 0; g < glyphs.size(); ++g) {
+    if (attached[g].point >= 0 || !glyph_names_a_point(glyphs[g])) continue;
+    const double height = std::max(4.0, glyphs[g].height);
+    int nearest = -1, next = -1;
+    double near_d = std::numeric_limits<double>::infinity(), next_d = near_d;
+    for (std::size_t p = 0; p < points.size(); ++p) {
+      if (lettered[p]) continue;
+      const double d = distance_to_box(glyphs[g], points[p].at) / height;
+      if (d < near_d)
+        next = nearest, next_d = near_d, nearest = static_cast<int>(p), near_d = d;
+      else if (d < next_d)
+        next = static_cast<int>(p), next_d = d;
+    }
+    if (std::getenv("GEOTRUTH_READER_DEBUG"))
+      std::fprintf(stderr, "left over '%s': nearest free point %d at %.2f heights, next %.2f\n", glyphs[g].text.c_str(),
+                   nearest, near_d, next_d);
+    if (nearest < 0 || near_d > kLeftOverReach || next_d < 2 * near_d) continue;
+    attached[g] = Attachment{nearest, near_d, next, next_d};
+    lettered[static_cast<std::size_t>(nearest)] = true;
   }
 }
 

@@ -113,6 +113,15 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
 void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
                     const std::vector<ReadPoint>& points, const LetterPlacement& placement, bool dotted);
 
+/// In a `dotted` figure, after settle_on_ring: a letter still without a point is the nearest free
+/// point's when that lies within 3.2 of the letter's heights from its box and every other free point
+/// is twice as far at least: a label written farther out than the others where strokes crowd its
+/// point, its dot lost in them and read as a crossing (VisOnlyQA 00033noise_1's E, 36 px from the
+/// crossing where five strokes meet, the next free point 175 px away). The next free point is its
+/// runner-up.
+void take_nearest_free_points(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
+                              const std::vector<ReadPoint>& points);
+
 /// In a figure lettered from A without a gap, the letters no glyph read names, looked for about the
 /// dots left without a letter, where the figure writes its letters (`placement`), each drawn in the
 /// figure's font: the best pairs first, each letter and each dot once, and only a clear match.

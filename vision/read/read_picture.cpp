@@ -261,6 +261,7 @@ class Reader {
     std::vector<read::Attachment> attached = read::attach_letters(sheet_.glyphs, points_, dotted, &placement);
     if (font_ && dotted) read::complete_letters(sheet_.glyphs, attached, points_, *font_, placement);
     read::settle_on_ring(sheet_.glyphs, attached, points_, placement, dotted);
+    if (dotted) read::take_nearest_free_points(sheet_.glyphs, attached, points_);
     names_.assign(points_.size(), "");
     letter_of_.assign(points_.size(), -1);
     std::map<std::string, int> used;

@@ -47,11 +47,16 @@ constexpr double kFarOffRing = 3;
 // A letter left without a point takes the only free point this many of its heights from its box.
 constexpr double kLeftOverReach = 2 * kNearReach;
 
-// Distance (px) from p to the glyph's box, 0 inside it.
-double distance_to_box(const Glyph& g, P2 p) {
+// A letter's height, the unit of the distances below (4 px at least: a speck read as a letter).
+double letter_height(const Glyph& g) {
+  return std::max(4.0, g.height);
+}
+
+// Distance from p to the letter's box (0 inside it), in letter heights.
+double box_distance(const Glyph& g, P2 p) {
   const double dx = std::max({0.0, g.box.x - p.x, p.x - (g.box.x + g.box.width)});
   const double dy = std::max({0.0, g.box.y - p.y, p.y - (g.box.y + g.box.height)});
-  return std::hypot(dx, dy);
+  return std::hypot(dx, dy) / letter_height(g);
 }
 
 struct Ring {
@@ -134,9 +139,6 @@ std::vector<int> most_pairs(const std::vector<Pair>& pairs, std::size_t glyphs, 
 
 std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const std::vector<ReadPoint>& points,
                                        bool dotted, LetterPlacement* placement) {
-  auto height = [](const Glyph& g) { return std::max(4.0, g.height); };
-  // Distance from a point to a letter's box, in letter heights.
-  auto box_distance = [&](const Glyph& g, const ReadPoint& p) { return distance_to_box(g, p.at) / height(g); };
   // A figure that marks its points with dots names dots (a dot the reader missed aside); and a
   // letter is written off the strokes leaving its point (one seen along a stroke from a point is
   // more likely that stroke's other point's, or another's).
@@ -177,7 +179,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
     if (!glyph_names_a_point(glyphs[g])) continue;
     for (std::size_t p = 0; p < points.size(); ++p)
-      if (const double d = box_distance(glyphs[g], points[p]); d <= kNearReach)
+      if (const double d = box_distance(glyphs[g], points[p].at); d <= kNearReach)
         near_pairs.push_back({d + penalty(glyphs[g], points[p]), g, p});
   }
   const std::vector<Attachment> near = assign(near_pairs, none, free);
@@ -186,7 +188,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
   // The ring, from the letters far and near, on the letter's centre (text written centred on its
   // place) or on its box's lower left (matplotlib's annotate anchors the text's baseline there).
   std::vector<double> heights;
-  for (const Glyph& g : glyphs) heights.push_back(height(g));
+  for (const Glyph& g : glyphs) heights.push_back(letter_height(g));
   const double typical_height = median_of(std::move(heights));
   // Position errors: a glyph's box against its anchor (side bearings), the dot's centre: a quarter
   // of a letter's height and a pixel and a half.
@@ -408,7 +410,7 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
     return std::abs(std::hypot(at.x - point.x - placement.shift.x, at.y - point.y - placement.shift.y) -
                     placement.radius);
   };
-  auto height = [&](std::size_t g) { return std::max(4.0, glyphs[g].height); };
+  auto height = [&](std::size_t g) { return letter_height(glyphs[g]); };
   // Each trade lowers the total by more than the tolerance, so the loop ends.
   for (bool traded = true; traded;) {
     traded = false;
@@ -509,12 +511,11 @@ void take_nearest_free_points(const std::vector<Glyph>& glyphs, std::vector<Atta
     if (a.point >= 0) lettered[static_cast<std::size_t>(a.point)] = true;
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
     if (attached[g].point >= 0 || !glyph_names_a_point(glyphs[g])) continue;
-    const double height = std::max(4.0, glyphs[g].height);
     int nearest = -1, next = -1;
     double near_d = std::numeric_limits<double>::infinity(), next_d = near_d;
     for (std::size_t p = 0; p < points.size(); ++p) {
       if (lettered[p]) continue;
-      const double d = distance_to_box(glyphs[g], points[p].at) / height;
+      const double d = box_distance(glyphs[g], points[p].at);
       if (d < near_d)
         next = nearest, next_d = near_d, nearest = static_cast<int>(p), near_d = d;
       else if (d < next_d)

@@ -154,5 +154,36 @@ TEST(ReaderRounds, ALettersBowlIsDroppedAtTheCapitalsHeightNotThatOfSpecksReadAs
   EXPECT_DOUBLE_EQ(read::capital_height(glyphs), 9);
 }
 
+// A piece of a straight stroke from (x0, y0) to (x1, y1).
+read::Piece piece(double x0, double y0, double x1, double y1) {
+  read::Piece p;
+  const double length = std::hypot(x1 - x0, y1 - y0);
+  p.origin = {x0, y0}, p.dir = {(x1 - x0) / length, (y1 - y0) / length}, p.t0 = 0, p.t1 = length;
+  return p;
+}
+
+// A letter's straight bits, like its bowl, are judged at the capitals' height: among the same 16 px
+// capitals and specks (all glyphs' median 9), a free bit 18 px long (1.1 letters, 2 of the specks'
+// median) is a letter's bit and dropped; as long a bit between two strokes, or a stroke and a
+// circle, is the figure's; one joined at one end only is dropped.
+TEST(ReaderRounds, ALettersStraightBitIsDroppedAtTheCapitalsHeight) {
+  read::Sheet sheet;
+  sheet.half = 1;  // strokes 3 px wide: an end joins a stroke within 3 px
+  for (int i = 0; i < 8; ++i)
+    sheet.glyphs.push_back(glyph(std::string(1, static_cast<char>('A' + i)), 0.99, 40 * i, 0, 16));
+  for (int i = 0; i < 12; ++i) sheet.glyphs.push_back(glyph(i % 2 ? "r" : "", 0.6, 40 * i, 400, 4 + i / 2));
+  read::Round circle;
+  circle.centre = {30, 130}, circle.radius = 12;
+  std::vector<read::Piece> pieces{piece(0, 100, 200, 100),  piece(0, 82, 200, 82),  // two strokes
+                                  piece(50, 20, 68, 20),                            // free
+                                  piece(100, 100, 100, 82),                         // between the strokes
+                                  piece(30, 100, 30, 118),                          // from a stroke to the circle
+                                  piece(160, 100, 160, 118)};                       // joined at one end
+  read::drop_letter_sized_pieces(sheet, pieces, {circle});
+  std::vector<double> kept_x;
+  for (const read::Piece& p : pieces) kept_x.push_back(p.a().x);
+  EXPECT_EQ(kept_x, (std::vector<double>{0, 0, 100, 30}));
+}
+
 }  // namespace
 }  // namespace geotruth::vision

@@ -159,6 +159,11 @@ void drop_dots_in_letters(const Sheet& sheet, std::vector<Dot>& dots);
 /// Removes the pieces that lie along a round's stroke (a circle's ink read as short straight bits).
 void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds);
 
+/// Removes the straight bits no longer than 1.5 letters (capital_height of the sheet's glyphs) that
+/// are not joined at both ends to a longer stroke or a round: a bit of a letter or a mark, not a
+/// stroke of the figure, whose short segments run between two strokes.
+void drop_letter_sized_pieces(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds);
+
 /// Removes the full rounds whose ink is nearly all other strokes': a small "circle" in a thicket of
 /// lines and arcs, inked all round only because within the walk's tolerance some stroke always is.
 /// A round keeps its own straight bits (pieces lying along it) and its duplicates out of the count.

@@ -213,7 +213,7 @@ class Reader {
     clock.step("pieces");
     read::drop_rounds_of_strokes(sheet_, rounds_, pieces_);
     read::drop_pieces_on_rounds(sheet_, pieces_, rounds_);
-    drop_letter_sized_pieces();
+    read::drop_letter_sized_pieces(sheet_, pieces_, rounds_);
     read::read_arcs(sheet_, proposals, pieces_, rounds_);
     clock.step("arcs");
     dots_ = read::read_dots(sheet_, pieces_, rounds_);
@@ -369,40 +369,6 @@ class Reader {
                     d.kind.empty() ? "a plain polygon" : ("a " + d.kind).c_str(), d.instead.c_str(), d.gap);
       doubt(FindingKind::pixel_ambiguous, {d.shape}, detail, Json{{"retype", d.shape}, {"to", d.instead}}, d.gap);
     }
-  }
-
-  // A straight bit no longer than a letter and joined to no other stroke at both ends is a bit of a
-  // letter (or a mark), not a stroke of the figure: a short segment of a figure runs between two
-  // strokes.
-  void drop_letter_sized_pieces() {
-    if (sheet_.glyphs.empty()) return;
-    const double letter = median_glyph_height();
-    const double tolerance = sheet_.stroke_tolerance() + 1;
-    std::vector<Piece> kept;
-    for (std::size_t i = 0; i < pieces_.size(); ++i) {
-      const Piece& p = pieces_[i];
-      if (p.length() >= 1.5 * letter) {
-        kept.push_back(p);
-        continue;
-      }
-      auto joined = [&](P2 end) {
-        for (std::size_t j = 0; j < pieces_.size(); ++j)
-          if (j != i && pieces_[j].length() >= 1.5 * letter && read::piece_distance(pieces_[j], end) <= tolerance)
-            return true;
-        return std::any_of(rounds_.begin(), rounds_.end(), [&](const Round& r) {
-          return std::abs(std::hypot(end.x - r.centre.x, end.y - r.centre.y) - r.radius) <= tolerance;
-        });
-      };
-      if (joined(p.a()) && joined(p.b())) kept.push_back(p);
-    }
-    pieces_ = std::move(kept);
-  }
-
-  // The median height of the letters read, 0 without letters.
-  double median_glyph_height() const {
-    std::vector<double> heights;
-    for (const Glyph& g : sheet_.glyphs) heights.push_back(g.height);
-    return median_of(std::move(heights));
   }
 
   // The long straight strokes read so far, `thickness` wide, for the letter reader to separate the

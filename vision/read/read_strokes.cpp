@@ -223,6 +223,26 @@ std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>&
   return kept;
 }
 
+void drop_letter_sized_pieces(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds) {
+  if (sheet.glyphs.empty()) return;
+  // The capitals' height, not every glyph's: a noisy JPEG's specks read as glyphs make the median
+  // of all a fraction of a letter.
+  const double long_piece = 1.5 * capital_height(sheet.glyphs);
+  const double tolerance = sheet.stroke_tolerance() + 1;
+  auto joined = [&](std::size_t self, P2 end) {
+    for (std::size_t j = 0; j < pieces.size(); ++j)
+      if (j != self && pieces[j].length() >= long_piece && piece_distance(pieces[j], end) <= tolerance) return true;
+    return std::any_of(rounds.begin(), rounds.end(), [&](const Round& r) {
+      return std::abs(std::hypot(end.x - r.centre.x, end.y - r.centre.y) - r.radius) <= tolerance;
+    });
+  };
+  std::vector<Piece> kept;
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    if (pieces[i].length() >= long_piece || (joined(i, pieces[i].a()) && joined(i, pieces[i].b())))
+      kept.push_back(pieces[i]);
+  pieces = std::move(kept);
+}
+
 void drop_pieces_on_rounds(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds) {
   // A straight bit of a circle's stroke lies along it for most of its length (its ends may stray by
   // the walk's tolerance), and a bit where a stroke crosses a circle at a shallow angle lies along

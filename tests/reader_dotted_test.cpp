@@ -387,6 +387,57 @@ TEST(ReaderDotted, DotsUnderLettersGiveTheMarkerWhereSpecksRecurOffThem) {
   for (const read::Dot& r : read) EXPECT_LT(r.at.y, 200) << "a speck at " << r.at.x;
 }
 
+// VisOnlyQA 00062noise_1: four dots 3.0 to 3.6 px thick and a JPEG's blocks along the strokes, 2.2
+// px, kept as dots (just over 0.7 of the thickest). Nine blocks made the median dot a block, no
+// marker, and the figure undotted: a stroke ending 13 px short of its dot (D's, faint there) did not
+// reach it. The marker is the median of the marker-sized dots, and they are what is counted. A
+// sketch's three thick crossings among eight letters mark no points.
+TEST(ReaderDotted, TheMarkerIsTheMedianOfTheMarkerSizedDotsNotOfTheBlocks) {
+  auto dot = [](double radius) { return read::Dot{{0, 0}, radius}; };
+  read::Sheet sheet;
+  sheet.half = 0.5, sheet.stroke = 2, sheet.ridge = 0.96;  // a marker is 2.46 px or more
+  std::vector<read::Dot> dots{dot(3.6), dot(3.2), dot(3.2), dot(3.0)};
+  for (int i = 0; i < 9; ++i) dots.push_back(dot(2.2));
+  EXPECT_DOUBLE_EQ(read::marker_radius(sheet, dots), 3.2);
+  sheet.glyphs.resize(4);
+  EXPECT_TRUE(read::marks_points_with_dots(sheet, dots));
+  std::vector<read::Dot> sketch{dot(2.8), dot(2.8), dot(2.8)};
+  for (int i = 0; i < 8; ++i) sketch.push_back(dot(2.0));
+  sheet.glyphs.resize(8);
+  EXPECT_FALSE(read::marks_points_with_dots(sheet, sketch));
+  // No dot of a marker's size: the median of all.
+  EXPECT_DOUBLE_EQ(read::marker_radius(sheet, {dot(2.0), dot(2.2), dot(1.5)}), 2.0);
+}
+
+// VisOnlyQA 00867noise_1: 31 JPEG blocks along the strokes, 2.5 px, among dots of 3.6, each a point
+// of its own on its line. In a dotted figure a thin dot midway along one stroke is dropped; one
+// where two strokes cross, at a stroke's end or on a circle stays (a sketch draws some markers
+// thinner), and so does every dot of a figure that marks no points.
+TEST(ReaderDotted, ThinDotsMidwayAlongAStrokeAreBlocksInADottedFigure) {
+  auto dot = [](double x, double y, double radius) { return read::Dot{{x, y}, radius}; };
+  auto piece = [](double x0, double y0, double x1, double y1) { return read::Piece::from_to({x0, y0}, {x1, y1}); };
+  read::Sheet sheet;
+  sheet.half = 0.5, sheet.stroke = 2, sheet.ridge = 0.96;  // a marker is 2.46 px or more
+  sheet.glyphs.resize(4);
+  const std::vector<read::Piece> pieces{piece(0, 100, 300, 100), piece(150, 0, 150, 200), piece(0, 300, 100, 300)};
+  read::Round circle;
+  circle.centre = {400, 300}, circle.radius = 50;
+  const std::vector<read::Dot> all{dot(0, 100, 3.2),   dot(300, 100, 3.2), dot(150, 0, 3.2),
+                                   dot(150, 200, 3.2), dot(60, 100, 2.2),  // midway along one stroke: a block
+                                   dot(150, 100, 2.2),                     // where two cross
+                                   dot(100, 300, 2.2),                     // a stroke's end
+                                   dot(450, 300, 2.2)};                    // on the circle
+  std::vector<read::Dot> dots = all;
+  read::drop_blocks_along_strokes(sheet, dots, pieces, {circle});
+  std::vector<double> xs;
+  for (const read::Dot& d : dots) xs.push_back(d.at.x);
+  EXPECT_EQ(xs, (std::vector<double>{0, 300, 150, 150, 150, 100, 450}));
+  sheet.glyphs.resize(9);  // four markers for nine letters: no dotted figure
+  dots = all;
+  read::drop_blocks_along_strokes(sheet, dots, pieces, {circle});
+  EXPECT_EQ(dots.size(), all.size());
+}
+
 TEST(ReaderDotted, TwoLettersOffTheRingShareTheirDotsAtTheLeastDistance) {
   // A to F written on the ring; G and H moved off it, both far from their dots. H's letter is a
   // pixel nearer G's dot than G's own letter is, so handing out the nearest pair first gives H G's

@@ -156,10 +156,7 @@ TEST(ReaderRounds, ALettersBowlIsDroppedAtTheCapitalsHeightNotThatOfSpecksReadAs
 
 // A piece of a straight stroke from (x0, y0) to (x1, y1).
 read::Piece piece(double x0, double y0, double x1, double y1) {
-  read::Piece p;
-  const double length = std::hypot(x1 - x0, y1 - y0);
-  p.origin = {x0, y0}, p.dir = {(x1 - x0) / length, (y1 - y0) / length}, p.t0 = 0, p.t1 = length;
-  return p;
+  return read::Piece::from_to({x0, y0}, {x1, y1});
 }
 
 // A letter's straight bits, like its bowl, are judged at the capitals' height: among the same 16 px

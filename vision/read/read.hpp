@@ -5,6 +5,7 @@
 #include <opencv2/core.hpp>
 
 #include <geotruth/reader.hpp>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <string>
@@ -52,6 +53,14 @@ struct Piece {
   double contrast = 0;  ///< median darkness of its ink, gray levels
   bool dashed = false;
   bool between_dots = false;  ///< drawn from dot centre to dot centre (dot_to_dot_pieces): placed exactly
+  /// The piece inked from a to b (a ≠ b), seen all along.
+  static Piece from_to(P2 a, P2 b) {
+    Piece p;
+    const double length = std::hypot(b.x - a.x, b.y - a.y);
+    p.origin = a, p.dir = {(b.x - a.x) / length, (b.y - a.y) / length};
+    p.t0 = p.seen0 = 0, p.t1 = p.seen1 = length;
+    return p;
+  }
   P2 at(double t) const { return {origin.x + t * dir.x, origin.y + t * dir.y}; }
   P2 a() const { return at(t0); }
   P2 b() const { return at(t1); }
@@ -151,6 +160,12 @@ void read_arcs(const Sheet& sheet, const std::vector<Detections::Ellipse>& propo
 /// Filled dots: round blobs of ink the strokes do not explain.
 std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds);
 
+/// In a figure that marks its points with dots (marks_points_with_dots), removes the dots thinner
+/// than a marker (is_marker) that lie midway along one straight stroke, where no other stroke or
+/// circle meets it: a JPEG's blocks and a sketch's lumps, no points.
+void drop_blocks_along_strokes(const Sheet& sheet, std::vector<Dot>& dots, const std::vector<Piece>& pieces,
+                               const std::vector<Round>& rounds);
+
 /// The font places a letter more exactly than the classifier's box did (an italic M read as IVI,
 /// boxed without its top corners): in a figure that does not mark its points with dots, a blob read
 /// as a dot within a letter the font read (`by_font`) is that letter's ink, and is dropped.
@@ -200,8 +215,13 @@ struct FittedCircle {
 };
 std::optional<FittedCircle> least_squares_circle(const std::vector<P2>& points);
 
-/// The dots' typical radius (the figure's point marker), 0 without dots.
-double marker_radius(const std::vector<Dot>& dots);
+/// The thickest radius that recurs: the second of the first three, in decreasing order, within 15 %
+/// of each other; 0 when none does.
+double recurring_radius(std::vector<double> radii);
+
+/// The dots' typical radius (the figure's point marker): the median of those of a marker's size
+/// (is_marker), else of all; 0 without dots.
+double marker_radius(const Sheet& sheet, const std::vector<Dot>& dots);
 
 /// Whether dots of this radius are a point marker: far thicker than the strokes (two and a half
 /// times their half-width, and a pixel and a half more), where a crossing of strokes is not.
@@ -216,8 +236,8 @@ bool is_marker(const Sheet& sheet, double radius);
 bool arc_between(const Sheet& sheet, const std::vector<Round>& rounds, P2 a, double radius_a, P2 b, double radius_b,
                  double contrast);
 
-/// Whether the picture marks its points with dots: three or more, of a marker's size, and at least
-/// half as many as the letters read.
+/// Whether the picture marks its points with dots: three or more of a marker's size (is_marker), and
+/// at least half as many as the letters read.
 bool marks_points_with_dots(const Sheet& sheet, const std::vector<Dot>& dots);
 
 /// Dotted figures: every segment between two dots that is inked all along is a line (the longest

@@ -137,24 +137,17 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
   // but a crossing of thin strokes is far thinner), and a blob much thinner is no dot of this figure
   // (a JPEG's blocks along a stroke, a letter's thick joint).
   if (dots.size() >= 2) {
-    // The thickest radius that recurs (two others within 15 % below it).
-    auto recurring = [](std::vector<double> radii) {
-      std::sort(radii.begin(), radii.end(), std::greater<>());
-      for (std::size_t i = 0; i + 3 <= radii.size(); ++i)
-        if (radii[i + 2] >= 0.85 * radii[i]) return radii[i + 1];
-      return 0.0;
-    };
     std::vector<double> radii;
     for (const Dot& d : dots) radii.push_back(d.radius);
     for (const Dot& d : hidden) radii.push_back(d.radius);
-    double marker = recurring(radii);
+    double marker = recurring_radius(radii);
     // In a JPEG whose letters are written over their dots, the dots the letters leave may not
     // recur among the blobs off the letters, but its blocks do, thinner than any marker
     // (VisOnlyQA 00099noise_1: three dots of six clear of letters, as thick as 3.0 to 4.0 px, and
     // a score of blocks 2.0 to 2.2 px): the dots under letters count too.
     if (!is_marker(sheet, marker)) {
       for (const Dot& d : under_letters) radii.push_back(d.radius);
-      marker = recurring(std::move(radii));
+      marker = recurring_radius(std::move(radii));
     }
     const bool seen_clear = std::any_of(dots.begin(), dots.end(),
                                         [&](const Dot& d) { return std::abs(d.radius - marker) <= 0.15 * marker; });
@@ -176,6 +169,30 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
     }
   }
   return dots;
+}
+
+void drop_blocks_along_strokes(const Sheet& sheet, std::vector<Dot>& dots, const std::vector<Piece>& pieces,
+                               const std::vector<Round>& rounds) {
+  if (!marks_points_with_dots(sheet, dots)) return;
+  // A figure that marks its points does so with markers: a thinner dot midway along one stroke,
+  // where no other stroke meets it, is a JPEG's block (VisOnlyQA 00867noise_1: 31 blocks of 2.5 px
+  // among dots of 3.6) or a sketch's lump. A thin dot where strokes meet or end stays: a sketch
+  // draws some markers thinner.
+  const double on = sheet.on_stroke();
+  std::erase_if(dots, [&](const Dot& d) {
+    if (is_marker(sheet, d.radius)) return false;
+    int through = 0, midway = 0;
+    for (const Piece& piece : pieces) {
+      if (piece_distance(piece, d.at) > on + d.radius) continue;
+      ++through;
+      const double t = piece.along(d.at);
+      midway += t > piece.t0 + d.radius + on && t < piece.t1 - d.radius - on;
+    }
+    const bool on_round = std::any_of(rounds.begin(), rounds.end(), [&](const Round& r) {
+      return std::abs(dist(d.at, r.centre) - r.radius) <= on + d.radius;
+    });
+    return through == 1 && midway == 1 && !on_round;
+  });
 }
 
 void drop_dots_in_letters(const Sheet& sheet, std::vector<Dot>& dots) {

@@ -217,6 +217,7 @@ class Reader {
     read::read_arcs(sheet_, proposals, pieces_, rounds_);
     clock.step("arcs");
     dots_ = read::read_dots(sheet_, pieces_, rounds_);
+    read::drop_blocks_along_strokes(sheet_, dots_, pieces_, rounds_);
     read::extend_under_labels(sheet_, pieces_);
     // Ellipses are shapes of pictures without letters (a lettered figure's are circles, or curves
     // the ellipse fit only approximates).
@@ -586,7 +587,7 @@ class Reader {
   // another) — the reading with a line between them is the picture's as well.
   void doubt_unread_joins() {
     constexpr double kMayBeDrawn = 0.6;
-    const double marker = read::marks_points_with_dots(sheet_, dots_) ? read::marker_radius(dots_) : 0;
+    const double marker = read::marks_points_with_dots(sheet_, dots_) ? read::marker_radius(sheet_, dots_) : 0;
     const double skip = marker + sheet_.half + 1, across = sheet_.half + 1;
     const auto& scene = out_.scene;
     auto joined = [&](std::size_t a, std::size_t b) {

@@ -281,7 +281,7 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
   // reach is its radius and a merge distance), else starts a point. In a figure that marks its
   // points with dots, a stroke end reaches as far as a dot would: a marker the dot finder missed
   // (a JPEG's blur) lengthens its stroke by its radius past the corner.
-  const double end_reach = merge + (marks_points_with_dots(sheet, dots) ? marker_radius(dots) : 0);
+  const double end_reach = merge + (marks_points_with_dots(sheet, dots) ? marker_radius(sheet, dots) : 0);
   std::vector<ReadPoint> points;
   std::vector<std::vector<P2>> members;
   for (const Candidate& c : candidates) {

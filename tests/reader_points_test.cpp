@@ -215,6 +215,16 @@ TEST(ReaderRing, ALetterOnAPointInsideItsOwnBoxOffTheRingMovesToItsFreeDot) {
   attached = {{0, 0.1, -1, 0}};
   settle_on_ring({k}, attached, {dot_at({99, 101})}, placement, true);
   EXPECT_EQ(attached[0].point, 0) << "no free dot on the ring";
+  // VisOnlyQA 00131: B on a blob 3 px thick whose centre is 1 px outside its box (strokes crossing
+  // close together against the letter): the blob touches the box, and B moves. One 5 px off stays.
+  ReadPoint touching = dot_at({100, 109}), apart = dot_at({100, 113});
+  touching.dot_radius = apart.dot_radius = 3;
+  attached = {{0, 0.1, -1, 0}};
+  settle_on_ring({k}, attached, {touching, ring_dot}, placement, true);
+  EXPECT_EQ(attached[0].point, 1);
+  attached = {{0, 0.3, -1, 0}};
+  settle_on_ring({k}, attached, {apart, ring_dot}, placement, true);
+  EXPECT_EQ(attached[0].point, 0);
 }
 
 // VisOnlyQA 00565: B's dot is lost where six strokes meet, and a blob where two strokes cross at a

@@ -461,12 +461,13 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
     // A dotted figure letters its dots: a letter the near rule left on a crossing off the ring moves
     // to the free dot the ring puts it beside (a label written farther from its dot than from a
     // crossing). On the ring, the crossing may be its point (a dot lost in the strokes about it).
-    // So does a letter left on a point inside its own box off the ring: the letter's own ink, a
-    // joint as thick as a dot or a stroke's end in it (VisOnlyQA 00832's K, on its joint 23 px
-    // from its dot on the ring).
+    // So does a letter left on a point inside its own box off the ring, or on a dot touching it: the
+    // letter's own ink, a joint as thick as a dot or a stroke's end in it (VisOnlyQA 00832's K, on
+    // its joint 23 px from its dot on the ring), or strokes crossing close together against it
+    // (00131's B, a blob 1 px from its box, 17 px from its dot on the ring).
     auto in_own_box = [&](std::size_t g, int p) {
-      const P2& at = points[static_cast<std::size_t>(p)].at;
-      return glyphs[g].box.contains(cv::Point(static_cast<int>(at.x), static_cast<int>(at.y)));
+      const ReadPoint& point = points[static_cast<std::size_t>(p)];
+      return box_distance(glyphs[g], point.at) * letter_height(glyphs[g]) <= point.dot_radius;
     };
     for (std::size_t g = 0; g < glyphs.size(); ++g) {
       const int from = attached[g].point;

@@ -12,6 +12,7 @@ namespace geotruth::vision::read {
 struct ReadPoint {
   P2 at;
   int dot = -1;                 ///< the dot marking it, -1 none
+  double dot_radius = 0;        ///< that dot's radius
   std::vector<int> pieces;      ///< the pieces it lies on
   std::vector<int> rounds;      ///< the rounds it lies on
   std::vector<double> leaving;  ///< directions (radians, picture axes) of the strokes leaving it

@@ -296,6 +296,7 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
     if (home < 0) {
       ReadPoint p;
       p.at = c.at, p.dot = c.dot, p.centre_only = c.centre;
+      if (c.dot >= 0) p.dot_radius = dots[static_cast<std::size_t>(c.dot)].radius;
       points.push_back(p);
       members.push_back({c.at});
       home = static_cast<int>(points.size()) - 1;

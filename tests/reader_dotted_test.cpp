@@ -480,6 +480,36 @@ TEST(ReaderDotted, ALetterLeftToAGlyphThatReadsAsAnotherIsDoubtful) {
   EXPECT_TRUE(doubted);
 }
 
+// VisOnlyQA 00332noise_1: C and D 17 px apart, joined by a faint stroke the JPEG left inked along 88 %
+// of the stretch between their dots, not read as a line; no doubt was raised under four dots' reach
+// (20 px), and "there is a quadrilateral CBAD" was answered False. Here I and J 16 px apart, their
+// stroke 1.3 px wide at 0.43 of the ink's darkness: a stroke this short between two lettered dots is
+// read or doubted, never lost in silence.
+TEST(ReaderDotted, AShortStrokeBetweenTwoDotsIsReadOrDoubted) {
+  Figure figure = kFigure;
+  figure.points.push_back({"I", {718, 560}});
+  figure.points.push_back({"J", {733, 565}});
+  figure.segments.push_back({"I", "F"});
+  figure.segments.push_back({"J", "B"});
+  Image image = draw(20, {}, std::nullopt, figure);
+  Sheet faint;
+  faint.width = image.width, faint.height = image.height;
+  faint.strokes.push_back({{at("I", figure), at("J", figure)}, 1.3});
+  const Image stroke = draw_sheet(faint);
+  for (std::size_t i = 0; i < image.rgb.size(); ++i)
+    image.rgb[i] = static_cast<std::uint8_t>(std::min<int>(image.rgb[i], 255 - (255 - stroke.rgb[i]) / 2.3));
+  const PictureRead read = read_picture(dumped(image, "short_join"), "short_join");
+  ASSERT_TRUE(named(read.scene, "I") && named(read.scene, "J"));
+  const auto picture = nlohmann::json::parse(read.scene.extra)["picture"];
+  bool doubted = false;
+  for (const auto& d : picture.value("doubts", nlohmann::json::array()))
+    doubted |= d.value("kind", "") == "stroke_uncertain" && d.contains("instead") &&
+               d["instead"].value("add_line", nlohmann::json::array()).size() == 2 &&
+               std::set<std::string>(d["instead"]["add_line"].begin(), d["instead"]["add_line"].end()) ==
+                   std::set<std::string>{"I", "J"};
+  EXPECT_TRUE(joined(read.scene, "I", "J") || doubted);
+}
+
 TEST(ReaderDotted, ADotWhoseLetterFellPastTheEdgeIsTheLetterTheRangeLacks) {
   // D's dot 12 px above the picture's bottom edge and its letter written below it, outside the
   // picture (matplotlib clips it): A to H with D missing and one dot without a letter, so that dot is

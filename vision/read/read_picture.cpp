@@ -600,9 +600,10 @@ class Reader {
         if (index_[p] < 0 || index_[q] < 0) continue;
         const auto a = static_cast<std::size_t>(index_[p]), b = static_cast<std::size_t>(index_[q]);
         if (!scene.points[a].labelled || !scene.points[b].labelled || joined(a, b)) continue;
-        if (dist(points_[p].at, points_[q].at) < 4 * skip) continue;
+        // Short joins too (VisOnlyQA 00332noise_1's CD, 17 px): five samples clear of both dots.
+        if (dist(points_[p].at, points_[q].at) < 2 * skip + 5) continue;
         const read::Inking ink = read::inking(sheet_, points_[p].at, points_[q].at, skip, skip, across);
-        if (ink.samples < 8 || ink.coverage < kMayBeDrawn) continue;
+        if (ink.samples < 5 || ink.coverage < kMayBeDrawn) continue;
         if (read::arc_between(sheet_, rounds_, points_[p].at, skip, points_[q].at, skip, ink.contrast)) continue;
         doubt(FindingKind::stroke_uncertain, {scene.points[a].id, scene.points[b].id},
               "no stroke was read from " + scene.points[a].id + " to " + scene.points[b].id +

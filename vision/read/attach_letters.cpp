@@ -465,7 +465,7 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
     // letter's own ink, a joint as thick as a dot or a stroke's end in it (VisOnlyQA 00832's K, on
     // its joint 23 px from its dot on the ring), or strokes crossing close together against it
     // (00131's B, a blob 1 px from its box, 17 px from its dot on the ring).
-    auto in_own_box = [&](std::size_t g, int p) {
+    auto touches_own_box = [&](std::size_t g, int p) {
       const ReadPoint& point = points[static_cast<std::size_t>(p)];
       return box_distance(glyphs[g], point.at) * letter_height(glyphs[g]) <= point.dot_radius;
     };
@@ -473,7 +473,7 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
       const int from = attached[g].point;
       if (from < 0 || !glyph_names_a_point(glyphs[g]) || off_ring(g, from) <= placement.tolerance) continue;
       const bool crossing = points[static_cast<std::size_t>(from)].dot < 0;
-      if (crossing || in_own_box(g, from))
+      if (crossing || touches_own_box(g, from))
         move_to_ring(
             g, [&](std::size_t p) { return points[p].dot >= 0; }, crossing ? "crossing" : "its own ink");
     }

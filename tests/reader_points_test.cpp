@@ -197,6 +197,39 @@ TEST(ReaderRing, ALetterLeftOverTakesTheOnlyFreePointNearIt) {
   EXPECT_EQ(attached[1].point, -1);
 }
 
+// VisOnlyQA 00901noise_1: a stroke written across by C ends 1.8 px above C's box, where the letter's
+// ink begins, and C took that end (0.11 heights) over its crossing 4 px left of the box (0.24). A
+// letter on a bare stroke end at its box's edge takes a crossing or a dot about as near, the end its
+// runner-up; not an end 4 px from the box, not a runner-up that is an end too, nor one a fifth of a
+// letter farther, nor one another letter has.
+TEST(ReaderRing, ALetterOnAStrokeEndAtItsBoxTakesTheCrossingAsNear) {
+  const Glyph c = letter_at("C", {100, 100});  // its box: 95..105 by 92..108
+  ReadPoint end, crossing;
+  end.at = {100, 90.2}, end.pieces = {0};
+  crossing.at = {91, 102}, crossing.pieces = {0, 1};
+  const std::vector<Attachment> near_end{{0, 0.11, 1, 0.24}};
+  std::vector<Attachment> attached = near_end;
+  prefer_junctions_to_ends_at_letters({c}, attached, {end, crossing}, 2);
+  EXPECT_EQ(attached[0].point, 1);
+  EXPECT_EQ(attached[0].runner_up, 0);
+  ReadPoint far_end = end;
+  far_end.at = {100, 88};
+  attached = near_end;
+  prefer_junctions_to_ends_at_letters({c}, attached, {far_end, crossing}, 2);
+  EXPECT_EQ(attached[0].point, 0) << "an end 4 px from the box";
+  ReadPoint other_end = crossing;
+  other_end.pieces = {1};
+  attached = near_end;
+  prefer_junctions_to_ends_at_letters({c}, attached, {end, other_end}, 2);
+  EXPECT_EQ(attached[0].point, 0) << "the runner-up an end too";
+  attached = {{0, 0.11, 1, 0.35}};
+  prefer_junctions_to_ends_at_letters({c}, attached, {end, crossing}, 2);
+  EXPECT_EQ(attached[0].point, 0) << "the crossing a fifth of a letter farther";
+  attached = {{0, 0.11, 1, 0.24}, {1, 0.1, -1, 0}};
+  prefer_junctions_to_ends_at_letters({c, letter_at("D", {80, 110})}, attached, {end, crossing}, 2);
+  EXPECT_EQ(attached[0].point, 0) << "the crossing D's";
+}
+
 // VisOnlyQA 00832: K's joint, as thick as the figure's dots, was read as a dot under the letter, and
 // K took it; K's own dot lies on the ring 23 px away. A letter on a point inside its own box and off
 // the ring moves to the free dot the ring puts it beside, as from a crossing. A dot off the ring

@@ -531,6 +531,29 @@ void take_nearest_free_points(const std::vector<Glyph>& glyphs, std::vector<Atta
   }
 }
 
+void prefer_junctions_to_ends_at_letters(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
+                                         const std::vector<ReadPoint>& points, double reach) {
+  auto bare_end = [&](int p) {
+    const ReadPoint& point = points[static_cast<std::size_t>(p)];
+    return point.dot < 0 && point.pieces.size() == 1 && point.rounds.empty();
+  };
+  std::vector<bool> lettered(points.size(), false);
+  for (const Attachment& a : attached)
+    if (a.point >= 0) lettered[static_cast<std::size_t>(a.point)] = true;
+  for (std::size_t g = 0; g < glyphs.size(); ++g) {
+    const Attachment a = attached[g];
+    if (a.point < 0 || a.runner_up < 0 || !glyph_names_a_point(glyphs[g]) || !bare_end(a.point)) continue;
+    if (lettered[static_cast<std::size_t>(a.runner_up)] || bare_end(a.runner_up) ||
+        points[static_cast<std::size_t>(a.runner_up)].centre_only || a.runner_up_cost > a.cost + 0.2)
+      continue;
+    if (box_distance(glyphs[g], points[static_cast<std::size_t>(a.point)].at) * letter_height(glyphs[g]) > reach)
+      continue;
+    attached[g] = Attachment{a.runner_up, a.runner_up_cost, a.point, a.cost};
+    lettered[static_cast<std::size_t>(a.point)] = false;
+    lettered[static_cast<std::size_t>(a.runner_up)] = true;
+  }
+}
+
 std::optional<FittedCircle> least_squares_circle(const std::vector<P2>& points) {
   if (points.size() < 3) return std::nullopt;
   double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, sxz = 0, syz = 0, sz = 0;

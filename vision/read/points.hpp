@@ -114,6 +114,14 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
 void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
                     const std::vector<ReadPoint>& points, const LetterPlacement& placement, bool dotted);
 
+/// Last: a letter on a bare stroke end (no dot, no other stroke or circle there) at its own box's
+/// edge, within `reach` px of it, whose runner-up is a crossing or a dot about as near (within a fifth
+/// of a letter height), takes the runner-up, the end its runner-up: a stroke the letter is written
+/// across ends where the letter's ink begins, not at a point (VisOnlyQA 00901noise_1's C and
+/// 00839noise_1's H, each 8 px from its crossing).
+void prefer_junctions_to_ends_at_letters(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
+                                         const std::vector<ReadPoint>& points, double reach);
+
 /// In a `dotted` figure, after settle_on_ring: a letter still without a point is the nearest free
 /// point's when that lies within 3.2 of the letter's heights from its box and every other free point
 /// is twice as far at least: a label written farther out than the others where strokes crowd its

@@ -52,11 +52,24 @@ double letter_height(const Glyph& g) {
   return std::max(4.0, g.height);
 }
 
-// Distance from p to the letter's box (0 inside it), in letter heights.
-double box_distance(const Glyph& g, P2 p) {
+// Distance from p to the letter's box (0 inside it), in pixels.
+double box_gap_px(const Glyph& g, P2 p) {
   const double dx = std::max({0.0, g.box.x - p.x, p.x - (g.box.x + g.box.width)});
   const double dy = std::max({0.0, g.box.y - p.y, p.y - (g.box.y + g.box.height)});
-  return std::hypot(dx, dy) / letter_height(g);
+  return std::hypot(dx, dy);
+}
+
+// The same in letter heights.
+double box_distance(const Glyph& g, P2 p) {
+  return box_gap_px(g, p) / letter_height(g);
+}
+
+// Which points a letter is attached to.
+std::vector<bool> lettered_points(const std::vector<Attachment>& attached, std::size_t points) {
+  std::vector<bool> lettered(points, false);
+  for (const Attachment& a : attached)
+    if (a.point >= 0) lettered[static_cast<std::size_t>(a.point)] = true;
+  return lettered;
 }
 
 struct Ring {
@@ -381,9 +394,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
   auto attached = [](const std::vector<Attachment>& a) {
     return std::count_if(a.begin(), a.end(), [](const Attachment& x) { return x.point >= 0; });
   };
-  std::vector<bool> lettered(points.size(), false);
-  for (const Attachment& a : out)
-    if (a.point >= 0) lettered[static_cast<std::size_t>(a.point)] = true;
+  const std::vector<bool> lettered = lettered_points(out, points.size());
   const bool letter_left = std::any_of(out.begin(), out.end(), [&](const Attachment& a) { return a.point < 0; });
   bool dot_left = false;
   for (std::size_t p = 0; p < points.size(); ++p) dot_left |= points[p].dot >= 0 && !lettered[p];
@@ -430,9 +441,7 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
       }
   }
   if (dotted) {
-    std::vector<bool> lettered(points.size(), false);
-    for (const Attachment& a : attached)
-      if (a.point >= 0) lettered[static_cast<std::size_t>(a.point)] = true;
+    std::vector<bool> lettered = lettered_points(attached, points.size());
     // Letter g moves from its point to the free point nearest the ring among those `eligible`, within
     // the ring's tolerance; the point it leaves is its runner-up.
     auto move_to_ring = [&](std::size_t g, const auto& eligible, const char* from_what) {
@@ -467,7 +476,7 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
     // (00131's B, a blob 1 px from its box, 17 px from its dot on the ring).
     auto touches_own_box = [&](std::size_t g, int p) {
       const ReadPoint& point = points[static_cast<std::size_t>(p)];
-      return box_distance(glyphs[g], point.at) * letter_height(glyphs[g]) <= point.dot_radius;
+      return box_gap_px(glyphs[g], point.at) <= point.dot_radius;
     };
     for (std::size_t g = 0; g < glyphs.size(); ++g) {
       const int from = attached[g].point;
@@ -507,9 +516,7 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
 
 void take_nearest_free_points(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
                               const std::vector<ReadPoint>& points) {
-  std::vector<bool> lettered(points.size(), false);
-  for (const Attachment& a : attached)
-    if (a.point >= 0) lettered[static_cast<std::size_t>(a.point)] = true;
+  std::vector<bool> lettered = lettered_points(attached, points.size());
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
     if (attached[g].point >= 0 || !glyph_names_a_point(glyphs[g])) continue;
     int nearest = -1, next = -1;
@@ -537,17 +544,14 @@ void prefer_junctions_to_ends_at_letters(const std::vector<Glyph>& glyphs, std::
     const ReadPoint& point = points[static_cast<std::size_t>(p)];
     return point.dot < 0 && point.pieces.size() == 1 && point.rounds.empty();
   };
-  std::vector<bool> lettered(points.size(), false);
-  for (const Attachment& a : attached)
-    if (a.point >= 0) lettered[static_cast<std::size_t>(a.point)] = true;
+  std::vector<bool> lettered = lettered_points(attached, points.size());
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
     const Attachment a = attached[g];
     if (a.point < 0 || a.runner_up < 0 || !glyph_names_a_point(glyphs[g]) || !bare_end(a.point)) continue;
     if (lettered[static_cast<std::size_t>(a.runner_up)] || bare_end(a.runner_up) ||
         points[static_cast<std::size_t>(a.runner_up)].centre_only || a.runner_up_cost > a.cost + 0.2)
       continue;
-    if (box_distance(glyphs[g], points[static_cast<std::size_t>(a.point)].at) * letter_height(glyphs[g]) > reach)
-      continue;
+    if (box_gap_px(glyphs[g], points[static_cast<std::size_t>(a.point)].at) > reach) continue;
     attached[g] = Attachment{a.runner_up, a.runner_up_cost, a.point, a.cost};
     lettered[static_cast<std::size_t>(a.point)] = false;
     lettered[static_cast<std::size_t>(a.runner_up)] = true;

@@ -293,6 +293,37 @@ TEST(ReaderDotted, ADotThreePixelsOffALineIsNotOnIt) {
   EXPECT_FALSE(joined(read.scene, "F", "G")) << "no stroke runs from F to G: the ink beside F is AG's";
 }
 
+TEST(ReaderDotted, TwoStrokesMeetingAtASlightBendAreTwoLines) {
+  // D–E and E–B bent 0.7° at E, 720 px from D to B (VisOnlyQA 00867noise_0: G–I–B): E lies 4.5 px
+  // off the chord DB. A line detector may take the two strokes for one stroke from D to B (fitted
+  // between them, past both dots by their ink): the dot-to-dot lines D–E and E–B are that ink, and no line runs D–B.
+  const PixelPoint d{160, 240}, b{860, 410};
+  const double len = std::hypot(b.x - d.x, b.y - d.y);
+  const PixelPoint dir{(b.x - d.x) / len, (b.y - d.y) / len}, normal{-dir.y, dir.x};
+  const PixelPoint e{d.x + 400 * dir.x + 4.5 * normal.x, d.y + 400 * dir.y + 4.5 * normal.y};
+  const Figure figure = {{{"D", d}, {"E", e}, {"B", b}, {"A", {480, 700}}, {"C", {300, 620}}},
+                         {{"D", "E"}, {"E", "B"}, {"E", "A"}, {"C", "A"}, {"C", "D"}, {"B", "A"}}};
+  const Image drawn = draw(20, {}, std::nullopt, figure);
+  const PictureRead read = read_picture(dumped(drawn, "slight_bend"), "slight_bend");
+  for (const auto& [p, q] : figure.segments) EXPECT_TRUE(joined(read.scene, p, q)) << p << q;
+  EXPECT_FALSE(joined(read.scene, "D", "B")) << "D, E and B are not one line";
+
+  read::Sheet sheet;
+  sheet.paper = measure_paper(drawn);
+  sheet.width = drawn.width, sheet.height = drawn.height;
+  sheet.half = 0.5, sheet.stroke = 2, sheet.ridge = 1.0;
+  sheet.glyphs.resize(figure.points.size());
+  std::vector<read::Dot> dots;
+  for (const Dotted& p : figure.points) dots.push_back({{p.at.x, p.at.y}, 3.4});
+  // The line fitted to both strokes' ink: 2 px off D and B toward E, 2.5 px off E.
+  const read::Piece d_to_b = read::Piece::from_to({d.x - 2 * dir.x + 2 * normal.x, d.y - 2 * dir.y + 2 * normal.y},
+                                                  {b.x + 5 * dir.x + 2 * normal.x, b.y + 5 * dir.y + 2 * normal.y});
+  const auto pieces = read::dot_to_dot_pieces(sheet, dots, {}, {d_to_b});
+  EXPECT_EQ(pieces.size(), figure.segments.size());
+  for (const read::Piece& piece : pieces)
+    EXPECT_TRUE(piece.between_dots) << piece.a().x << "," << piece.a().y << " " << piece.b().x << "," << piece.b().y;
+}
+
 TEST(ReaderDotted, ADotWhereSixStrokesMeetIsADot) {
   // Six strokes more from C: all of the dot's ink lies near some stroke, yet it is as thick as the
   // figure's other dots, where a crossing of two thin strokes is not.

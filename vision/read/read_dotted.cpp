@@ -48,6 +48,26 @@ double darker_along_line(const Sheet& sheet, const Piece& line, const Dot& a, co
   return darker_beside(sheet, a.at, a.radius, b.at, b.radius, [&](P2 p) { return line.at(line.along(p)); });
 }
 
+// Whether `piece` runs along `lines` all its length: each of its samples within `tolerance` of one
+// of them, or in a dot (a stroke's run goes on into its end dot), and most along lines. The line detector joins strokes
+// that meet at a slight bend into one segment (VisOnlyQA 00867noise_0: G–I and I–B, bent 0.7° at I, read as one stroke
+// G–B 2 px off I); the dot-to-dot lines are those strokes.
+bool along_lines(const Piece& piece, const std::vector<Piece>& lines, const std::vector<Dot>& dots, double tolerance) {
+  int samples = 0, on_lines = 0, in_dots = 0;
+  for (double t = piece.t0; t <= piece.t1; t += 2, ++samples) {
+    const P2 p = piece.at(t);
+    if (std::any_of(dots.begin(), dots.end(), [&](const Dot& d) { return dist(d.at, p) <= d.radius + tolerance; }))
+      ++in_dots;
+    else if (std::any_of(lines.begin(), lines.end(), [&](const Piece& l) {
+               const double u = l.along(p);
+               return std::abs(l.offset(p)) <= tolerance && u >= l.t0 - tolerance && u <= l.t1 + tolerance;
+             }))
+      ++on_lines;
+  }
+  // A short stroke between two near dots lies in them: it is a stroke of its own.
+  return on_lines + in_dots == samples && 2 * on_lines >= samples;
+}
+
 }  // namespace
 
 Inking inking(const Sheet& sheet, P2 a, P2 b, double skip_a, double skip_b, double across) {
@@ -180,7 +200,7 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
       merged = true;
       break;
     }
-    if (!merged) out.push_back(p);
+    if (!merged && !along_lines(p, lines, dots, along_tolerance)) out.push_back(p);
   }
   return out;
 }

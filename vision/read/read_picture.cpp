@@ -231,6 +231,7 @@ class Reader {
     drop_specks();
     clock.step("dots");
     points_ = read::read_points(sheet_, pieces_, rounds_, dots_);
+    if (std::getenv("GEOTRUTH_READER_DEBUG")) print_pieces_and_points();
     name_points();
     write_points();
     write_lines();
@@ -252,6 +253,22 @@ class Reader {
     Finding f = make_finding(kind, std::move(elements), std::move(detail), slack);
     f.severity = Severity::doubtful;
     doubts_.push_back({std::move(f), std::move(instead)});
+  }
+
+  // The strokes and points read, in the picture's pixels (GEOTRUTH_READER_DEBUG): each point with
+  // its dot and the pieces through it, with its offset from each.
+  void print_pieces_and_points() const {
+    for (std::size_t i = 0; i < pieces_.size(); ++i) {
+      const P2 a = original(pieces_[i].a()), b = original(pieces_[i].b());
+      std::fprintf(stderr, "piece %zu %.1f,%.1f - %.1f,%.1f coverage %.2f%s\n", i, a.x, a.y, b.x, b.y,
+                   pieces_[i].coverage, pieces_[i].between_dots ? " dot to dot" : "");
+    }
+    for (const read::ReadPoint& p : points_) {
+      const P2 at = original(p.at);
+      std::fprintf(stderr, "point %.1f,%.1f dot %d pieces", at.x, at.y, p.dot);
+      for (const int i : p.pieces) std::fprintf(stderr, " %d (%.1f)", i, original(pieces_[i].offset(p.at)));
+      std::fprintf(stderr, "\n");
+    }
   }
 
   // Letters to points; unlabelled points get ids "_1", "_2", … in reading order.

@@ -339,6 +339,35 @@ TEST(ReaderDotted, ADotWhereSixStrokesMeetIsADot) {
   EXPECT_EQ(read_from(*c), "dot");
 }
 
+// VisOnlyQA 00867noise_1: where many strokes meet, a dense JPEG's blobs are thicker than its dots
+// (3.6 px against 3.0) and recur, but none stands clear of the strokes. The marker is the thickest
+// radius that recurs and is seen clear; the blobs along strokes as thick as it are dots.
+TEST(ReaderDotted, TheMarkerIsSeenClearOfTheStrokes) {
+  read::Sheet sheet;
+  sheet.half = 0.5, sheet.stroke = 2, sheet.ridge = 1.0;  // a marker is 2.5 px or more
+  sheet.width = 420, sheet.height = 220;
+  sheet.paper.ink = cv::Mat::zeros(sheet.height, sheet.width, CV_8U);
+  auto blob = [&](int x, int y, int radius) { cv::circle(sheet.paper.ink, {x, y}, radius, 255, cv::FILLED); };
+  // Four dots clear of the strokes, three thick blobs and one dot where eight strokes meet.
+  for (int x : {50, 150, 250, 350}) blob(x, 50, 3);
+  for (int x : {50, 150, 250}) blob(x, 150, 4);
+  blob(350, 150, 3);
+  std::vector<read::Piece> pieces;
+  for (int x : {50, 150, 250, 350})
+    for (int k = 0; k < 8; ++k) {
+      const double a = k * M_PI / 8;
+      pieces.push_back(read::Piece::from_to({x - 30 * std::cos(a), 150 - 30 * std::sin(a)},
+                                            {x + 30 * std::cos(a), 150 + 30 * std::sin(a)}));
+    }
+  const auto dots = read::read_dots(sheet, pieces, {});
+  auto found = [&](double x, double y) {
+    return std::any_of(dots.begin(), dots.end(),
+                       [&](const read::Dot& d) { return std::hypot(d.at.x - x, d.at.y - y) < 1.5; });
+  };
+  for (int x : {50, 150, 250, 350}) EXPECT_TRUE(found(x + 0.5, 50.5)) << x;
+  EXPECT_TRUE(found(350.5, 150.5)) << "the dot where eight strokes meet";
+}
+
 // A figure lettered A to I writes its I's stem on the top of its dot, two strokes leaving the dot
 // below, saved as a JPEG (VisOnlyQA 00120noise_0): J, the letter past the run, drawn there puts
 // its tail and hook on the dot's and the strokes' blur and fits better than I (0.94 against 0.87).

@@ -4,8 +4,9 @@
 
 #include <opencv2/core.hpp>
 
-#include <geotruth/reader.hpp>
 #include <cmath>
+#include <functional>
+#include <geotruth/reader.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -216,8 +217,8 @@ struct FittedCircle {
 std::optional<FittedCircle> least_squares_circle(const std::vector<P2>& points);
 
 /// The thickest radius that recurs: the second of the first three, in decreasing order, within 15 %
-/// of each other; 0 when none does.
-double recurring_radius(std::vector<double> radii);
+/// of each other (and that `accept` accepts, when given); 0 when none does.
+double recurring_radius(std::vector<double> radii, const std::function<bool(double)>& accept = {});
 
 /// The dots' typical radius (the figure's point marker): the median of those of a marker's size
 /// (is_marker), else of all; 0 without dots.

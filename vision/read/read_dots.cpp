@@ -140,18 +140,24 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
     std::vector<double> radii;
     for (const Dot& d : dots) radii.push_back(d.radius);
     for (const Dot& d : hidden) radii.push_back(d.radius);
-    double marker = recurring_radius(radii);
+    // The marker is seen clear of the strokes too (one dot within 15 % of it): thick blobs where
+    // strokes run together recur in a dense JPEG (VisOnlyQA 00867noise_1: blobs of 3.6 px, dots of
+    // 3.0), and the thickest radius that recurs and is seen clear is the marker.
+    auto seen_clear = [&](double marker) {
+      return is_marker(sheet, marker) && std::any_of(dots.begin(), dots.end(), [&](const Dot& d) {
+               return std::abs(d.radius - marker) <= 0.15 * marker;
+             });
+    };
+    double marker = recurring_radius(radii, seen_clear);
     // In a JPEG whose letters are written over their dots, the dots the letters leave may not
     // recur among the blobs off the letters, but its blocks do, thinner than any marker
     // (VisOnlyQA 00099noise_1: three dots of six clear of letters, as thick as 3.0 to 4.0 px, and
     // a score of blocks 2.0 to 2.2 px): the dots under letters count too.
-    if (!is_marker(sheet, marker)) {
+    if (marker == 0) {
       for (const Dot& d : under_letters) radii.push_back(d.radius);
-      marker = recurring_radius(std::move(radii));
+      marker = recurring_radius(std::move(radii), seen_clear);
     }
-    const bool seen_clear = std::any_of(dots.begin(), dots.end(),
-                                        [&](const Dot& d) { return std::abs(d.radius - marker) <= 0.15 * marker; });
-    if (is_marker(sheet, marker) && seen_clear) {
+    if (marker > 0) {
       for (const Dot& d : hidden)
         if (d.radius >= 0.85 * marker) dots.push_back(d);
       // A letter written over its point's dot: the dot is far thicker than the letter's strokes

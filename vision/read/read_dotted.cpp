@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <numeric>
 
 #include "vision/read/read.hpp"
@@ -112,10 +113,10 @@ bool arc_between(const Sheet& sheet, const std::vector<Round>& rounds, P2 a, dou
   });
 }
 
-double recurring_radius(std::vector<double> radii) {
+double recurring_radius(std::vector<double> radii, const std::function<bool(double)>& accept) {
   std::sort(radii.begin(), radii.end(), std::greater<>());
   for (std::size_t i = 0; i + 3 <= radii.size(); ++i)
-    if (radii[i + 2] >= 0.85 * radii[i]) return radii[i + 1];
+    if (radii[i + 2] >= 0.85 * radii[i] && (!accept || accept(radii[i + 1]))) return radii[i + 1];
   return 0;
 }
 

@@ -15,7 +15,7 @@ text lists the true points (letters with positions in figure units), lines (as l
 circles (centre, radius); the similarity from figure units to pixels is fitted to the letters read
 (least squares over rotation, scale and translation, after flipping y, with outliers refitted
 away). Printed: precision and recall of letters with their positions (a point the reader names by the
-figure's range, its letter written past the picture's edge, counts as read: "named_by_range"), of
+figure's range, its letter written past the picture's edge or not seen, counts as read: "named_by_range"), of
 lines as sets of letters
 (the description's lines made maximal: pieces that share a point and are collinear within its
 2-decimal rounding are one line, as drawn; where only the rounding merges lines the text lists
@@ -95,7 +95,7 @@ def import_pictures(build, paths, out):
 
 def named_by_range(point):
     """Whether the reader named this unlabelled point by the figure's range of letters (its letter
-    written past the picture's edge, clipped: the evidence says so)."""
+    written past the picture's edge, clipped, or not seen: the evidence says so)."""
     extra = point.get("extra")
     evidence = extra.get("evidence") if isinstance(extra, dict) else None
     letter = evidence.get("letter") if isinstance(evidence, dict) else None
@@ -108,7 +108,7 @@ def lettered(point, with_range):
 
 def labelled_points(scene, with_range=False):
     """{letter: (x, y)} of a read scene's labelled points (and, `with_range`, the points the reader
-    named by the figure's range, their letters clipped)."""
+    named by the figure's range, their letters clipped or not seen)."""
     out = {}
     for p in scene.get("points", []):
         if lettered(p, with_range) and "?" not in p["id"] and not p["id"].startswith("_"):
@@ -408,7 +408,7 @@ def measure_visonlyqa(args):
     p, r = prf(totals["lines_listed_tp"], totals["lines_read"], totals["lines_listed"])
     out["lines_as_listed"] = {"precision": round(p, 4), "recall": round(r, 4)}
     out["unregistered"] = totals["unregistered"]
-    # Points named by the figure's range (their letters clipped at the picture's edge) count as
+    # Points named by the figure's range (their letters clipped at the picture's edge or not seen) count as
     # letters read: the scene names them, and the questions ask about them.
     out["letters"]["named_by_range"] = totals["named_by_range"]
     if not args.no_questions:

@@ -34,6 +34,9 @@ struct Glyph {
   /// Found by the font about a dot no letter was read for (complete_letters): its runner-up is
   /// another letter the figure lacks, a plausible reading whatever the letters read.
   bool found_at_dot = false;
+  /// So found with less than a tenth of its ink clear of the strokes and dots: the strokes' ink
+  /// alone says it is there.
+  bool ink_hidden = false;
   /// A small letter written among capitals, a fifth or more shorter than they are: a length's or an
   /// angle's variable (x, y), no point's name (mark_variables).
   bool variable = false;

@@ -304,7 +304,7 @@ class Reader {
       names_[a.point] = id;
       letter_of_[a.point] = static_cast<int>(g);
     }
-    if (dotted) name_clipped_letter(placement);
+    if (dotted) name_unseen_letter(placement, attached);
     int next = 0;
     for (std::size_t p = 0; p < points_.size(); ++p)
       if (names_[p].empty() && !points_[p].centre_only) names_[p] = std::string(1, '_').append(std::to_string(++next));
@@ -321,10 +321,8 @@ class Reader {
       // A letter the font draws at least 0.1 worse here than its runner-up, a letter read at another
       // point: it was only left for this glyph (each letter once), so the range or the other place
       // may be wrong, and either point may be the runner-up's.
-      const bool forced = glyph.by_font && glyph.confidence <= 0 && !glyph.runner_up.empty();
-      const bool maybe_no_letter = read::may_be_no_letter(glyph);
-      if (glyph.doubtful && (forced || maybe_no_letter || read::runner_up_plausible(sheet_.glyphs, g))) {
-        const std::string other = maybe_no_letter ? std::string("no letter") : glyph.runner_up;
+      if (reading_in_doubt(g)) {
+        const std::string other = read::may_be_no_letter(glyph) ? std::string("no letter") : glyph.runner_up;
         doubt(FindingKind::letter_uncertain, {id},
               "the glyph read as " + glyph.text + " may be " + other + " (confidence " +
                   std::to_string(rounded(glyph.confidence)).substr(0, 4) + " against " +
@@ -346,7 +344,7 @@ class Reader {
                   " with " + std::to_string(rounded(other.confidence)).substr(0, 4) + ")",
               Json{{"swap", Json::array({id, other_id})}});
       }
-      if (a.runner_up >= 0 && a.runner_up_cost <= a.cost + 0.2 && !names_[a.runner_up].empty())
+      if (place_in_doubt(a) && !names_[a.runner_up].empty())
         doubt(FindingKind::letter_unattached, {id, names_[a.runner_up]},
               "the letter " + id + " is about as near the point " + names_[a.runner_up] + " as its own",
               Json{{"swap", Json::array({id, names_[a.runner_up]})}}, original(a.runner_up_cost * glyph.height));
@@ -479,14 +477,32 @@ class Reader {
                   [&](const Glyph& g) { return !g.by_font && g.text.size() == 1 && g.height < 0.5 * median; });
   }
 
-  // A letter written past the picture's edge is not drawn (the renderer clips it). In a figure
-  // marking its points with dots and lettering them A, B, C, … once each, when one letter of the
-  // range read is missing or the range lacks its last, one dot has no letter, every letter read
-  // has its point, and that dot lies so near the edge that its letter, where the figure writes
-  // letters, may fall outside the picture, the dot is that letter: named, not labelled (no glyph
-  // shows it), the evidence saying so.
-  void name_clipped_letter(const read::LetterPlacement& placement) {
+  // Whether glyph g's letter is in doubt: read unsurely, and its runner-up forced on it (a letter
+  // the font draws worse here, left for this glyph), possibly no letter, or plausible.
+  bool reading_in_doubt(std::size_t g) const {
+    const Glyph& glyph = sheet_.glyphs[g];
+    const bool forced = glyph.by_font && glyph.confidence <= 0 && !glyph.runner_up.empty();
+    return glyph.doubtful && (forced || read::may_be_no_letter(glyph) || read::runner_up_plausible(sheet_.glyphs, g));
+  }
+  // Whether a letter's point is in doubt: another point about as near it (within a fifth of its height).
+  static bool place_in_doubt(const read::Attachment& a) { return a.runner_up >= 0 && a.runner_up_cost <= a.cost + 0.2; }
+
+  // A letter written past the picture's edge is not drawn (the renderer clips it), and one written
+  // over strokes may not be seen. In a figure marking its points with dots and lettering them A,
+  // B, C, … once each, when one letter of the range read is missing or the range lacks its last,
+  // one dot has no letter and every letter read has its point, the dot is that letter: named, not
+  // labelled (no glyph shows it), the evidence saying so, when the dot lies so near the edge that
+  // its letter, where the figure writes letters, may fall outside the picture, or when the letter
+  // lies inside the range, the dot is a marker on a stroke or circle and no letter read is in doubt
+  // or found in the strokes' ink alone (VisOnlyQA 00107noise_0's J, written across two strokes: no
+  // glyph read; 00539noise_1's H, read as I at its dot with N about as near, is not).
+  void name_unseen_letter(const read::LetterPlacement& placement, const std::vector<read::Attachment>& attached) {
     if (!unattached_.empty()) return;
+    bool letters_sure = true;
+    for (std::size_t g = 0; g < sheet_.glyphs.size(); ++g)
+      if (attached[g].point >= 0 && read::glyph_names_a_point(sheet_.glyphs[g]))
+        letters_sure = letters_sure && !reading_in_doubt(g) && !place_in_doubt(attached[g]) &&
+                       !sheet_.glyphs[g].ink_hidden;  // one letter only may be told by elimination
     std::vector<double> heights;
     std::set<char> letters;
     for (std::size_t p = 0; p < points_.size(); ++p) {
@@ -515,9 +531,14 @@ class Reader {
                                         : placement.reach + height;
     const P2 at = points_[static_cast<std::size_t>(free)].at;
     const double edge = std::min({at.x, at.y, sheet_.width - at.x, sheet_.height - at.y});
-    if (edge >= reach) return;
+    const ReadPoint& dot = points_[static_cast<std::size_t>(free)];
+    const bool hidden = one_inside && letters_sure &&
+                        read::is_marker(sheet_, dots_[static_cast<std::size_t>(dot.dot)].radius) &&
+                        (!dot.pieces.empty() || !dot.rounds.empty());
+    if (edge >= reach && !hidden) return;
     names_[static_cast<std::size_t>(free)] = std::string(1, missing);
-    clipped_letter_ = free;
+    unseen_letter_ = free;
+    unseen_past_edge_ = edge < reach;
   }
 
   void write_points() {
@@ -546,8 +567,11 @@ class Reader {
         if (!g.runner_up.empty())
           letter["runner_up"] = g.runner_up, letter["runner_up_confidence"] = rounded(g.runner_up_confidence, 0.001);
         evidence["letter"] = std::move(letter);
-      } else if (static_cast<int>(p) == clipped_letter_) {
-        evidence["letter"] = Json{{"text", names_[p]}, {"from", "the figure's range: its letter lies past the edge"}};
+      } else if (static_cast<int>(p) == unseen_letter_) {
+        evidence["letter"] =
+            Json{{"text", names_[p]},
+                 {"from", unseen_past_edge_ ? "the figure's range: its letter lies past the edge"
+                                            : "the figure's range: the one letter not seen, the one dot without one"}};
       }
       point.extra = Json{{"evidence", std::move(evidence)}}.dump();
       index_[p] = static_cast<int>(out_.scene.points.size());
@@ -770,7 +794,8 @@ class Reader {
   std::vector<ReadPoint> points_;
   std::vector<std::string> names_;
   std::vector<int> letter_of_, index_, unattached_, measures_;
-  int clipped_letter_ = -1;  // the point named by name_clipped_letter, if any
+  int unseen_letter_ = -1;  // the point named by name_unseen_letter, if any
+  bool unseen_past_edge_ = false;
   std::vector<Doubt> doubts_;
   PictureRead out_;
 };

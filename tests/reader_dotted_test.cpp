@@ -324,6 +324,27 @@ TEST(ReaderDotted, TwoStrokesMeetingAtASlightBendAreTwoLines) {
     EXPECT_TRUE(piece.between_dots) << piece.a().x << "," << piece.a().y << " " << piece.b().x << "," << piece.b().y;
 }
 
+TEST(ReaderDotted, TheChordOfTwoStrokesBentAtADotIsNoLine) {
+  // A–B and B–C bent at B, 2.2 px off the chord A–C, 730 px long (VisOnlyQA 00170: J–B–D): the
+  // chord is inked all along within a stroke's reach (B's dot covers the stretch where it runs
+  // farthest from the strokes), but where it runs a pixel or more from A–B it is far lighter.
+  const PixelPoint a{600, 80}, c{700, 805};
+  const double len = std::hypot(c.x - a.x, c.y - a.y);
+  const PixelPoint dir{(c.x - a.x) / len, (c.y - a.y) / len}, normal{-dir.y, dir.x};
+  const PixelPoint b{a.x + 430 * dir.x + 2.2 * normal.x, a.y + 430 * dir.y + 2.2 * normal.y};
+  const Figure figure = {{{"A", a}, {"B", b}, {"C", c}, {"D", {930, 470}}, {"E", {940, 760}}},
+                         {{"A", "B"}, {"B", "C"}, {"B", "D"}, {"D", "C"}, {"C", "E"}, {"E", "D"}}};
+  const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "bent_chord"), "bent_chord");
+  for (const auto& [p, q] : figure.segments) EXPECT_TRUE(joined(read.scene, p, q)) << p << q;
+  EXPECT_FALSE(joined(read.scene, "A", "C")) << "no stroke runs from A to C";
+  // The chord drawn too (VisOnlyQA 00131: D–F beside B–F and B–D, 2.3 px off B): each stroke
+  // darkens the other's path, and all three are lines.
+  Figure drawn = figure;
+  drawn.segments.push_back({"A", "C"});
+  const PictureRead three = read_picture(dumped(draw(20, {}, std::nullopt, drawn), "bent_and_chord"), "bent_and_chord");
+  for (const auto& [p, q] : drawn.segments) EXPECT_TRUE(joined(three.scene, p, q)) << p << q;
+}
+
 TEST(ReaderDotted, ADotWhereSixStrokesMeetIsADot) {
   // Six strokes more from C: all of the dot's ink lies near some stroke, yet it is as thick as the
   // figure's other dots, where a crossing of two thin strokes is not.
@@ -570,7 +591,7 @@ TEST(ReaderDotted, AShortStrokeBetweenTwoDotsIsReadOrDoubted) {
   EXPECT_TRUE(joined(read.scene, "I", "J") || doubted);
 }
 
-TEST(ReaderDotted, ADotWhoseLetterFellPastTheEdgeIsTheLetterTheRangeLacks) {
+TEST(ReaderDotted, TheOneDotWithoutALetterIsTheLetterTheRangeLacks) {
   // D's dot 12 px above the picture's bottom edge and its letter written below it, outside the
   // picture (matplotlib clips it): A to H with D missing and one dot without a letter, so that dot is
   // D, named but not labelled.
@@ -592,12 +613,29 @@ TEST(ReaderDotted, ADotWhoseLetterFellPastTheEdgeIsTheLetterTheRangeLacks) {
   ASSERT_NE(h, nullptr);
   EXPECT_LT(distance_to(*h, {150, 838}), 1.5);
   EXPECT_FALSE(h->labelled);
-  // E's letter missing the same way, but E's dot far from every edge: its letter would have been
-  // drawn, so nothing says the dot is E.
+  // E's letter not seen (written over strokes, VisOnlyQA 00107noise_0's J), its dot far from every
+  // edge: a marker on strokes, the one dot without a letter, is E all the same.
   Figure missing = kFigure;
   missing.written_at = {{"E", {-200, -200}}};
-  const PictureRead unread = read_picture(draw(20, {}, std::nullopt, missing), "missing");
-  EXPECT_EQ(named(unread.scene, "E"), nullptr);
+  const PictureRead unseen = read_picture(draw(20, {}, std::nullopt, missing), "missing");
+  const Point* e = named(unseen.scene, "E");
+  ASSERT_NE(e, nullptr);
+  EXPECT_LT(distance_to(*e, at("E")), 1.5);
+  EXPECT_FALSE(e->labelled);
+  // E's and F's letters both unseen: two dots without a letter, and nothing says which is which.
+  // The font finds an F about one of them in the strokes' ink alone (1 % of it clear of them): it
+  // may be no letter, and no letter is then inferred from the range.
+  missing.written_at["F"] = {-300, -300};
+  const PictureRead two_unseen =
+      read_picture(dumped(draw(20, {}, std::nullopt, missing), "two_missing"), "two_missing");
+  EXPECT_EQ(named(two_unseen.scene, "E"), nullptr);
+  if (named(two_unseen.scene, "F")) {
+    const auto picture = nlohmann::json::parse(two_unseen.scene.extra)["picture"];
+    bool doubted = false;
+    for (const auto& d : picture.value("doubts", nlohmann::json::array()))
+      doubted |= d.value("kind", "") == "letter_uncertain" && d["elements"] == nlohmann::json::array({"F"});
+    EXPECT_TRUE(doubted) << "an F read in the strokes' ink alone";
+  }
 }
 
 TEST(ReaderDotted, TwoStrokesSideBySideMakeNoDots) {

@@ -455,6 +455,20 @@ TEST(ReaderLetters, ARunnerUpPastTheLettersReadIsPlausibleOnlyForALetterFoundAbo
   EXPECT_FALSE(runner_up_plausible(glyphs, 0));
 }
 
+// O past a run A to E is a centre's name, plausible for its last letter (A to D and a centre O) but
+// not for a letter inside the run, which read as O would leave a gap (VisOnlyQA 00907noise_1: D
+// read 0.52 against O in a run A to N).
+TEST(ReaderLetters, AnOInsteadOfALetterInsideTheRunIsNoReading) {
+  std::vector<Glyph> glyphs;
+  for (const char* name : {"A", "B", "C", "D", "E"}) glyphs.push_back(letter_at(name, {50.0 * glyphs.size(), 0}));
+  glyphs[3].runner_up = "O";
+  EXPECT_FALSE(runner_up_plausible(glyphs, 3));
+  glyphs[4].runner_up = "O";
+  EXPECT_TRUE(runner_up_plausible(glyphs, 4));
+  glyphs[3].found_at_dot = true;
+  EXPECT_TRUE(runner_up_plausible(glyphs, 3)) << "a letter found about a dot: O may be the letter lacking";
+}
+
 // Geometry3K 20 at 151 px: "(y" read as E at 0.42, the classifier's class of marks (no character)
 // its runner-up at 0.58: it may be no letter. Not so with a letter for a runner-up, nor read surely.
 TEST(ReaderLetters, AGlyphWhoseRunnerUpIsNoCharacterMayBeNoLetter) {

@@ -89,8 +89,9 @@ bool may_be_no_letter(const Glyph& g);
 /// Whether glyph g's runner-up is a reading the figure allows, were g doubtful: a figure whose
 /// labels are capitals does not name one point with a small letter, labels are not repeated, and a
 /// figure lettered A, B, C, … without a gap is not lettered past its last letter read (O, a centre's
-/// usual name, aside), unless g was found about a dot (`found_at_dot`): its runner-up is then
-/// another letter the figure lacks.
+/// usual name, aside, unless g's own letter lies inside the run: read as O, g would leave a gap),
+/// unless g was found about a dot (`found_at_dot`): its runner-up is then another letter the figure
+/// lacks.
 bool runner_up_plausible(const std::vector<Glyph>& glyphs, std::size_t g);
 
 /// Each letter attached to one point (one letter per point), labels that name no point

@@ -115,6 +115,14 @@ const Figure kFigure = {{{"A", {200, 700}},
 const std::vector<Dotted>& kPoints = kFigure.points;
 const std::vector<std::pair<std::string, std::string>>& kSegments = kFigure.segments;
 
+// The point `along` px from `from` toward `to`, and `off` px beside that line (to the left of its
+// direction).
+PixelPoint beside(PixelPoint from, PixelPoint to, double along, double off) {
+  const double len = std::hypot(to.x - from.x, to.y - from.y);
+  const PixelPoint dir{(to.x - from.x) / len, (to.y - from.y) / len}, normal{-dir.y, dir.x};
+  return {from.x + along * dir.x + off * normal.x, from.y + along * dir.y + off * normal.y};
+}
+
 double angle_to(PixelPoint from, PixelPoint to) {
   return std::atan2(to.y - from.y, to.x - from.x);
 }
@@ -282,10 +290,7 @@ TEST(ReaderDotted, ADotThreePixelsOffALineIsNotOnIt) {
   // AG's ink passes within a stroke's width of F's dot, and FD's line crosses AG within the dot's
   // reach. The dots are centred exactly on the points the strokes join: AG does not go through F,
   // and the stretch from F to G is AG's ink, not a line of its own.
-  const PixelPoint a{150, 600}, g{850, 300};
-  const double len = std::hypot(g.x - a.x, g.y - a.y);
-  const PixelPoint dir{(g.x - a.x) / len, (g.y - a.y) / len}, normal{-dir.y, dir.x};
-  const PixelPoint f{a.x + 400 * dir.x + 3 * normal.x, a.y + 400 * dir.y + 3 * normal.y};
+  const PixelPoint a{150, 600}, g{850, 300}, f = beside(a, g, 400, 3);
   const Figure figure = {{{"A", a}, {"G", g}, {"F", f}, {"D", {560, 760}}, {"C", {300, 200}}},
                          {{"A", "G"}, {"A", "F"}, {"F", "D"}, {"C", "A"}}};
   const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "off_line"), "off_line");
@@ -297,10 +302,7 @@ TEST(ReaderDotted, TwoStrokesMeetingAtASlightBendAreTwoLines) {
   // D–E and E–B bent 0.7° at E, 720 px from D to B (VisOnlyQA 00867noise_0: G–I–B): E lies 4.5 px
   // off the chord DB. A line detector may take the two strokes for one stroke from D to B (fitted
   // between them, past both dots by their ink): the dot-to-dot lines D–E and E–B are that ink, and no line runs D–B.
-  const PixelPoint d{160, 240}, b{860, 410};
-  const double len = std::hypot(b.x - d.x, b.y - d.y);
-  const PixelPoint dir{(b.x - d.x) / len, (b.y - d.y) / len}, normal{-dir.y, dir.x};
-  const PixelPoint e{d.x + 400 * dir.x + 4.5 * normal.x, d.y + 400 * dir.y + 4.5 * normal.y};
+  const PixelPoint d{160, 240}, b{860, 410}, e = beside(d, b, 400, 4.5);
   const Figure figure = {{{"D", d}, {"E", e}, {"B", b}, {"A", {480, 700}}, {"C", {300, 620}}},
                          {{"D", "E"}, {"E", "B"}, {"E", "A"}, {"C", "A"}, {"C", "D"}, {"B", "A"}}};
   const Image drawn = draw(20, {}, std::nullopt, figure);
@@ -316,8 +318,8 @@ TEST(ReaderDotted, TwoStrokesMeetingAtASlightBendAreTwoLines) {
   std::vector<read::Dot> dots;
   for (const Dotted& p : figure.points) dots.push_back({{p.at.x, p.at.y}, 3.4});
   // The line fitted to both strokes' ink: 2 px off D and B toward E, 2.5 px off E.
-  const read::Piece d_to_b = read::Piece::from_to({d.x - 2 * dir.x + 2 * normal.x, d.y - 2 * dir.y + 2 * normal.y},
-                                                  {b.x + 5 * dir.x + 2 * normal.x, b.y + 5 * dir.y + 2 * normal.y});
+  const PixelPoint from = beside(d, b, -2, 2), to = beside(d, b, std::hypot(b.x - d.x, b.y - d.y) + 5, 2);
+  const read::Piece d_to_b = read::Piece::from_to({from.x, from.y}, {to.x, to.y});
   const auto pieces = read::dot_to_dot_pieces(sheet, dots, {}, {d_to_b});
   EXPECT_EQ(pieces.size(), figure.segments.size());
   for (const read::Piece& piece : pieces)
@@ -328,10 +330,7 @@ TEST(ReaderDotted, TheChordOfTwoStrokesBentAtADotIsNoLine) {
   // A–B and B–C bent at B, 2.2 px off the chord A–C, 730 px long (VisOnlyQA 00170: J–B–D): the
   // chord is inked all along within a stroke's reach (B's dot covers the stretch where it runs
   // farthest from the strokes), but where it runs a pixel or more from A–B it is far lighter.
-  const PixelPoint a{600, 80}, c{700, 805};
-  const double len = std::hypot(c.x - a.x, c.y - a.y);
-  const PixelPoint dir{(c.x - a.x) / len, (c.y - a.y) / len}, normal{-dir.y, dir.x};
-  const PixelPoint b{a.x + 430 * dir.x + 2.2 * normal.x, a.y + 430 * dir.y + 2.2 * normal.y};
+  const PixelPoint a{600, 80}, c{700, 805}, b = beside(a, c, 430, 2.2);
   const Figure figure = {{{"A", a}, {"B", b}, {"C", c}, {"D", {930, 470}}, {"E", {940, 760}}},
                          {{"A", "B"}, {"B", "C"}, {"B", "D"}, {"D", "C"}, {"C", "E"}, {"E", "D"}}};
   const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "bent_chord"), "bent_chord");

@@ -4,9 +4,10 @@
 
 #include <opencv2/core.hpp>
 
+#include <geotruth/reader.hpp>
+
 #include <cmath>
 #include <functional>
-#include <geotruth/reader.hpp>
 #include <optional>
 #include <set>
 #include <string>

@@ -143,9 +143,9 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
     // The marker is seen clear of the strokes too (one dot within 15 % of it): thick blobs where
     // strokes run together recur in a dense JPEG (VisOnlyQA 00867noise_1: blobs of 3.6 px, dots of
     // 3.0), and the thickest radius that recurs and is seen clear is the marker.
-    auto seen_clear = [&](double marker) {
-      return is_marker(sheet, marker) && std::any_of(dots.begin(), dots.end(), [&](const Dot& d) {
-               return std::abs(d.radius - marker) <= 0.15 * marker;
+    auto seen_clear = [&](double radius) {
+      return is_marker(sheet, radius) && std::any_of(dots.begin(), dots.end(), [&](const Dot& d) {
+               return std::abs(d.radius - radius) <= 0.15 * radius;
              });
     };
     double marker = recurring_radius(radii, seen_clear);

@@ -50,9 +50,10 @@ double darker_along_line(const Sheet& sheet, const Piece& line, const Dot& a, co
 }
 
 // Whether `piece` runs along `lines` all its length: each of its samples within `tolerance` of one
-// of them, or in a dot (a stroke's run goes on into its end dot), and most along lines. The line detector joins strokes
-// that meet at a slight bend into one segment (VisOnlyQA 00867noise_0: G–I and I–B, bent 0.7° at I, read as one stroke
-// G–B 2 px off I); the dot-to-dot lines are those strokes.
+// of them, or in a dot (a stroke's run goes on into its end dot), and most along lines. The line
+// detector joins strokes that meet at a slight bend into one segment (VisOnlyQA 00867noise_0: G–I
+// and I–B, bent 0.7° at I, read as one stroke G–B 2 px off I); the dot-to-dot lines are those
+// strokes.
 bool along_lines(const Piece& piece, const std::vector<Piece>& lines, const std::vector<Dot>& dots, double tolerance) {
   int samples = 0, on_lines = 0, in_dots = 0;
   for (double t = piece.t0; t <= piece.t1; t += 2, ++samples) {

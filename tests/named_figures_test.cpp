@@ -128,6 +128,20 @@ TEST(NamedTriangle, ACornerOnTheOppositeSideIsDegenerate) {
   EXPECT_FALSE(answer_is_ambiguous(q, tc));
 }
 
+TEST(NamedTriangle, ACornerOnAMergedLineWithinTheBandIsTooCloseToCall) {
+  // B–C and B–E 0.4° apart (VisOnlyQA 00142noise_1 as read): X, 300 px from B, lies 1.05 px off
+  // each, declared on both, so the two are one line through B and X; E lies 2.3 px off the line
+  // through C and B, within the ambiguous band (ε_num 0.5 px, ε_vis 3 px). Whether E, B and C are a
+  // triangle is too close to call, not False.
+  const Scene s =
+      scene_from(figure({{"B", "725", "460"}, {"C", "823", "118"}, {"E", "814", "141"}, {"X", "806.63", "171.32"}},
+                        {{"C", "X", "B"}, {"E", "X", "B"}, {"C", "E"}}));
+  const Question q = named("exists", "triangle", {"E", "B", "C"});
+  const Truth t = truth_of(s, q);
+  EXPECT_TRUE(answer_is_ambiguous(q, t)) << value(t);
+  EXPECT_TRUE(has_fact(t, "not_collinear", true));
+}
+
 TEST(NamedTriangle, RepeatedOrUnknownCorners) {
   const Scene s = scene_from(
       figure({{"A", "100", "500"}, {"B", "500", "500"}, {"C", "300", "200"}}, {{"A", "B"}, {"B", "C"}, {"C", "A"}}));

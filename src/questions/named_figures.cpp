@@ -107,6 +107,15 @@ class Figures {
     return nullptr;
   }
 
+  // A doubtful finding about point p and the line named `line`: p may be off it (the line merged
+  // within the ambiguous band, or p too close to it to tell).
+  const Finding* doubtful_on(std::size_t p, const std::string& line) const {
+    for (const Finding& f : inc_.findings)
+      if (f.severity == Severity::doubtful && f.elements.size() >= 2 && f.elements[0] == id(p) && f.elements[1] == line)
+        return &f;
+    return nullptr;
+  }
+
   // A finding of `kind` about point p and the element named `element`.
   const Finding* finding_about(FindingKind kind, std::size_t p, const std::string& element) const {
     for (const Finding& f : inc_.findings)
@@ -142,13 +151,11 @@ class Figures {
         if (const Finding* f = finding_about(FindingKind::undeclared_on_line, v, line.name))
           c.fact.detail += "; " + id(v) + " lies on it" + (f->slack_px ? " within " + px_text(*f->slack_px) : "") +
                            " but is not declared on it";
-        for (const Finding& f : inc_.findings)
-          if (f.severity == Severity::doubtful && f.elements.size() >= 2 && f.elements[0] == id(v) &&
-              f.elements[1] == line.name) {
-            c.state = State::doubtful;
-            c.fact.detail += "; " + id(v) + ": " + f.detail + (f.slack_px ? " (" + px_text(*f.slack_px) + ")" : "");
-            c.fact.slack_px = f.slack_px;
-          }
+        if (const Finding* f = doubtful_on(v, line.name)) {
+          c.state = State::doubtful;
+          c.fact.detail += "; " + id(v) + ": " + f->detail + (f->slack_px ? " (" + px_text(*f->slack_px) + ")" : "");
+          c.fact.slack_px = f->slack_px;
+        }
       }
       if (c.state == State::yes && line.ends && at(p) && at(q)) {
         const auto& [a, b] = *line.ends;
@@ -184,6 +191,14 @@ class Figures {
         c.lean = false;
         c.fact.elements.push_back(inc_.lines[l].name);
         c.fact.detail = id(p) + ", " + id(q) + " and " + id(r) + " lie on one drawn line (" + inc_.lines[l].name + ")";
+        // One of them may be off it (VisOnlyQA 00142noise_1: B–C and B–E, read 0.4° apart, merged
+        // as sharing B and a point within the band of both; E lies 2.4 px off the line through C and B).
+        for (std::size_t v : {p, q, r})
+          if (const Finding* f = doubtful_on(v, inc_.lines[l].name)) {
+            c.state = State::doubtful;
+            c.fact.detail += "; " + id(v) + ": " + f->detail + (f->slack_px ? " (" + px_text(*f->slack_px) + ")" : "");
+            c.fact.slack_px = f->slack_px;
+          }
         return c;
       }
     if (!at(p) || !at(q) || !at(r)) {

@@ -209,6 +209,11 @@ std::string read_from(const Point& p) {
   return nlohmann::json::parse(p.extra).value("evidence", nlohmann::json::object()).value("from", "");
 }
 
+// The doubts the reader raised on a scene it read (its picture's "doubts").
+nlohmann::json doubts_of(const Scene& scene) {
+  return nlohmann::json::parse(scene.extra)["picture"].value("doubts", nlohmann::json::array());
+}
+
 // The read scene's point named `name`, if any.
 const Point* named(const Scene& scene, const std::string& name) {
   for (const Point& p : scene.points)
@@ -551,9 +556,8 @@ TEST(ReaderDotted, ALetterLeftToAGlyphThatReadsAsAnotherIsDoubtful) {
   figure.written_as = {{"E", "C"}};
   const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "two_cs"), "two_cs");
   if (!named(read.scene, "E")) return;  // both read as C: nothing silent
-  const auto picture = nlohmann::json::parse(read.scene.extra)["picture"];
   bool doubted = false;
-  for (const auto& d : picture.value("doubts", nlohmann::json::array())) {
+  for (const auto& d : doubts_of(read.scene)) {
     const auto& instead = d.value("instead", nlohmann::json::object());
     doubted |= instead.value("unlabel", "") == "E" || instead.value("rename", "") == "E";
   }
@@ -580,9 +584,8 @@ TEST(ReaderDotted, AShortStrokeBetweenTwoDotsIsReadOrDoubted) {
     image.rgb[i] = static_cast<std::uint8_t>(std::min<int>(image.rgb[i], 255 - (255 - stroke.rgb[i]) / 2.3));
   const PictureRead read = read_picture(dumped(image, "short_join"), "short_join");
   ASSERT_TRUE(named(read.scene, "I") && named(read.scene, "J"));
-  const auto picture = nlohmann::json::parse(read.scene.extra)["picture"];
   bool doubted = false;
-  for (const auto& d : picture.value("doubts", nlohmann::json::array()))
+  for (const auto& d : doubts_of(read.scene))
     doubted |= d.value("kind", "") == "stroke_uncertain" && d.contains("instead") &&
                d["instead"].value("add_line", nlohmann::json::array()).size() == 2 &&
                std::set<std::string>(d["instead"]["add_line"].begin(), d["instead"]["add_line"].end()) ==
@@ -629,9 +632,8 @@ TEST(ReaderDotted, TheOneDotWithoutALetterIsTheLetterTheRangeLacks) {
       read_picture(dumped(draw(20, {}, std::nullopt, missing), "two_missing"), "two_missing");
   EXPECT_EQ(named(two_unseen.scene, "E"), nullptr);
   if (named(two_unseen.scene, "F")) {
-    const auto picture = nlohmann::json::parse(two_unseen.scene.extra)["picture"];
     bool doubted = false;
-    for (const auto& d : picture.value("doubts", nlohmann::json::array()))
+    for (const auto& d : doubts_of(two_unseen.scene))
       doubted |= d.value("kind", "") == "letter_uncertain" && d["elements"] == nlohmann::json::array({"F"});
     EXPECT_TRUE(doubted) << "an F read in the strokes' ink alone";
   }
@@ -703,14 +705,13 @@ TEST(ReaderDotted, AnInkedStretchBetweenTwoLettersIsALineOrADoubt) {
   for (double t = 6; t + 3 < len - 6; t += 3) dashes.push_back({zig(t), zig(t + 3)});
   const PictureRead read = read_picture(draw(20, dashes), "gappy");
   const bool joined_ag = joined(read.scene, "A", "G");
-  const auto picture = nlohmann::json::parse(read.scene.extra)["picture"];
+  const nlohmann::json doubts = doubts_of(read.scene);
   bool doubted = false;
-  for (const auto& d : picture.value("doubts", nlohmann::json::array()))
-    doubted |= d.contains("instead") && d["instead"].contains("add_line");
+  for (const auto& d : doubts) doubted |= d.contains("instead") && d["instead"].contains("add_line");
   EXPECT_TRUE(joined_ag || doubted);
   // A pair no stroke joins is neither: A and H.
   bool doubted_ah = false;
-  for (const auto& d : picture.value("doubts", nlohmann::json::array()))
+  for (const auto& d : doubts)
     doubted_ah |= d.contains("instead") && d["instead"].contains("add_line") &&
                   d["instead"]["add_line"] == nlohmann::json::array({"A", "H"});
   EXPECT_FALSE(doubted_ah);

@@ -547,9 +547,9 @@ void prefer_junctions_to_ends_at_letters(const std::vector<Glyph>& glyphs, std::
   std::vector<bool> lettered = lettered_points(attached, points.size());
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
     const Attachment a = attached[g];
-    if (a.point < 0 || a.runner_up < 0 || !glyph_names_a_point(glyphs[g]) || !bare_end(a.point)) continue;
+    if (a.point < 0 || !a.runner_up_about_as_near() || !glyph_names_a_point(glyphs[g]) || !bare_end(a.point)) continue;
     if (lettered[static_cast<std::size_t>(a.runner_up)] || bare_end(a.runner_up) ||
-        points[static_cast<std::size_t>(a.runner_up)].centre_only || a.runner_up_cost > a.cost + 0.2)
+        points[static_cast<std::size_t>(a.runner_up)].centre_only)
       continue;
     if (box_gap_px(glyphs[g], points[static_cast<std::size_t>(a.point)].at) > reach) continue;
     attached[g] = Attachment{a.runner_up, a.runner_up_cost, a.point, a.cost};

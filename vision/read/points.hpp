@@ -41,6 +41,8 @@ struct Attachment {
   double cost = 0;  ///< distance from the point to the letter's box, in letter heights
   int runner_up = -1;
   double runner_up_cost = 0;
+  /// Whether the runner-up point is about as near the letter: within a fifth of its height.
+  bool runner_up_about_as_near() const { return runner_up >= 0 && runner_up_cost <= cost + 0.2; }
 };
 
 /// Where the figure writes a point's letter: on a ring about the point (its centre moved by

@@ -342,4 +342,7 @@ std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<P
 /// The distance from p to the segment of a piece.
 double piece_distance(const Piece& piece, P2 p);
 
+/// Whether q lies on round r's stroke, within `tolerance` of its circle.
+bool on_round(const Round& r, P2 q, double tolerance);
+
 }  // namespace geotruth::vision::read

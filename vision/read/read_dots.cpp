@@ -194,10 +194,9 @@ void drop_blocks_along_strokes(const Sheet& sheet, std::vector<Dot>& dots, const
       const double t = piece.along(d.at);
       midway += t > piece.t0 + d.radius + on && t < piece.t1 - d.radius - on;
     }
-    const bool on_round = std::any_of(rounds.begin(), rounds.end(), [&](const Round& r) {
-      return std::abs(dist(d.at, r.centre) - r.radius) <= on + d.radius;
-    });
-    return through == 1 && midway == 1 && !on_round;
+    const bool meets_round =
+        std::any_of(rounds.begin(), rounds.end(), [&](const Round& r) { return on_round(r, d.at, on + d.radius); });
+    return through == 1 && midway == 1 && !meets_round;
   });
 }
 

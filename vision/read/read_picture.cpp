@@ -344,7 +344,7 @@ class Reader {
                   " with " + std::to_string(rounded(other.confidence)).substr(0, 4) + ")",
               Json{{"swap", Json::array({id, other_id})}});
       }
-      if (place_in_doubt(a) && !names_[a.runner_up].empty())
+      if (a.runner_up_about_as_near() && !names_[a.runner_up].empty())
         doubt(FindingKind::letter_unattached, {id, names_[a.runner_up]},
               "the letter " + id + " is about as near the point " + names_[a.runner_up] + " as its own",
               Json{{"swap", Json::array({id, names_[a.runner_up]})}}, original(a.runner_up_cost * glyph.height));
@@ -457,9 +457,8 @@ class Reader {
           const P2 p{x + 0.5, y + 0.5};
           along += std::any_of(pieces_.begin(), pieces_.end(),
                                [&](const Piece& piece) { return read::piece_distance(piece, p) <= tolerance; }) ||
-                   std::any_of(rounds_.begin(), rounds_.end(), [&](const Round& r) {
-                     return std::abs(std::hypot(p.x - r.centre.x, p.y - r.centre.y) - r.radius) <= tolerance;
-                   });
+                   std::any_of(rounds_.begin(), rounds_.end(),
+                               [&](const Round& r) { return read::on_round(r, p, tolerance); });
         }
       return ink > 0 && along >= 0.6 * ink;
     });
@@ -484,8 +483,6 @@ class Reader {
     const bool forced = glyph.by_font && glyph.confidence <= 0 && !glyph.runner_up.empty();
     return glyph.doubtful && (forced || read::may_be_no_letter(glyph) || read::runner_up_plausible(sheet_.glyphs, g));
   }
-  // Whether a letter's point is in doubt: another point about as near it (within a fifth of its height).
-  static bool place_in_doubt(const read::Attachment& a) { return a.runner_up >= 0 && a.runner_up_cost <= a.cost + 0.2; }
 
   // A letter written past the picture's edge is not drawn (the renderer clips it), and one written
   // over strokes may not be seen. In a figure marking its points with dots and lettering them A,
@@ -501,7 +498,7 @@ class Reader {
     bool letters_sure = true;
     for (std::size_t g = 0; g < sheet_.glyphs.size(); ++g)
       if (attached[g].point >= 0 && read::glyph_names_a_point(sheet_.glyphs[g]))
-        letters_sure = letters_sure && !reading_in_doubt(g) && !place_in_doubt(attached[g]) &&
+        letters_sure = letters_sure && !reading_in_doubt(g) && !attached[g].runner_up_about_as_near() &&
                        !sheet_.glyphs[g].ink_hidden;  // one letter only may be told by elimination
     std::vector<double> heights;
     std::set<char> letters;
@@ -532,8 +529,7 @@ class Reader {
     const P2 at = points_[static_cast<std::size_t>(free)].at;
     const double edge = std::min({at.x, at.y, sheet_.width - at.x, sheet_.height - at.y});
     const ReadPoint& dot = points_[static_cast<std::size_t>(free)];
-    const bool hidden = one_inside && letters_sure &&
-                        read::is_marker(sheet_, dots_[static_cast<std::size_t>(dot.dot)].radius) &&
+    const bool hidden = one_inside && letters_sure && read::is_marker(sheet_, dot.dot_radius) &&
                         (!dot.pieces.empty() || !dot.rounds.empty());
     if (edge >= reach && !hidden) return;
     names_[static_cast<std::size_t>(free)] = std::string(1, missing);

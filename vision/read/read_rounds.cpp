@@ -315,8 +315,7 @@ void read_rounds(const Sheet& sheet, const std::vector<Detections::Ellipse>& pro
     const int samples = 72;
     for (int k = 0; k < samples; ++k) {
       const P2 q = outline.at(2 * kPi * k / samples);
-      along += std::any_of(rounds.begin(), rounds.end(),
-                           [&](const Round& r) { return std::abs(dist(q, r.centre) - r.radius) <= tolerance; });
+      along += std::any_of(rounds.begin(), rounds.end(), [&](const Round& r) { return on_round(r, q, tolerance); });
     }
     return along >= samples / 3;
   });

@@ -16,11 +16,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// Whether q lies on round r's stroke, within `tolerance` of its circle.
-bool on_round(const Round& r, P2 q, double tolerance) {
-  return std::abs(dist(q, r.centre) - r.radius) <= tolerance;
-}
-
 // Whether piece p lies along round r: 70 % of its samples (2 px apart) on its stroke. A straight
 // bit of a circle's stroke does (its ends may stray by the tolerance); a chord or a crossing line
 // does not.
@@ -104,6 +99,10 @@ std::vector<Sample> walk_line(const Sheet& sheet, P2 origin, P2 dir, double lo, 
 
 double piece_distance(const Piece& piece, P2 p) {
   return distance_to_segment(p, piece.a(), piece.b());
+}
+
+bool on_round(const Round& r, P2 q, double tolerance) {
+  return std::abs(dist(q, r.centre) - r.radius) <= tolerance;
 }
 
 std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>& found) {
@@ -232,9 +231,7 @@ void drop_letter_sized_pieces(const Sheet& sheet, std::vector<Piece>& pieces, co
   auto joined = [&](std::size_t self, P2 end) {
     for (std::size_t j = 0; j < pieces.size(); ++j)
       if (j != self && pieces[j].length() >= long_piece && piece_distance(pieces[j], end) <= tolerance) return true;
-    return std::any_of(rounds.begin(), rounds.end(), [&](const Round& r) {
-      return std::abs(std::hypot(end.x - r.centre.x, end.y - r.centre.y) - r.radius) <= tolerance;
-    });
+    return std::any_of(rounds.begin(), rounds.end(), [&](const Round& r) { return on_round(r, end, tolerance); });
   };
   std::vector<Piece> kept;
   for (std::size_t i = 0; i < pieces.size(); ++i)
@@ -340,8 +337,7 @@ PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& piec
       if (i != self && piece_distance(pieces[i], q) <= generous) return true;
     std::size_t k = pieces.size();
     for (const Round& r : rounds)
-      if (r.full && k++ != self && std::abs(std::hypot(q.x - r.centre.x, q.y - r.centre.y) - r.radius) <= generous)
-        return true;
+      if (r.full && k++ != self && on_round(r, q, generous)) return true;
     return false;
   };
   std::vector<double> alone, touching;

@@ -107,13 +107,16 @@ class Figures {
     return nullptr;
   }
 
-  // A doubtful finding about point p and the line named `line`: p may be off it (the line merged
-  // within the ambiguous band, or p too close to it to tell).
-  const Finding* doubtful_on(std::size_t p, const std::string& line) const {
+  // Condition c is doubtful where doubtful findings say point p may be off the line named `line`
+  // (the line merged within the ambiguous band, or p too close to it to tell): each joins its detail.
+  void doubt_if_off(Condition& c, std::size_t p, const std::string& line) const {
     for (const Finding& f : inc_.findings)
-      if (f.severity == Severity::doubtful && f.elements.size() >= 2 && f.elements[0] == id(p) && f.elements[1] == line)
-        return &f;
-    return nullptr;
+      if (f.severity == Severity::doubtful && f.elements.size() >= 2 && f.elements[0] == id(p) &&
+          f.elements[1] == line) {
+        c.state = State::doubtful;
+        c.fact.detail += "; " + id(p) + ": " + f.detail + (f.slack_px ? " (" + px_text(*f.slack_px) + ")" : "");
+        c.fact.slack_px = f.slack_px;
+      }
   }
 
   // A finding of `kind` about point p and the element named `element`.
@@ -151,11 +154,7 @@ class Figures {
         if (const Finding* f = finding_about(FindingKind::undeclared_on_line, v, line.name))
           c.fact.detail += "; " + id(v) + " lies on it" + (f->slack_px ? " within " + px_text(*f->slack_px) : "") +
                            " but is not declared on it";
-        if (const Finding* f = doubtful_on(v, line.name)) {
-          c.state = State::doubtful;
-          c.fact.detail += "; " + id(v) + ": " + f->detail + (f->slack_px ? " (" + px_text(*f->slack_px) + ")" : "");
-          c.fact.slack_px = f->slack_px;
-        }
+        doubt_if_off(c, v, line.name);
       }
       if (c.state == State::yes && line.ends && at(p) && at(q)) {
         const auto& [a, b] = *line.ends;
@@ -193,12 +192,7 @@ class Figures {
         c.fact.detail = id(p) + ", " + id(q) + " and " + id(r) + " lie on one drawn line (" + inc_.lines[l].name + ")";
         // One of them may be off it (VisOnlyQA 00142noise_1: B–C and B–E, read 0.4° apart, merged
         // as sharing B and a point within the band of both; E lies 2.4 px off the line through C and B).
-        for (std::size_t v : {p, q, r})
-          if (const Finding* f = doubtful_on(v, inc_.lines[l].name)) {
-            c.state = State::doubtful;
-            c.fact.detail += "; " + id(v) + ": " + f->detail + (f->slack_px ? " (" + px_text(*f->slack_px) + ")" : "");
-            c.fact.slack_px = f->slack_px;
-          }
+        for (std::size_t v : {p, q, r}) doubt_if_off(c, v, inc_.lines[l].name);
         return c;
       }
     if (!at(p) || !at(q) || !at(r)) {

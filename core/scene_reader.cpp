@@ -552,10 +552,10 @@ class SceneReader {
 
   void read_question(const Value& v, const std::string& ptr) {
     expect_object(v, ptr, "a question",
-                  {"id",           "ask",         "of",       "options",   "answer", "between",
-                   "anchor",       "relative_to", "measure",  "criterion", "value",  "touching",
-                   "connected_to", "relation",    "row",      "column",    "absent", "connected_pair",
-                   "text",         "template",    "vertices", "versus"});
+                  {"id",           "ask",         "of",       "options",   "answer",       "between",
+                   "anchor",       "relative_to", "measure",  "criterion", "value",        "touching",
+                   "connected_to", "relation",    "row",      "column",    "absent",       "connected_pair",
+                   "text",         "template",    "vertices", "versus",    "option_ranges"});
     Question q;
     q.id = read_string(required(v, ptr, "id", "the question's id"), at(ptr, "id"));
     q.ask = read_string(required(v, ptr, "ask", "what is asked: count, exists, location, ..."), at(ptr, "ask"));
@@ -580,6 +580,20 @@ class SceneReader {
         auto& list = std::string_view(key) == "vertices" ? q.vertices : q.versus;
         for (std::size_t i = 0; i < names->items.size(); ++i) list.push_back(read_string(names->items[i], at(np, i)));
       }
+    if (const Value* ranges = v.find("option_ranges")) {
+      const std::string rp = at(ptr, "option_ranges");
+      expect_kind(*ranges, Kind::array, rp, "one [low, high] range per option");
+      if (ranges->items.size() != q.options.size())
+        fail(rp, "expected one range per option (" + std::to_string(q.options.size()) + "), got " +
+                     std::to_string(ranges->items.size()));
+      for (std::size_t i = 0; i < ranges->items.size(); ++i) {
+        const std::string ip = at(rp, i);
+        expect_kind(ranges->items[i], Kind::array, ip, "a range [low, high]");
+        if (ranges->items[i].items.size() != 2) fail(ip, "expected a range [low, high] of two numbers");
+        q.option_ranges.push_back(
+            {scalar_text(ranges->items[i].items[0], at(ip, 0)), scalar_text(ranges->items[i].items[1], at(ip, 1))});
+      }
+    }
     q.anchor = optional_string(v, ptr, "anchor");
     q.relative_to = optional_string(v, ptr, "relative_to");
     q.measure = optional_string(v, ptr, "measure");

@@ -139,6 +139,7 @@ ordered_json question_json(const Question& q) {
   if (!q.between.empty()) out["between"] = q.between;
   if (!q.vertices.empty()) out["vertices"] = q.vertices;
   if (!q.versus.empty()) out["versus"] = q.versus;
+  if (!q.option_ranges.empty()) out["option_ranges"] = q.option_ranges;
   put_if(out, "anchor", q.anchor);
   put_if(out, "relative_to", q.relative_to);
   put_if(out, "measure", q.measure);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <utility>
 
 #include "geometry/measures.hpp"
 
@@ -76,6 +77,19 @@ CORE::Expr to_boundary(const CORE::Expr& a, const CORE::Expr& c, const Rational&
   return CORE::abs(a - CORE::sqrt(expr(o1 * o2)) * c);
 }
 
+// How fast a polygon's area can change as its corners move (first order): Σ |next − previous| / 2,
+// exactly; `rough` receives it as a double (reporting).
+CORE::Expr area_sensitivity(const std::vector<Vec2>& poly, double& rough) {
+  CORE::Expr exact = 0;
+  rough = 0;
+  for (std::size_t i = 0; i < poly.size(); ++i) {
+    const Vec2 &prev = poly[(i + poly.size() - 1) % poly.size()], &next = poly[(i + 1) % poly.size()];
+    exact = exact + CORE::sqrt(expr(squared_length(prev, next))) / 2;
+    rough += length(prev, next) / 2;
+  }
+  return exact;
+}
+
 // Decides the smallest move δ (frame units) with gap = δ·lin + δ²·quad against the band, exactly:
 // δ compares with ε as gap does with ε·lin + ε²·quad (the right side grows with ε).
 Decision decide_move(const CORE::Expr& gap, const CORE::Expr& lin, const CORE::Expr& quad, const FrameBands& bands) {
@@ -84,6 +98,54 @@ Decision decide_move(const CORE::Expr& gap, const CORE::Expr& lin, const CORE::E
     return CORE::cmp(gap, e * lin + e * e * quad);
   };
   return FrameBands::decide(versus(bands.point_noise()), versus(bands.eps_vis()));
+}
+
+// The least move (frame units, reporting) of the points for the angle at `vertex` to reach
+// `beta_degrees`, and that move decided against the data's noise: |θ − β| against δ·(2/|va| +
+// 2/|vb|), in 256-bit MPFR (transcendental on both sides).
+std::pair<double, Decision> angle_move(const Vec2& a, const Vec2& vertex, const Vec2& b, const Rational& beta_degrees,
+                                       const FrameBands& bands) {
+  const Rational ux = a.x - vertex.x, uy = a.y - vertex.y, vx = b.x - vertex.x, vy = b.y - vertex.y;
+  const Rational dot = ux * vx + uy * vy, cross = abs(Rational(ux * vy - uy * vx));
+  const Rational la = ux * ux + uy * uy, lb = vx * vx + vy * vy;
+  Big y(cross), x(dot), theta, beta(beta_degrees), pi, gap, sa(la), sb(lb), rate, tmp;
+  mpfr_atan2(theta.get(), y.get(), x.get(), MPFR_RNDN);
+  mpfr_const_pi(pi.get(), MPFR_RNDN);
+  mpfr_mul(beta.get(), beta.get(), pi.get(), MPFR_RNDN);
+  mpfr_div_ui(beta.get(), beta.get(), 180, MPFR_RNDN);
+  mpfr_sub(gap.get(), theta.get(), beta.get(), MPFR_RNDN);
+  mpfr_abs(gap.get(), gap.get(), MPFR_RNDN);
+  mpfr_rec_sqrt(sa.get(), sa.get(), MPFR_RNDN);
+  mpfr_rec_sqrt(sb.get(), sb.get(), MPFR_RNDN);
+  mpfr_add(rate.get(), sa.get(), sb.get(), MPFR_RNDN);
+  mpfr_mul_ui(rate.get(), rate.get(), 2, MPFR_RNDN);
+  auto versus = [&](const Rational& eps) {
+    Big e(eps);
+    mpfr_mul(tmp.get(), rate.get(), e.get(), MPFR_RNDN);
+    return mpfr_cmp(gap.get(), tmp.get());
+  };
+  return {mpfr_get_d(gap.get(), MPFR_RNDN) / mpfr_get_d(rate.get(), MPFR_RNDN),
+          FrameBands::decide(versus(bands.point_noise()), versus(bands.eps_vis()))};
+}
+
+// The options whose ranges hold the measure (`inside(i)`, exact) or are reached within the data's
+// noise (`move(i, bound)`: the least move to a range's bound and its decision), the least move first.
+template <typename Inside, typename Below, typename Move>
+RangeReach reach_ranges(const std::vector<OptionRange>& ranges, Inside inside, Below below, Move move) {
+  RangeReach out;
+  out.move_units.assign(ranges.size(), 0);
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    if (inside(i)) {
+      out.reachable.push_back(i);
+      continue;
+    }
+    const auto [units, decision] = move(below(i) ? ranges[i].low : ranges[i].high);
+    out.move_units[i] = units;
+    if (decision == Decision::holds) out.reachable.push_back(i);
+  }
+  std::stable_sort(out.reachable.begin(), out.reachable.end(),
+                   [&](std::size_t i, std::size_t j) { return out.move_units[i] < out.move_units[j]; });
+  return out;
 }
 
 }  // namespace
@@ -118,19 +180,8 @@ EstimateChoice area_ratio_choice(const std::vector<Vec2>& p, const std::vector<V
   if (!boundary_at) return choice;
   const double boundary = *boundary_at;
   const Rational &ob = options[choice.best], &oq = options[*choice.runner_up];
-  // Sensitivity of a polygon's area to moving its corners: Σ |next − previous| / 2 (first order).
-  auto sensitivity = [](const std::vector<Vec2>& poly, CORE::Expr& exact) {
-    double rough = 0;
-    exact = 0;
-    for (std::size_t i = 0; i < poly.size(); ++i) {
-      const Vec2 &prev = poly[(i + poly.size() - 1) % poly.size()], &next = poly[(i + 1) % poly.size()];
-      exact = exact + CORE::sqrt(expr(squared_length(prev, next))) / 2;
-      rough += length(prev, next) / 2;
-    }
-    return rough;
-  };
-  CORE::Expr sp, sq;
-  const double rough_sp = sensitivity(p, sp), rough_sq = sensitivity(q, sq);
+  double rough_sp = 0, rough_sq = 0;
+  const CORE::Expr sp = area_sensitivity(p, rough_sp), sq = area_sensitivity(q, rough_sq);
   const CORE::Expr B = CORE::sqrt(expr(ob * oq));
   const CORE::Expr gap = to_boundary(expr(ap), expr(aq), ob, oq);
   const CORE::Expr lin = sp + B * sq;
@@ -211,27 +262,69 @@ EstimateChoice angle_choice(const Vec2& a, const Vec2& vertex, const Vec2& b, co
     choice.decision = Decision::holds;
     return choice;
   }
-  // |θ − β| against δ·(2/|va| + 2/|vb|), in 256-bit MPFR (transcendental on both sides).
-  const Rational la = ux * ux + uy * uy, lb = vx * vx + vy * vy;
-  Big y(cross), x(dot), theta, beta(beta_degrees), pi, gap, sa(la), sb(lb), rate, tmp;
-  mpfr_atan2(theta.get(), y.get(), x.get(), MPFR_RNDN);
-  mpfr_const_pi(pi.get(), MPFR_RNDN);
-  mpfr_mul(beta.get(), beta.get(), pi.get(), MPFR_RNDN);
-  mpfr_div_ui(beta.get(), beta.get(), 180, MPFR_RNDN);
-  mpfr_sub(gap.get(), theta.get(), beta.get(), MPFR_RNDN);
-  mpfr_abs(gap.get(), gap.get(), MPFR_RNDN);
-  mpfr_rec_sqrt(sa.get(), sa.get(), MPFR_RNDN);
-  mpfr_rec_sqrt(sb.get(), sb.get(), MPFR_RNDN);
-  mpfr_add(rate.get(), sa.get(), sb.get(), MPFR_RNDN);
-  mpfr_mul_ui(rate.get(), rate.get(), 2, MPFR_RNDN);
-  auto versus = [&](const Rational& eps) {
-    Big e(eps);
-    mpfr_mul(tmp.get(), rate.get(), e.get(), MPFR_RNDN);
-    return mpfr_cmp(gap.get(), tmp.get());
-  };
-  choice.slack_units = mpfr_get_d(gap.get(), MPFR_RNDN) / mpfr_get_d(rate.get(), MPFR_RNDN);
-  choice.decision = FrameBands::decide(versus(bands.point_noise()), versus(bands.eps_vis()));
+  const auto [slack, decision] = angle_move(a, vertex, b, beta_degrees, bands);
+  choice.slack_units = slack;
+  choice.decision = decision;
   return choice;
+}
+
+RangeReach length_ratio_ranges(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d,
+                               const std::vector<OptionRange>& ranges, const FrameBands& bands) {
+  const Rational l1 = squared_length(a, b), l2 = squared_length(c, d);  // X² = l1 / l2
+  const CORE::Expr L1 = CORE::sqrt(expr(l1)), L2 = CORE::sqrt(expr(l2));
+  RangeReach out = reach_ranges(
+      ranges,
+      [&](std::size_t i) {
+        return ranges[i].low * ranges[i].low * l2 <= l1 && l1 <= ranges[i].high * ranges[i].high * l2;
+      },
+      [&](std::size_t i) { return l1 < ranges[i].low * ranges[i].low * l2; },
+      [&](const Rational& bound) {
+        // A point moved by δ changes a length by at most 2δ over its two ends.
+        const CORE::Expr gap = CORE::abs(L1 - expr(bound) * L2), lin = 2 * (1 + expr(bound));
+        const double units = std::abs(std::sqrt(to_double(l1)) - to_double(bound) * std::sqrt(to_double(l2))) /
+                             (2 * (1 + to_double(bound)));
+        return std::pair{units, decide_move(gap, lin, CORE::Expr(0), bands)};
+      });
+  out.value = std::sqrt(to_double(l1 / l2));
+  return out;
+}
+
+RangeReach area_ratio_ranges(const std::vector<Vec2>& p, const std::vector<Vec2>& q,
+                             const std::vector<OptionRange>& ranges, const FrameBands& bands) {
+  const Rational ap = abs(polygon_area(p)), aq = abs(polygon_area(q));
+  double rough_sp = 0, rough_sq = 0;
+  const CORE::Expr sp = area_sensitivity(p, rough_sp), sq = area_sensitivity(q, rough_sq);
+  const double np = static_cast<double>(p.size()), nq = static_cast<double>(q.size());
+  RangeReach out = reach_ranges(
+      ranges, [&](std::size_t i) { return ranges[i].low * aq <= ap && ap <= ranges[i].high * aq; },
+      [&](std::size_t i) { return ap < ranges[i].low * aq; },
+      [&](const Rational& bound) {
+        // |A_P − b·A_Q| ≤ δ·(S_P + b·S_Q) + δ²·(n_P + b·n_Q)/2 (area_ratio_choice's bound).
+        const CORE::Expr gap = expr(abs(Rational(ap - bound * aq))), lin = sp + expr(bound) * sq,
+                         quad = (expr(Rational(static_cast<long>(p.size()))) +
+                                 expr(bound) * expr(Rational(static_cast<long>(q.size())))) /
+                                2;
+        const double g = std::abs(to_double(ap) - to_double(bound) * to_double(aq)),
+                     l = rough_sp + to_double(bound) * rough_sq, k = (np + to_double(bound) * nq) / 2;
+        return std::pair{(-l + std::sqrt(l * l + 4 * k * g)) / (2 * k), decide_move(gap, lin, quad, bands)};
+      });
+  out.value = to_double(ap / aq);
+  return out;
+}
+
+RangeReach angle_ranges(const Vec2& a, const Vec2& vertex, const Vec2& b, const std::vector<OptionRange>& ranges,
+                        const FrameBands& bands) {
+  RangeReach out = reach_ranges(
+      ranges,
+      [&](std::size_t i) {
+        return compare_angle_degrees(a, vertex, b, ranges[i].low) >= 0 &&
+               compare_angle_degrees(a, vertex, b, ranges[i].high) <= 0;
+      },
+      [&](std::size_t i) { return compare_angle_degrees(a, vertex, b, ranges[i].low) < 0; },
+      [&](const Rational& bound) { return angle_move(a, vertex, b, bound, bands); });
+  const Rational ux = a.x - vertex.x, uy = a.y - vertex.y, vx = b.x - vertex.x, vy = b.y - vertex.y;
+  out.value = std::atan2(std::abs(to_double(ux * vy - uy * vx)), to_double(ux * vx + uy * vy)) * 180 / M_PI;
+  return out;
 }
 
 }  // namespace geotruth::geometry

@@ -51,6 +51,34 @@ EstimateChoice area_ratio_choice(const std::vector<Vec2>& p, const std::vector<V
 EstimateChoice angle_choice(const Vec2& a, const Vec2& vertex, const Vec2& b, const std::vector<Rational>& options,
                             const FrameBands& bands);
 
+/// The values for which a dataset gives an option, [low, high] in the measure's unit (degrees, or
+/// the ratio): VisOnlyQA asks for an angle only when it lies within 5° of an option, for an area
+/// ratio only when it lies within 0.8–1.2 of 1, 1.8–2.2 of 2, ….
+struct OptionRange {
+  Rational low, high;
+};
+
+/// The options whose ranges the measure may lie in: each range that holds it, and each that the
+/// named points reach moving by up to the data's own noise each (FrameBands::point_noise: the
+/// moves of the nearest-option rules above, against the range's nearer end), decided exactly.
+struct RangeReach {
+  std::vector<std::size_t> reachable;  ///< options whose range holds or is reached, the least move first
+  std::vector<double> move_units;      ///< per option: the least move (frame units) into its range, 0 inside
+  double value = 0;                    ///< the measure (reporting only)
+};
+
+/// The ranges X = |a b| / |c d| reaches (preconditions of length_ratio_choice; every bound > 0).
+RangeReach length_ratio_ranges(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d,
+                               const std::vector<OptionRange>& ranges, const FrameBands& bands);
+
+/// The ranges X = area(P) / area(Q) reaches (preconditions of area_ratio_choice; every bound > 0).
+RangeReach area_ratio_ranges(const std::vector<Vec2>& p, const std::vector<Vec2>& q,
+                             const std::vector<OptionRange>& ranges, const FrameBands& bands);
+
+/// The ranges the angle at `vertex` reaches, in degrees (preconditions of angle_choice).
+RangeReach angle_ranges(const Vec2& a, const Vec2& vertex, const Vec2& b, const std::vector<OptionRange>& ranges,
+                        const FrameBands& bands);
+
 /// Exact comparison of the angle at `vertex` between the rays to a and b with `degrees` (in
 /// [0, 180]): −1, 0 or +1 as the angle is smaller, equal or larger. Exact where the boundary's
 /// tangent is rational (0, 45, 90, 135, 180 degrees: the only rational degrees whose tangent is

@@ -3,6 +3,7 @@
 // forms for the measures, and invariance under exact similarity transforms.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <geotruth/audit.hpp>
 #include <geotruth/input.hpp>
@@ -272,6 +273,65 @@ TEST(Estimate, AreaRatioAndAngle) {
   EXPECT_NE(at_a.facts.front().detail.find("36.9 degrees"), std::string::npos) << at_a.facts.front().detail;
   // A straight angle: A, M, B on one line.
   EXPECT_EQ(value(truth_of(s, named("estimate", "angle", {"A", "M", "B"}, false, {}, degrees))), "180");
+}
+
+// VisOnlyQA asks for an angle only when it lies within 5° of an option: the truth is the option
+// whose range the angle lies in, decided against the data's precision per point (ε_num 0.5 px here).
+TEST(Estimate, TheOptionWhoseRangeHoldsTheAngle) {
+  const std::vector<std::string> degrees{"10", "45", "90", "135", "180"};
+  const std::vector<std::array<std::string, 2>> ranges{
+      {"5", "15"}, {"40", "50"}, {"85", "95"}, {"130", "140"}, {"175", "180"}};
+  auto angle_at_m = [&](const std::string& nx, const std::string& ny) {
+    // E far along −x from M (250 px), N a short arm away: angle NME = 180° − atan2(ny, nx).
+    return scene_from(figure({{"M", "300", "300"}, {"E", "50", "300"}, {"N", nx, ny}}, {{"M", "E"}, {"M", "N"}}));
+  };
+  Question q = named("estimate", "angle", {"N", "M", "E"}, false, {}, degrees);
+  // MN = (1.4, 1.5), 2.05 px: NME = 133.0°. Moving each point by 0.5 px turns it by up to 28.2°,
+  // past the midpoint 112.5° to 90 (nearest-option rule: ambiguous), but not down to 95°.
+  const Scene short_arm = angle_at_m("301.4", "301.5");
+  EXPECT_TRUE(answer_is_ambiguous(q, truth_of(short_arm, q)));
+  q.option_ranges = ranges;
+  Truth t = truth_of(short_arm, q);
+  EXPECT_EQ(value(t), "135");
+  EXPECT_FALSE(answer_is_ambiguous(q, t));
+  EXPECT_NE(t.facts.front().detail.find("in option 135's range [130, 140]"), std::string::npos)
+      << t.facts.front().detail;
+  // MN = (1, 1.1), 1.49 px: the moves turn it by up to 38.8°, into 90's range as well.
+  const Scene shorter = angle_at_m("301", "301.1");
+  t = truth_of(shorter, q);
+  EXPECT_TRUE(answer_is_ambiguous(q, t));
+  EXPECT_EQ(t.facts.front().alternative, "90") << t.facts.front().detail;
+  // NME = 111.8° with long arms lies in no range, even within the data's precision: the nearest
+  // option, 90 (0.7° below the midpoint; the moves turn it by 0.44° at most), said so.
+  t = truth_of(angle_at_m("400", "550"), q);
+  EXPECT_EQ(value(t), "90");
+  EXPECT_FALSE(answer_is_ambiguous(q, t));
+  EXPECT_NE(t.facts.front().detail.find("in no option's range"), std::string::npos) << t.facts.front().detail;
+  // A range that is no range is unsupported, not guessed.
+  q.option_ranges[2] = {"95", "85"};
+  EXPECT_EQ(truth_of(shorter, q).values.size(), 0u);
+}
+
+// The same for ratios: VisOnlyQA asks for an area ratio of about 2 only within 1.8–2.2.
+TEST(Estimate, TheOptionWhoseRangeHoldsTheRatio) {
+  const std::vector<std::string> options{"0.25", "0.5", "1", "2", "4"};
+  const std::vector<std::array<std::string, 2>> ranges{
+      {"2/9", "2/7"}, {"5/11", "5/9"}, {"0.8", "1.2"}, {"1.8", "2.2"}, {"3.5", "4.5"}};
+  // ABC: 400 × 300 / 2 = 60000; MBC with M at x = 300 − 12: (212 × 300) / 2 = 31800. X = 1.887.
+  const Scene s =
+      scene_from(figure({{"A", "100", "500"}, {"B", "500", "500"}, {"C", "500", "200"}, {"M", "288", "500"}},
+                        {{"A", "M", "B"}, {"B", "C"}, {"C", "A"}, {"C", "M"}}));
+  Question area = named("estimate", "area_ratio", {"A", "B", "C"}, false, {"M", "B", "C"}, options);
+  area.option_ranges = ranges;
+  const Truth t = truth_of(s, area);
+  EXPECT_EQ(value(t), "2");
+  EXPECT_FALSE(answer_is_ambiguous(area, t));
+  EXPECT_NE(t.facts.front().detail.find("1.887: in option 2's range [1.8, 2.2]"), std::string::npos)
+      << t.facts.front().detail;
+  // And a length ratio (the ranges of a dataset that gives them for lengths): |AB| / |MB| = 400 / 212.
+  Question length = named("estimate", "length_ratio", {"A", "B"}, false, {"M", "B"}, options);
+  length.option_ranges = ranges;
+  EXPECT_EQ(value(truth_of(s, length)), "2");
 }
 
 TEST(Estimate, AngleComparisonIsExactAtRationalTangents) {

@@ -55,7 +55,9 @@ constexpr const char* kTriangleInCircle = R"({
   "entities": [{"id": "e1", "text": "cow", "box": [10, 10, 90, 40], "tags": ["consumer"]},
                {"id": "e2", "text": "grass", "kind": "icon", "box": [200, 10, 260, 40]}],
   "links": [{"from": "e2", "to": "e1", "path": [[200, 25], [90, 25]]}],
-  "questions": [{"id": "q1", "ask": "count", "of": "triangles", "options": ["1", "2", 3, "4"], "answer": "A"}],
+  "questions": [{"id": "q1", "ask": "count", "of": "triangles", "options": ["1", "2", 3, "4"], "answer": "A"},
+                {"id": "q2", "ask": "estimate", "of": "angle", "vertices": ["A", "B", "C"], "options": ["90", "135"],
+                 "option_ranges": [[85, 95], ["130", "140"]]}],
   "extra": {"source": "hand"}
 })";
 
@@ -81,6 +83,9 @@ TEST(SceneReader, ReadsEveryElementKind) {
   EXPECT_EQ(std::get<EllipseShape>(s.shapes[1].geometry).rotation_deg, 30);
   EXPECT_EQ(std::get<SpiralShape>(s.shapes[4].geometry).growth_rate, Rational(1, 10));
   EXPECT_EQ(s.questions[0].options[2], "3");
+  ASSERT_EQ(s.questions[1].option_ranges.size(), 2u);
+  EXPECT_EQ(s.questions[1].option_ranges[0][0], "85");
+  EXPECT_EQ(s.questions[1].option_ranges[1][1], "140");
   EXPECT_EQ(s.extra, R"({"source":"hand"})");
 }
 
@@ -218,6 +223,18 @@ TEST(SceneReaderErrors, WrongTypesAndMissingKeys) {
                      "/relations/0/between/1", "unknown element \"B\"");
   EXPECT_INPUT_ERROR(R"({"id":"s","entities":[{"id":"e","box":[0,0,1,1]}],"links":[{"from":"e","to":"f"}]})",
                      "/links/0/to", "unknown entity \"f\"");
+}
+
+TEST(SceneReaderErrors, OptionRangesOnePairPerOption) {
+  EXPECT_INPUT_ERROR(R"({"id":"s","questions":[{"id":"q","ask":"estimate","options":["1","2"],)"
+                     R"("option_ranges":[[0.8,1.2]]}]})",
+                     "/questions/0/option_ranges", "one range per option (2), got 1");
+  EXPECT_INPUT_ERROR(R"({"id":"s","questions":[{"id":"q","ask":"estimate","options":["1"],)"
+                     R"("option_ranges":[[0.8,1.2,2]]}]})",
+                     "/questions/0/option_ranges/0", "a range [low, high] of two numbers");
+  EXPECT_INPUT_ERROR(R"({"id":"s","questions":[{"id":"q","ask":"estimate","options":["1"],)"
+                     R"("option_ranges":[[0.8,true]]}]})",
+                     "/questions/0/option_ranges/0/1", "expected a string or a number");
 }
 
 TEST(SceneReaderErrors, BrokenJson) {

@@ -3,6 +3,7 @@
 // 3D items unsupported with their reason, every quirk noted; the audit's verdicts worked by hand.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <geotruth/audit.hpp>
@@ -102,6 +103,46 @@ TEST(VisOnlyQA, PlainItemsTakeTheirFigureFromTheTextItemWithTheSamePicture) {
   ASSERT_EQ(circled.circles.size(), 1u);
   EXPECT_EQ(circled.points[*circled.circles[0].center_point].id, "O");
   EXPECT_TRUE(noted(plain.scenes.front().notes, "circle_name"));
+}
+
+TEST(VisOnlyQA, EstimatesCarryTheGeneratorsOptionRanges) {
+  // Angle and area options carry the ranges VisOnlyQA's generator asks them in, in the question's
+  // option order; its length questions carry none (the nearest option decides).
+  const Imported all = import_split({kSplit + "/synthetic/syntheticgeometry__angle.jsonl",
+                                     kSplit + "/synthetic/syntheticgeometry__area.jsonl",
+                                     kSplit + "/synthetic/syntheticgeometry__length.jsonl"});
+  std::size_t angles = 0, areas = 0, lengths = 0;
+  for (const auto& s : all.scenes)
+    for (const Question& q : std::get<Scene>(s.scene).questions) {
+      if (q.of == "length_ratio") {
+        ++lengths;
+        EXPECT_TRUE(q.option_ranges.empty()) << s.key;
+        continue;
+      }
+      ASSERT_EQ(q.option_ranges.size(), q.options.size()) << s.key;
+      for (std::size_t i = 0; i < q.options.size(); ++i) {
+        const std::string& o = q.options[i];
+        const auto& r = q.option_ranges[i];
+        if (q.of == "angle") {
+          ++angles;
+          const std::array<std::string, 2> expected =
+              o == "180"
+                  ? std::array<std::string, 2>{"175", "180"}
+                  : std::array<std::string, 2>{std::to_string(std::stoi(o) - 5), std::to_string(std::stoi(o) + 5)};
+          EXPECT_EQ(r, expected) << o;
+        } else {
+          ++areas;
+          if (o == "0.5") {
+            EXPECT_EQ(r, (std::array<std::string, 2>{"5/11", "5/9"}));
+          } else if (o == "2") {
+            EXPECT_EQ(r, (std::array<std::string, 2>{"1.8", "2.2"}));
+          }
+        }
+      }
+    }
+  EXPECT_EQ(angles, 10u);  // two questions of five options
+  EXPECT_EQ(areas, 5u);
+  EXPECT_EQ(lengths, 1u);
 }
 
 TEST(VisOnlyQA, RealAnd3dItemsAreUnsupportedWithTheirReason) {

@@ -218,6 +218,10 @@ struct Question {
   /// quadrilateral's corners in their cyclic order, a segment's two ends, an angle's three points
   /// with the vertex in the middle. `versus`: the second figure of a ratio (length or area).
   std::vector<std::string> vertices, versus;
+  /// Estimates: each option's range of values, as the dataset built its answers: [low, high] in the
+  /// options' unit (VisOnlyQA asks for an angle only within 5° of an option). The truth is the
+  /// option whose range the measure lies in, within the data's precision; empty: the nearest option.
+  std::vector<std::array<std::string, 2>> option_ranges;
   std::string anchor, relative_to, measure, criterion, value, touching, connected_to, relation, row, column;
   bool absent = false, connected_pair = false;
   std::string text;           ///< the question as the dataset wrote it (empty for native items)

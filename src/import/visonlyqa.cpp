@@ -5,6 +5,7 @@
 // the same image_path; `real` items (textbook figures) and the 3D tasks have no description: their
 // questions are read into the vocabulary, and a scene without points is unsupported, never guessed.
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -315,6 +316,31 @@ std::vector<std::string> lettered_options(const std::string& text) {
   return out;
 }
 
+// The values for which VisOnlyQA gives each option of a synthetic item, as its generator asks its estimates
+// (src/training_dataset/dataset_creation/create_syntheticgeometry.py): an angle question only
+// when the angle lies within 5° of an option (180: from 175° on), an area question only when the
+// ratio lies within 0.8–1.2 of 1, 1.8–2.2 of 2, 3.5–4.5 of 4, or their inverses for 0.5 and 0.25.
+// Its length questions come from code it does not publish: no ranges, the nearest option.
+using Ranges = std::map<std::string, std::array<std::string, 2>>;
+const Ranges kAngleRanges = {
+    {"10", {"5", "15"}}, {"45", {"40", "50"}}, {"90", {"85", "95"}}, {"135", {"130", "140"}}, {"180", {"175", "180"}}};
+const Ranges kAreaRanges = {{"0.25", {"2/9", "2/7"}},
+                            {"0.5", {"5/11", "5/9"}},
+                            {"1", {"0.8", "1.2"}},
+                            {"2", {"1.8", "2.2"}},
+                            {"4", {"3.5", "4.5"}}};
+
+// Each option's range, when every option is one the dataset gives a range for; else none.
+std::vector<std::array<std::string, 2>> option_ranges(const Ranges& known, const std::vector<std::string>& options) {
+  std::vector<std::array<std::string, 2>> out;
+  for (const std::string& o : options) {
+    const auto it = known.find(o);
+    if (it == known.end()) return {};
+    out.push_back(it->second);
+  }
+  return out;
+}
+
 struct Item {
   std::string id, image_path, set, task, kind;  // kind: geometry_text, geometry, 3d, real_geometry, real_other
   const Value* value = nullptr;
@@ -360,6 +386,8 @@ Question read_question(const Item& item, const std::string& prompt, const std::v
     if (q.options.empty() || q.options.size() != response_options.size())
       notes.push_back({"options", "the options in the text do not match response_options"});
   };
+  // The synthetic items' generator gives its options ranges; the real ones were asked by people.
+  const bool synthetic = item.kind == "geometry" || item.kind == "geometry_text";
   std::smatch m;
   static const std::regex kFigure(
       R"(^There is (no|a) (triangle|quadrilateral) (\S+) in (the|this) figure\. True or False\?$)");
@@ -403,12 +431,14 @@ Question read_question(const Item& item, const std::string& prompt, const std::v
     q.versus = names(m[2].str());
     q.template_name = "area";
     lettered();
+    if (synthetic) q.option_ranges = option_ranges(kAreaRanges, q.options);
   } else if (std::regex_search(q.text, m, kAngle)) {
     q.ask = "estimate";
     q.of = "angle";
     q.vertices = names(m[1].str());
     q.template_name = "angle";
     lettered();
+    if (synthetic) q.option_ranges = option_ranges(kAngleRanges, q.options);
   } else {
     q.ask = "unmapped";
     q.template_name = "unmatched";

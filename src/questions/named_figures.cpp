@@ -478,6 +478,15 @@ class Figures {
     const bool ratio = q.of == "length_ratio" || q.of == "area_ratio";
     if (ratio && std::any_of(options.begin(), options.end(), [](const Rational& o) { return o <= 0; }))
       return unsupported("ratio options must be positive numbers");
+    std::vector<geometry::OptionRange> ranges;
+    for (const auto& [low, high] : q.option_ranges) {
+      const auto lo = parse_rational_string(low).value, hi = parse_rational_string(high).value;
+      if (!lo || !hi || *hi < *lo || (ratio && *lo <= 0))
+        return unsupported("an option's range must be two numbers [low, high]" +
+                           std::string(ratio ? ", both positive" : "") + ", got [" + low + ", " + high + "]");
+      ranges.push_back({*lo, *hi});
+    }
+    std::optional<geometry::RangeReach> reach;
     geometry::EstimateChoice choice;
     std::string measure, scale = ratio ? "log scale" : "degrees";
     Truth t;
@@ -488,6 +497,9 @@ class Figures {
         return unsupported("a named segment has zero length");
       choice =
           geometry::length_ratio_choice(*at(first[0]), *at(first[1]), *at(second[0]), *at(second[1]), options, bands_);
+      if (!ranges.empty())
+        reach =
+            geometry::length_ratio_ranges(*at(first[0]), *at(first[1]), *at(second[0]), *at(second[1]), ranges, bands_);
       measure = "|" + id(first[0]) + id(first[1]) + "| / |" + id(second[0]) + id(second[1]) + "|";
       for (const auto& seg : {first, second})
         if (Condition c = side(seg[0], seg[1]); c.state != State::yes) {
@@ -502,6 +514,7 @@ class Figures {
         if (!simple(*poly)) return unsupported("a named polygon crosses itself: its area is not defined");
       }
       choice = geometry::area_ratio_choice(p, r, options, bands_);
+      if (!ranges.empty()) reach = geometry::area_ratio_ranges(p, r, ranges, bands_);
       std::vector<std::string> a, b;
       for (auto v : first) a.push_back(id(v));
       for (auto v : second) b.push_back(id(v));
@@ -511,19 +524,52 @@ class Figures {
       if (*at(first[0]) == *at(first[1]) || *at(first[2]) == *at(first[1]))
         return unsupported("an arm of the angle has zero length");
       choice = geometry::angle_choice(*at(first[0]), *at(first[1]), *at(first[2]), options, bands_);
+      if (!ranges.empty()) reach = geometry::angle_ranges(*at(first[0]), *at(first[1]), *at(first[2]), ranges, bands_);
       measure = "angle " + id(first[0]) + id(first[1]) + id(first[2]);
     } else {
       return unsupported("estimates of \"" + q.of + "\" are not evaluated (length_ratio, area_ratio, angle)");
     }
-    t.values.push_back(q.options[choice.best]);
     Fact f;
     f.kind = "estimate";
     f.elements = q.vertices;
     f.elements.insert(f.elements.end(), q.versus.begin(), q.versus.end());
     char value[64];
     std::snprintf(value, sizeof value, ratio ? "%.3f" : "%.1f degrees", choice.value);
-    f.detail = measure + " = " + value + ": nearest option " + q.options[choice.best] + " (" + scale + ")";
     f.decisive = true;
+    if (reach && !reach->reachable.empty()) {
+      // The dataset's ranges: the option whose range holds the measure, or one it reaches within the
+      // data's precision; a second range reached too leaves the answer ambiguous.
+      auto range_text = [&](std::size_t i) {
+        return "option " + q.options[i] + "'s range [" + q.option_ranges[i][0] + ", " + q.option_ranges[i][1] + "]";
+      };
+      const std::size_t best = reach->reachable.front();
+      t.values.push_back(q.options[best]);
+      f.detail = measure + " = " + value + ": " +
+                 (reach->move_units[best] == 0 ? "in " + range_text(best)
+                                               : range_text(best) + " within the data's precision (" +
+                                                     px_text(bands_.to_px(reach->move_units[best])) + ")");
+      // The next range: a second one reached, else the one the least move reaches (reporting).
+      std::optional<std::size_t> next;
+      if (reach->reachable.size() > 1)
+        next = reach->reachable[1];
+      else
+        for (std::size_t i = 0; i < q.options.size(); ++i)
+          if (i != best && (!next || reach->move_units[i] < reach->move_units[*next])) next = i;
+      if (next) {
+        f.slack_px = bands_.to_px(reach->move_units[*next]);
+        f.detail += "; " + range_text(*next) + " is reached once the points move by " + px_text(*f.slack_px);
+      }
+      if (reach->reachable.size() > 1) {
+        f.ambiguous = true;
+        f.alternative = q.options[*next];
+        f.detail += " (within the data's precision, ε_num)";
+      }
+      t.facts.insert(t.facts.begin(), std::move(f));
+      return t;
+    }
+    t.values.push_back(q.options[choice.best]);
+    f.detail = measure + " = " + value + ": nearest option " + q.options[choice.best] + " (" + scale + ")";
+    if (reach) f.detail += ", in no option's range even within the data's precision";
     if (choice.runner_up) {
       f.slack_px = bands_.to_px(choice.slack_units);
       const std::string& next = q.options[*choice.runner_up];

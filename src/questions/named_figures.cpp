@@ -569,7 +569,21 @@ class Figures {
     }
     t.values.push_back(q.options[choice.best]);
     f.detail = measure + " = " + value + ": nearest option " + q.options[choice.best] + " (" + scale + ")";
-    if (reach) f.detail += ", in no option's range even within the data's precision";
+    if (reach) {
+      // The dataset asks only within its ranges: a measure in none, even within the data's precision,
+      // is of a figure it would not ask this of (misread, or misbuilt), and no option is its answer.
+      std::size_t nearest_range = choice.best;
+      for (std::size_t i = 0; i < q.options.size(); ++i)
+        if (reach->move_units[i] < reach->move_units[nearest_range]) nearest_range = i;
+      f.slack_px = bands_.to_px(reach->move_units[nearest_range]);
+      f.detail += ", in no option's range even within the data's precision (the nearest, option " +
+                  q.options[nearest_range] + "'s, needs a move of " + px_text(*f.slack_px) +
+                  "): the dataset asks this only of figures whose measure lies in one";
+      f.ambiguous = true;
+      f.alternative = q.options[nearest_range != choice.best ? nearest_range : choice.runner_up.value_or(choice.best)];
+      t.facts.insert(t.facts.begin(), std::move(f));
+      return t;
+    }
     if (choice.runner_up) {
       f.slack_px = bands_.to_px(choice.slack_units);
       const std::string& next = q.options[*choice.runner_up];

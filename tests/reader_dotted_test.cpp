@@ -1118,5 +1118,30 @@ TEST(LetterTemplates, AFigureInAnotherFontIsFoundInIt) {
   }
 }
 
+TEST(ReaderDotted, AStretchWithAnUninkedPartIsNoStrokeToDoubt) {
+  // F–G drawn, G 0.8 px beside the line F–A three quarters of the way along, G–A not drawn
+  // (VisOnlyQA 00822): the stretch F–A is inked along most of its length, by F–G, but not from G to
+  // A, where a stroke F–A would run as well. The reader raises no doubt that F–A may be drawn; it
+  // still doubts a stretch inked all along (G–E, its stroke cut in two by a gap of 4 px).
+  const PixelPoint f{200, 300}, a{800, 500}, g = beside(f, a, 0.75 * std::hypot(a.x - f.x, a.y - f.y), 0.8);
+  const PixelPoint e{700, 150}, gap_from = beside(g, e, 60, 0), gap_to = beside(g, e, 64, 0);
+  const Figure figure = {{{"F", f}, {"G", g}, {"A", a}, {"E", e}, {"B", {300, 700}}, {"C", {650, 760}}},
+                         {{"F", "G"}, {"A", "B"}, {"B", "C"}, {"C", "A"}, {"F", "B"}, {"E", "A"}}};
+  const PictureRead read = read_picture(
+      dumped(draw(20, {{g, gap_from}, {gap_to, e}}, std::nullopt, figure), "uninked_part"), "uninked_part");
+  auto doubted = [&](const std::string& p, const std::string& q) {
+    for (const auto& d : doubts_of(read.scene))
+      if (d.contains("instead") && d["instead"].contains("add_line")) {
+        const auto& ends = d["instead"]["add_line"];
+        if ((ends[0] == p && ends[1] == q) || (ends[0] == q && ends[1] == p)) return true;
+      }
+    return false;
+  };
+  EXPECT_TRUE(joined(read.scene, "F", "G"));
+  EXPECT_FALSE(joined(read.scene, "F", "A"));
+  EXPECT_FALSE(doubted("F", "A")) << doubts_of(read.scene).dump();
+  EXPECT_TRUE(joined(read.scene, "G", "E") || doubted("G", "E"));
+}
+
 }  // namespace
 }  // namespace geotruth::vision

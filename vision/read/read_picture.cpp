@@ -643,12 +643,41 @@ class Reader {
         const read::Inking ink = read::inking(sheet_, points_[p].at, points_[q].at, skip, skip, across);
         if (ink.samples < 5 || ink.coverage < kMayBeDrawn) continue;
         if (read::arc_between(sheet_, rounds_, points_[p].at, skip, points_[q].at, skip, ink.contrast)) continue;
+        if (broken_between_points(p, q, skip, across, kMayBeDrawn, joined)) continue;
         doubt(FindingKind::stroke_uncertain, {scene.points[a].id, scene.points[b].id},
               "no stroke was read from " + scene.points[a].id + " to " + scene.points[b].id +
                   ", yet the straight stretch between them is inked along " +
                   std::to_string(std::lround(100 * ink.coverage)) + " % of it",
               Json{{"add_line", {scene.points[a].id, scene.points[b].id}}});
       }
+  }
+
+  // Whether the stretch from point p to point q runs through a point read on it and, between two of
+  // its points, a part no line read joins is inked along less than `may_be` of it: a stroke from p
+  // to q would ink every part, and the ink along the whole is another stroke's, ending at a point
+  // between (VisOnlyQA 00822: F–G drawn, G 0.8 px off F–A, G–A not drawn).
+  template <class Joined>
+  bool broken_between_points(std::size_t p, std::size_t q, double skip, double across, double may_be,
+                             const Joined& joined) const {
+    const P2 a = points_[p].at, b = points_[q].at;
+    const double length = dist(a, b);
+    const read::Piece stretch = read::Piece::from_to(a, b);
+    std::vector<std::pair<double, std::size_t>> on{{0.0, p}, {length, q}};
+    for (std::size_t k = 0; k < points_.size(); ++k) {
+      if (k == p || k == q || index_[k] < 0) continue;
+      const double t = stretch.along(points_[k].at) - stretch.along(a);
+      if (std::abs(stretch.offset(points_[k].at)) <= sheet_.on_stroke() && t > skip && t < length - skip)
+        on.push_back({t, k});
+    }
+    if (on.size() == 2) return false;
+    std::sort(on.begin(), on.end());
+    for (std::size_t i = 0; i + 1 < on.size(); ++i) {
+      const std::size_t u = on[i].second, v = on[i + 1].second;
+      if (joined(static_cast<std::size_t>(index_[u]), static_cast<std::size_t>(index_[v]))) continue;
+      const read::Inking part = read::inking(sheet_, points_[u].at, points_[v].at, skip, skip, across);
+      if (part.samples >= 5 && part.coverage < may_be) return true;
+    }
+    return false;
   }
 
   void write_circles() {

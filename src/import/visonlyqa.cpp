@@ -316,11 +316,11 @@ std::vector<std::string> lettered_options(const std::string& text) {
   return out;
 }
 
-// The values for which VisOnlyQA gives each option of a synthetic item, as its generator asks its estimates
-// (src/training_dataset/dataset_creation/create_syntheticgeometry.py): an angle question only
-// when the angle lies within 5° of an option (180: from 175° on), an area question only when the
-// ratio lies within 0.8–1.2 of 1, 1.8–2.2 of 2, 3.5–4.5 of 4, or their inverses for 0.5 and 0.25.
-// Its length questions come from code it does not publish: no ranges, the nearest option.
+// The values for which VisOnlyQA gives each option of a synthetic item, as its generator asks its
+// estimates (src/training_dataset/dataset_creation/create_syntheticgeometry.py): an angle question
+// only when the angle lies within 5° of an option (180: from 175° on), an area question only when
+// the ratio lies within 0.8–1.2 of 1, 1.8–2.2 of 2, 3.5–4.5 of 4, or their inverses for 0.5 and
+// 0.25. Its length questions come from code it does not publish: no ranges, the nearest option.
 using Ranges = std::map<std::string, std::array<std::string, 2>>;
 const Ranges kAngleRanges = {
     {"10", {"5", "15"}}, {"45", {"40", "50"}}, {"90", {"85", "95"}}, {"135", {"130", "140"}}, {"180", {"175", "180"}}};

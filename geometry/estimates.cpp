@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "geometry/measures.hpp"
@@ -71,25 +72,6 @@ std::optional<double> log_boundary(EstimateChoice& choice, const std::vector<Rat
   return std::nullopt;
 }
 
-// How far a ratio X = A / C may be moved before it reaches the log-scale boundary B = √(o1·o2)
-// between two options: |A − B·C|, in the units of A.
-CORE::Expr to_boundary(const CORE::Expr& a, const CORE::Expr& c, const Rational& o1, const Rational& o2) {
-  return CORE::abs(a - CORE::sqrt(expr(o1 * o2)) * c);
-}
-
-// How fast a polygon's area can change as its corners move (first order): Σ |next − previous| / 2,
-// exactly; `rough` receives it as a double (reporting).
-CORE::Expr area_sensitivity(const std::vector<Vec2>& poly, double& rough) {
-  CORE::Expr exact = 0;
-  rough = 0;
-  for (std::size_t i = 0; i < poly.size(); ++i) {
-    const Vec2 &prev = poly[(i + poly.size() - 1) % poly.size()], &next = poly[(i + 1) % poly.size()];
-    exact = exact + CORE::sqrt(expr(squared_length(prev, next))) / 2;
-    rough += length(prev, next) / 2;
-  }
-  return exact;
-}
-
 // Decides the smallest move δ (frame units) with gap = δ·lin + δ²·quad against the band, exactly:
 // δ compares with ε as gap does with ε·lin + ε²·quad (the right side grows with ε).
 Decision decide_move(const CORE::Expr& gap, const CORE::Expr& lin, const CORE::Expr& quad, const FrameBands& bands) {
@@ -99,6 +81,64 @@ Decision decide_move(const CORE::Expr& gap, const CORE::Expr& lin, const CORE::E
   };
   return FrameBands::decide(versus(bands.point_noise()), versus(bands.eps_vis()));
 }
+
+// X = |a b| / |c d|, and the least move (frame units, reporting) of the points for X to reach a
+// boundary `bound` (exact; `rough` its double), that move decided against the data's noise: a
+// point moved by δ changes a length by at most 2δ over its two ends, so |ab| − bound·|cd| against
+// 2δ·(1 + bound).
+struct LengthRatio {
+  LengthRatio(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d)
+      : l1(squared_length(a, b)), l2(squared_length(c, d)), L1(CORE::sqrt(expr(l1))), L2(CORE::sqrt(expr(l2))) {}
+  // −1, 0 or +1 as X is below, at or above `bound` (> 0).
+  int compare(const Rational& bound) const {
+    const Rational x = bound * bound * l2;
+    return l1 < x ? -1 : l1 == x ? 0 : 1;
+  }
+  std::pair<double, Decision> move_to(const CORE::Expr& bound, double rough, const FrameBands& bands) const {
+    const double units = std::abs(std::sqrt(to_double(l1)) - rough * std::sqrt(to_double(l2))) / (2 * (1 + rough));
+    return {units, decide_move(CORE::abs(L1 - bound * L2), 2 * (1 + bound), CORE::Expr(0), bands)};
+  }
+  Rational l1, l2;  // X² = l1 / l2
+  CORE::Expr L1, L2;
+};
+
+// X = area(P) / area(Q), and the least move of the corners for X to reach a boundary, decided as
+// above: a corner moved by δ changes its polygon's area by at most δ·|next − previous| / 2, and two
+// neighbours moved together by δ²/2 more, so |A_P − bound·A_Q| against δ·(S_P + bound·S_Q) +
+// δ²·(n_P + bound·n_Q)/2 (S: the sum of those half-diagonals, n: the corners).
+struct AreaRatio {
+  AreaRatio(const std::vector<Vec2>& p, const std::vector<Vec2>& q)
+      : ap(abs(polygon_area(p))), aq(abs(polygon_area(q))), np(p.size()), nq(q.size()) {
+    sp = sensitivity(p, rough_sp), sq = sensitivity(q, rough_sq);
+  }
+  int compare(const Rational& bound) const {
+    const Rational x = bound * aq;
+    return ap < x ? -1 : ap == x ? 0 : 1;
+  }
+  std::pair<double, Decision> move_to(const CORE::Expr& bound, double rough, const FrameBands& bands) const {
+    const CORE::Expr gap = CORE::abs(expr(ap) - bound * expr(aq)), lin = sp + bound * sq,
+                     quad = (expr(Rational(static_cast<long>(np))) + bound * expr(Rational(static_cast<long>(nq)))) / 2;
+    // The smallest δ with gap = δ·lin + δ²·quad.
+    const double g = std::abs(to_double(ap) - rough * to_double(aq)), l = rough_sp + rough * rough_sq,
+                 k = (static_cast<double>(np) + rough * static_cast<double>(nq)) / 2;
+    return {k > 0 ? (-l + std::sqrt(l * l + 4 * k * g)) / (2 * k) : g / l, decide_move(gap, lin, quad, bands)};
+  }
+  // Σ |next − previous| / 2 over the corners, exactly; `rough` receives it as a double.
+  static CORE::Expr sensitivity(const std::vector<Vec2>& poly, double& rough) {
+    CORE::Expr exact = 0;
+    rough = 0;
+    for (std::size_t i = 0; i < poly.size(); ++i) {
+      const Vec2 &prev = poly[(i + poly.size() - 1) % poly.size()], &next = poly[(i + 1) % poly.size()];
+      exact = exact + CORE::sqrt(expr(squared_length(prev, next))) / 2;
+      rough += length(prev, next) / 2;
+    }
+    return exact;
+  }
+  Rational ap, aq;
+  std::size_t np, nq;
+  CORE::Expr sp, sq;
+  double rough_sp = 0, rough_sq = 0;
+};
 
 // The least move (frame units, reporting) of the points for the angle at `vertex` to reach
 // `beta_degrees`, and that move decided against the data's noise: |θ − β| against δ·(2/|va| +
@@ -128,20 +168,25 @@ std::pair<double, Decision> angle_move(const Vec2& a, const Vec2& vertex, const 
           FrameBands::decide(versus(bands.point_noise()), versus(bands.eps_vis()))};
 }
 
-// The options whose ranges hold the measure (`inside(i)`, exact) or are reached within the data's
-// noise (`move(i, bound)`: the least move to a range's bound and its decision), the least move first.
-template <typename Inside, typename Below, typename Move>
-RangeReach reach_ranges(const std::vector<OptionRange>& ranges, Inside inside, Below below, Move move) {
+// The options whose ranges hold the measure (`compare(bound)`: −1, 0 or +1 as it is below, at or
+// above the bound, exact) or are reached within the data's noise (`move(bound)`: the least move to
+// the range's nearer bound and its decision), the least move first.
+template <typename Compare, typename Move>
+RangeReach reach_ranges(const std::vector<OptionRange>& ranges, Compare compare, Move move) {
   RangeReach out;
   out.move_units.assign(ranges.size(), 0);
   for (std::size_t i = 0; i < ranges.size(); ++i) {
-    if (inside(i)) {
-      out.reachable.push_back(i);
-      continue;
+    std::optional<Rational> nearer;
+    if (compare(ranges[i].low) < 0)
+      nearer = ranges[i].low;
+    else if (compare(ranges[i].high) > 0)
+      nearer = ranges[i].high;
+    if (nearer) {
+      const auto [units, decision] = move(*nearer);
+      out.move_units[i] = units;
+      if (decision != Decision::holds) continue;
     }
-    const auto [units, decision] = move(below(i) ? ranges[i].low : ranges[i].high);
-    out.move_units[i] = units;
-    if (decision == Decision::holds) out.reachable.push_back(i);
+    out.reachable.push_back(i);
   }
   std::stable_sort(out.reachable.begin(), out.reachable.end(),
                    [&](std::size_t i, std::size_t j) { return out.move_units[i] < out.move_units[j]; });
@@ -152,46 +197,32 @@ RangeReach reach_ranges(const std::vector<OptionRange>& ranges, Inside inside, B
 
 EstimateChoice length_ratio_choice(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d,
                                    const std::vector<Rational>& options, const FrameBands& bands) {
-  const Rational l1 = squared_length(a, b), l2 = squared_length(c, d), r = l1 / l2;  // r = X²
+  const LengthRatio ratio(a, b, c, d);
+  const Rational r = ratio.l1 / ratio.l2;  // r = X²
   // Log-scale distance of X to o ranked by max(X/o, o/X)², which is max(r/o², o²/r): rational.
   EstimateChoice choice = nearest_by(options.size(), [&](std::size_t i) {
     const Rational o2 = options[i] * options[i];
     return std::max(Rational(r / o2), Rational(o2 / r));
   });
   choice.value = std::sqrt(to_double(r));
-  const std::optional<double> boundary_at = log_boundary(choice, options);
-  if (!boundary_at) return choice;
-  const double boundary = *boundary_at;
-  const Rational &ob = options[choice.best], &oq = options[*choice.runner_up];
-  const CORE::Expr L1 = CORE::sqrt(expr(l1)), L2 = CORE::sqrt(expr(l2)), B = CORE::sqrt(expr(ob * oq));
-  const CORE::Expr gap = to_boundary(L1, L2, ob, oq);
-  choice.slack_units = std::abs(std::sqrt(to_double(l1)) - boundary * std::sqrt(to_double(l2))) / (2 * (1 + boundary));
-  choice.decision = decide_move(gap, 2 * (1 + B), CORE::Expr(0), bands);
+  const std::optional<double> boundary = log_boundary(choice, options);
+  if (!boundary) return choice;
+  const CORE::Expr B = CORE::sqrt(expr(options[choice.best] * options[*choice.runner_up]));
+  std::tie(choice.slack_units, choice.decision) = ratio.move_to(B, *boundary, bands);
   return choice;
 }
 
 EstimateChoice area_ratio_choice(const std::vector<Vec2>& p, const std::vector<Vec2>& q,
                                  const std::vector<Rational>& options, const FrameBands& bands) {
-  const Rational ap = abs(polygon_area(p)), aq = abs(polygon_area(q)), x = ap / aq;
+  const AreaRatio ratio(p, q);
+  const Rational x = ratio.ap / ratio.aq;
   EstimateChoice choice = nearest_by(
       options.size(), [&](std::size_t i) { return std::max(Rational(x / options[i]), Rational(options[i] / x)); });
   choice.value = to_double(x);
-  const std::optional<double> boundary_at = log_boundary(choice, options);
-  if (!boundary_at) return choice;
-  const double boundary = *boundary_at;
-  const Rational &ob = options[choice.best], &oq = options[*choice.runner_up];
-  double rough_sp = 0, rough_sq = 0;
-  const CORE::Expr sp = area_sensitivity(p, rough_sp), sq = area_sensitivity(q, rough_sq);
-  const CORE::Expr B = CORE::sqrt(expr(ob * oq));
-  const CORE::Expr gap = to_boundary(expr(ap), expr(aq), ob, oq);
-  const CORE::Expr lin = sp + B * sq;
-  const CORE::Expr quad =
-      (expr(Rational(static_cast<long>(p.size()))) + B * expr(Rational(static_cast<long>(q.size())))) / 2;
-  // The smallest δ with gap = δ·lin + δ²·quad (reporting).
-  const double g = std::abs(to_double(ap) - boundary * to_double(aq)), l = rough_sp + boundary * rough_sq,
-               k = (static_cast<double>(p.size()) + boundary * static_cast<double>(q.size())) / 2;
-  choice.slack_units = k > 0 ? (-l + std::sqrt(l * l + 4 * k * g)) / (2 * k) : g / l;
-  choice.decision = decide_move(gap, lin, quad, bands);
+  const std::optional<double> boundary = log_boundary(choice, options);
+  if (!boundary) return choice;
+  const CORE::Expr B = CORE::sqrt(expr(options[choice.best] * options[*choice.runner_up]));
+  std::tie(choice.slack_units, choice.decision) = ratio.move_to(B, *boundary, bands);
   return choice;
 }
 
@@ -262,69 +293,31 @@ EstimateChoice angle_choice(const Vec2& a, const Vec2& vertex, const Vec2& b, co
     choice.decision = Decision::holds;
     return choice;
   }
-  const auto [slack, decision] = angle_move(a, vertex, b, beta_degrees, bands);
-  choice.slack_units = slack;
-  choice.decision = decision;
+  std::tie(choice.slack_units, choice.decision) = angle_move(a, vertex, b, beta_degrees, bands);
   return choice;
 }
 
 RangeReach length_ratio_ranges(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d,
                                const std::vector<OptionRange>& ranges, const FrameBands& bands) {
-  const Rational l1 = squared_length(a, b), l2 = squared_length(c, d);  // X² = l1 / l2
-  const CORE::Expr L1 = CORE::sqrt(expr(l1)), L2 = CORE::sqrt(expr(l2));
-  RangeReach out = reach_ranges(
-      ranges,
-      [&](std::size_t i) {
-        return ranges[i].low * ranges[i].low * l2 <= l1 && l1 <= ranges[i].high * ranges[i].high * l2;
-      },
-      [&](std::size_t i) { return l1 < ranges[i].low * ranges[i].low * l2; },
-      [&](const Rational& bound) {
-        // A point moved by δ changes a length by at most 2δ over its two ends.
-        const CORE::Expr gap = CORE::abs(L1 - expr(bound) * L2), lin = 2 * (1 + expr(bound));
-        const double units = std::abs(std::sqrt(to_double(l1)) - to_double(bound) * std::sqrt(to_double(l2))) /
-                             (2 * (1 + to_double(bound)));
-        return std::pair{units, decide_move(gap, lin, CORE::Expr(0), bands)};
-      });
-  out.value = std::sqrt(to_double(l1 / l2));
-  return out;
+  const LengthRatio ratio(a, b, c, d);
+  return reach_ranges(
+      ranges, [&](const Rational& bound) { return ratio.compare(bound); },
+      [&](const Rational& bound) { return ratio.move_to(expr(bound), to_double(bound), bands); });
 }
 
 RangeReach area_ratio_ranges(const std::vector<Vec2>& p, const std::vector<Vec2>& q,
                              const std::vector<OptionRange>& ranges, const FrameBands& bands) {
-  const Rational ap = abs(polygon_area(p)), aq = abs(polygon_area(q));
-  double rough_sp = 0, rough_sq = 0;
-  const CORE::Expr sp = area_sensitivity(p, rough_sp), sq = area_sensitivity(q, rough_sq);
-  const double np = static_cast<double>(p.size()), nq = static_cast<double>(q.size());
-  RangeReach out = reach_ranges(
-      ranges, [&](std::size_t i) { return ranges[i].low * aq <= ap && ap <= ranges[i].high * aq; },
-      [&](std::size_t i) { return ap < ranges[i].low * aq; },
-      [&](const Rational& bound) {
-        // |A_P − b·A_Q| ≤ δ·(S_P + b·S_Q) + δ²·(n_P + b·n_Q)/2 (area_ratio_choice's bound).
-        const CORE::Expr gap = expr(abs(Rational(ap - bound * aq))), lin = sp + expr(bound) * sq,
-                         quad = (expr(Rational(static_cast<long>(p.size()))) +
-                                 expr(bound) * expr(Rational(static_cast<long>(q.size())))) /
-                                2;
-        const double g = std::abs(to_double(ap) - to_double(bound) * to_double(aq)),
-                     l = rough_sp + to_double(bound) * rough_sq, k = (np + to_double(bound) * nq) / 2;
-        return std::pair{(-l + std::sqrt(l * l + 4 * k * g)) / (2 * k), decide_move(gap, lin, quad, bands)};
-      });
-  out.value = to_double(ap / aq);
-  return out;
+  const AreaRatio ratio(p, q);
+  return reach_ranges(
+      ranges, [&](const Rational& bound) { return ratio.compare(bound); },
+      [&](const Rational& bound) { return ratio.move_to(expr(bound), to_double(bound), bands); });
 }
 
 RangeReach angle_ranges(const Vec2& a, const Vec2& vertex, const Vec2& b, const std::vector<OptionRange>& ranges,
                         const FrameBands& bands) {
-  RangeReach out = reach_ranges(
-      ranges,
-      [&](std::size_t i) {
-        return compare_angle_degrees(a, vertex, b, ranges[i].low) >= 0 &&
-               compare_angle_degrees(a, vertex, b, ranges[i].high) <= 0;
-      },
-      [&](std::size_t i) { return compare_angle_degrees(a, vertex, b, ranges[i].low) < 0; },
+  return reach_ranges(
+      ranges, [&](const Rational& bound) { return compare_angle_degrees(a, vertex, b, bound); },
       [&](const Rational& bound) { return angle_move(a, vertex, b, bound, bands); });
-  const Rational ux = a.x - vertex.x, uy = a.y - vertex.y, vx = b.x - vertex.x, vy = b.y - vertex.y;
-  out.value = std::atan2(std::abs(to_double(ux * vy - uy * vx)), to_double(ux * vx + uy * vy)) * 180 / M_PI;
-  return out;
 }
 
 }  // namespace geotruth::geometry

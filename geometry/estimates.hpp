@@ -64,7 +64,6 @@ struct OptionRange {
 struct RangeReach {
   std::vector<std::size_t> reachable;  ///< options whose range holds or is reached, the least move first
   std::vector<double> move_units;      ///< per option: the least move (frame units) into its range, 0 inside
-  double value = 0;                    ///< the measure (reporting only)
 };
 
 /// The ranges X = |a b| / |c d| reaches (preconditions of length_ratio_choice; every bound > 0).

@@ -536,6 +536,13 @@ class Figures {
     char value[64];
     std::snprintf(value, sizeof value, ratio ? "%.3f" : "%.1f degrees", choice.value);
     f.decisive = true;
+    // The option whose range the least move reaches, besides `besides` (reporting).
+    auto least_move = [&](std::optional<std::size_t> besides) {
+      std::optional<std::size_t> out;
+      for (std::size_t i = 0; i < q.options.size(); ++i)
+        if (i != besides && (!out || reach->move_units[i] < reach->move_units[*out])) out = i;
+      return out;
+    };
     if (reach && !reach->reachable.empty()) {
       // The dataset's ranges: the option whose range holds the measure, or one it reaches within the
       // data's precision; a second range reached too leaves the answer ambiguous.
@@ -549,12 +556,7 @@ class Figures {
                                                : range_text(best) + " within the data's precision (" +
                                                      px_text(bands_.to_px(reach->move_units[best])) + ")");
       // The next range: a second one reached, else the one the least move reaches (reporting).
-      std::optional<std::size_t> next;
-      if (reach->reachable.size() > 1)
-        next = reach->reachable[1];
-      else
-        for (std::size_t i = 0; i < q.options.size(); ++i)
-          if (i != best && (!next || reach->move_units[i] < reach->move_units[*next])) next = i;
+      const std::optional<std::size_t> next = reach->reachable.size() > 1 ? reach->reachable[1] : least_move(best);
       if (next) {
         f.slack_px = bands_.to_px(reach->move_units[*next]);
         f.detail += "; " + range_text(*next) + " is reached once the points move by " + px_text(*f.slack_px);
@@ -572,9 +574,9 @@ class Figures {
     if (reach) {
       // The dataset asks only within its ranges: a measure in none, even within the data's precision,
       // is of a figure it would not ask this of (misread, or misbuilt), and no option is its answer.
-      std::size_t nearest_range = choice.best;
-      for (std::size_t i = 0; i < q.options.size(); ++i)
-        if (reach->move_units[i] < reach->move_units[nearest_range]) nearest_range = i;
+      const std::optional<std::size_t> other = least_move(choice.best);
+      const std::size_t nearest_range =
+          other && reach->move_units[*other] < reach->move_units[choice.best] ? *other : choice.best;
       f.slack_px = bands_.to_px(reach->move_units[nearest_range]);
       f.detail += ", in no option's range even within the data's precision (the nearest, option " +
                   q.options[nearest_range] + "'s, needs a move of " + px_text(*f.slack_px) +

@@ -665,7 +665,7 @@ class Reader {
     std::vector<std::pair<double, std::size_t>> on{{0.0, p}, {length, q}};
     for (std::size_t k = 0; k < points_.size(); ++k) {
       if (k == p || k == q || index_[k] < 0) continue;
-      const double t = stretch.along(points_[k].at) - stretch.along(a);
+      const double t = stretch.along(points_[k].at);  // from p
       if (std::abs(stretch.offset(points_[k].at)) <= sheet_.on_stroke() && t > skip && t < length - skip)
         on.push_back({t, k});
     }

@@ -349,6 +349,26 @@ TEST(ReaderDotted, TheChordOfTwoStrokesBentAtADotIsNoLine) {
   for (const auto& [p, q] : drawn.segments) EXPECT_TRUE(joined(three.scene, p, q)) << p << q;
 }
 
+TEST(ReaderDotted, TwoStrokesFanningOutFromADotAreTwoLines) {
+  // A–C and A–B leave A 1.3° apart (VisOnlyQA 00096: A–I beside A–C, I 1.8 px off it, 300 px along
+  // it): up to B the two strokes' ink runs side by side, twice one stroke's width; past B, A–C runs
+  // on alone. B is within a stroke's reach of A–C but not on it: two lines, A–C and A–B.
+  const PixelPoint a{150, 600}, c{850, 300}, b = beside(a, c, 300, 1.8);
+  const Figure figure = {{{"A", a}, {"B", b}, {"C", c}, {"D", {560, 760}}, {"E", {300, 200}}},
+                         {{"A", "C"}, {"A", "B"}, {"B", "D"}, {"E", "A"}, {"E", "C"}}};
+  const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "fan"), "fan");
+  for (const auto& [p, q] : figure.segments) EXPECT_TRUE(joined(read.scene, p, q)) << p << q;
+  EXPECT_FALSE(joined(read.scene, "B", "C")) << "A–C passes beside B: no line runs from B to C";
+  // One stroke A–C by a dot drawn 1.8 px off it, with no second stroke from A: the line's ink past
+  // the dot is as heavy as before it, and the dot is on the line (a dot fitted where strokes fan out
+  // may be read a pixel or two off its place).
+  Figure one = figure;
+  one.segments.erase(one.segments.begin() + 1);
+  const PictureRead single = read_picture(dumped(draw(20, {}, std::nullopt, one), "no_fan"), "no_fan");
+  EXPECT_TRUE(joined(single.scene, "B", "C"));
+  EXPECT_TRUE(joined(single.scene, "A", "B"));
+}
+
 TEST(ReaderDotted, ADotWhereSixStrokesMeetIsADot) {
   // Six strokes more from C: all of the dot's ink lies near some stroke, yet it is as thick as the
   // figure's other dots, where a crossing of two thin strokes is not.

@@ -70,6 +70,56 @@ bool along_lines(const Piece& piece, const std::vector<Piece>& lines, const std:
   return on_lines + in_dots == samples && 2 * on_lines >= samples;
 }
 
+// The median ink across `line` from `from` to `to` along it, over its reach each side (half-pixel
+// samples; a sample on a pixel the reader cannot see is left out).
+double median_ink_across(const Sheet& sheet, const Piece& line, double from, double to, double reach) {
+  const P2 normal{-line.dir.y, line.dir.x};
+  std::vector<double> sums;
+  for (double t = std::min(from, to); t <= std::max(from, to); t += 0.5) {
+    const P2 foot = line.at(t);
+    double sum = 0;
+    bool seen = true;
+    for (double s = -reach; s <= reach + 1e-9 && seen; s += 0.5) {
+      const P2 q{foot.x + s * normal.x, foot.y + s * normal.y};
+      seen = !sheet.is_unknown(q);
+      sum += darkness_at(sheet.paper, q);
+    }
+    if (seen) sums.push_back(sum);
+  }
+  return sums.size() >= 4 ? median_of(std::move(sums)) : -1;
+}
+
+// Whether a second stroke runs along `line` from dot `from` (on it) to dot `to` (a pixel or so
+// beside it, within its reach): the line's ink is 1.4 times as heavy or more just before `to` as
+// just past it (VisOnlyQA 00096: A–I along A–C, I 1.8 px off it; two strokes that far apart ink
+// twice one's width). One stroke through `to` inks both sides alike.
+bool doubled_toward(const Sheet& sheet, const Piece& line, const Dot& from, const Dot& to) {
+  constexpr double kDoubled = 1.4;
+  const double u = line.along(to.at), u_from = line.along(from.at), clear = to.radius + 1.5;
+  const double back = u_from < u ? -1 : 1;  // toward `from`
+  const double span = std::min(20.0, 0.4 * std::abs(u - u_from));
+  const double past = u - back * (clear + span);
+  if (span < 4 || past < line.t0 + 2 || past > line.t1 - 2) return false;
+  const double reach = sheet.half + std::abs(line.offset(to.at)) + 1.5;
+  const double before = median_ink_across(sheet, line, u + back * clear, u + back * (clear + span), reach);
+  const double after = median_ink_across(sheet, line, u - back * clear, past, reach);
+  return before > 0 && after > 0 && before >= kDoubled * after;
+}
+
+// Whether a second stroke leaves `line`'s end dot `from` along it to dot `to`, beside the line
+// (doubled_toward), the line going on past `to` in its own place: its ink past `to` lies on the
+// line rather than on the way from `to` to the line's far end (not two strokes meeting at `to` at a
+// slight bend, nor a dot a pixel off a straight stroke through it), and the line's way on past
+// `from` is not inked (a stroke from beyond `from` doubles the line too).
+bool fans_out(const Sheet& sheet, const Piece& line, const Dot& from, const Dot& to) {
+  if (!doubled_toward(sheet, line, from, to)) return false;
+  const P2 far = dist(line.a(), from.at) <= dist(line.b(), from.at) ? line.b() : line.a();
+  if (darker_beside(sheet, to.at, to.radius, far, 0, [&](P2 p) { return line.at(line.along(p)); }) < 0) return false;
+  const double length = dist(from.at, to.at);
+  const P2 away{from.at.x + (from.at.x - to.at.x) / length * 20, from.at.y + (from.at.y - to.at.y) / length * 20};
+  return inking(sheet, from.at, away, from.radius + 1, 0, sheet.half + 1).coverage < 0.5;
+}
+
 // A line from dot a to dot b that passes beside a dot x (off it by more than a stroke's reach, within
 // its ink) where a line a–x is drawn is no stroke when the picture is lighter along it than along
 // a–x, by half a–x's contrast, where the two run a pixel or more apart: its ink there is a–x's
@@ -199,17 +249,31 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
   std::sort(drawn.begin(), drawn.end(), [](const Pair& a, const Pair& b) { return a.length > b.length; });
   std::vector<Piece> lines;
   std::vector<std::pair<std::size_t, std::size_t>> ends;  // each line's dots
+  // A pair from a longer line's end dot to a dot a pixel or so beside the line, within its reach, is
+  // a stroke of its own where the line's ink runs doubled up to that dot (two strokes fanning out
+  // from one point at a slight angle): the line then passes beside the dot.
+  const double apart = sheet.half + 0.5;
+  auto covers = [&](Piece& l, const Pair& pair) {
+    bool beside = false;
+    for (const P2 end : {dots[pair.i].at, dots[pair.j].at}) {
+      if (std::abs(l.offset(end)) > within_ink || l.along(end) < l.t0 - on_line || l.along(end) > l.t1 + on_line)
+        return false;
+      beside = beside || std::abs(l.offset(end)) > sheet.on_stroke();
+    }
+    if (beside) return darker_along_line(sheet, l, dots[pair.i], dots[pair.j]) > 0.25 * pair.ink.contrast;
+    for (const auto& [on, off] : {std::pair{pair.i, pair.j}, std::pair{pair.j, pair.i}})
+      if (std::min(dist(l.a(), dots[on].at), dist(l.b(), dots[on].at)) <= 0.75 &&
+          std::abs(l.offset(dots[off].at)) >= apart && fans_out(sheet, l, dots[on], dots[off])) {
+        l.passes_beside.push_back(dots[off].at);
+        return false;
+      }
+    return true;
+  };
   for (const Pair& pair : drawn) {
     const Piece line = piece_between(dots[pair.i].at, dots[pair.j].at, pair.ink);
-    const bool covered = std::any_of(lines.begin(), lines.end(), [&](const Piece& l) {
-      bool beside = false;
-      for (const P2 end : {dots[pair.i].at, dots[pair.j].at}) {
-        if (std::abs(l.offset(end)) > within_ink || l.along(end) < l.t0 - on_line || l.along(end) > l.t1 + on_line)
-          return false;
-        beside = beside || std::abs(l.offset(end)) > sheet.on_stroke();
-      }
-      return !beside || darker_along_line(sheet, l, dots[pair.i], dots[pair.j]) > 0.25 * pair.ink.contrast;
-    });
+    // Every line is asked (not only until one covers the pair): each learns the dots it passes beside.
+    bool covered = false;
+    for (Piece& l : lines) covered = covers(l, pair) || covered;
     if (!covered) lines.push_back(line), ends.push_back({pair.i, pair.j});
   }
   drop_chords_beside_strokes(sheet, dots, lines, ends, within_ink);

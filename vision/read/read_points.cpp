@@ -33,6 +33,11 @@ bool on_arc(const Round& r, P2 p, double margin_px) {
 }
 
 // Appends to `ids` those of `more` it lacks, in their order.
+// Whether `piece` passes beside a dot at `at` though within its reach (Piece::passes_beside).
+bool passes_beside(const Piece& piece, P2 at) {
+  return std::any_of(piece.passes_beside.begin(), piece.passes_beside.end(), [&](P2 b) { return dist(b, at) < 0.5; });
+}
+
 void add_missing(std::vector<int>& ids, const std::vector<int>& more) {
   for (int i : more)
     if (std::find(ids.begin(), ids.end(), i) == ids.end()) ids.push_back(i);
@@ -313,6 +318,7 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
       std::vector<int> through;
       for (int i : c.pieces) {
         const Piece& piece = pieces[static_cast<std::size_t>(i)];
+        if (passes_beside(piece, p.at)) continue;
         if (!piece.between_dots || std::abs(piece.offset(p.at)) <= on || dist(piece.a(), p.at) <= reach ||
             dist(piece.b(), p.at) <= reach)
           through.push_back(i);
@@ -348,6 +354,7 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
       const Piece& piece = pieces[i];
       const double t = piece.along(p.at);
       if (std::abs(piece.offset(p.at)) <= on && t >= piece.t0 - merge && t <= piece.t1 + merge &&
+          !passes_beside(piece, p.at) &&
           std::find(p.pieces.begin(), p.pieces.end(), static_cast<int>(i)) == p.pieces.end())
         p.pieces.push_back(static_cast<int>(i));
     }

@@ -308,6 +308,39 @@ TEST(ReaderLetters, TwoReadsThatAgreeKeepTheirLetter) {
   EXPECT_EQ(read::assign_letters(places, false), (std::vector<int>{0, 0, 2}));
 }
 
+// VisOnlyQA 00565noise_1's font scores (candidates I, J): a J whose dot hides its hook fits I 0.921
+// and J 0.853; an I beside it fits I 0.958 and J 0.878. Each letter once, I goes to the I (best
+// first) and J to the J, 0.012 better in sum than the other way round: well under the 0.04 a read
+// needs, so both are doubtful, each the other's runner-up (the scene's doubt that they may be the
+// other way round), though the I alone is 0.08 ahead of J. Where the swapped sum is clearly worse,
+// nothing changes.
+TEST(ReaderLetters, TwoLettersThatFitAsWellTheOtherWayRoundAreEachOthersRunnerUp) {
+  using read::LetterPlace;
+  const cv::Rect j_box(690, 548, 4, 15), i_box(595, 617, 2, 12);
+  const std::vector<std::string> candidates{"I", "J"};
+  for (const double j_at_the_i : {0.878, 0.700}) {
+    const std::vector<LetterPlace> places{{{0.921, 0.853}, {j_box, j_box}, 0.55, -1},
+                                          {{0.958, j_at_the_i}, {i_box, i_box}, 0.55, -1}};
+    const std::vector<int> letter_of = read::assign_letters(places, true);
+    ASSERT_EQ(letter_of, (std::vector<int>{1, 0}));
+    read::Glyph j, i;
+    j.text = "J", j.confidence = 0.16, j.runner_up = "I";  // its own margin, -0.068
+    i.text = "I", i.confidence = 0.90, i.runner_up = "J";  // 0.08
+    const std::vector<read::Glyph*> glyph_at{&j, &i};
+    read::doubt_near_swaps(places, letter_of, candidates, glyph_at);
+    if (j_at_the_i > 0.8) {
+      EXPECT_TRUE(i.doubtful && j.doubtful);
+      EXPECT_NEAR(i.confidence, 0.5 + 5 * (0.853 + 0.958 - 0.921 - 0.878), 1e-9);
+      EXPECT_LT(std::max(i.confidence, j.confidence), 0.75);
+      EXPECT_EQ(i.runner_up, "J");
+      EXPECT_EQ(j.runner_up, "I");
+    } else {
+      EXPECT_FALSE(i.doubtful);
+      EXPECT_EQ(i.confidence, 0.90);
+    }
+  }
+}
+
 // VisOnlyQA 00759noise_1: the classifier read C at 1.00; the font draws C 0.874, G 0.875, O 0.873
 // there: it cannot tell them apart, so the reads agree, and the C keeps its letter where a G read
 // elsewhere (0.851) would otherwise lose it to this place's near tie.

@@ -333,6 +333,15 @@ void keep_read_letters_from_unread_ink(std::vector<LetterPlace>& places);
 /// read is no surer: the classifier reads a B with strokes through it as E at 0.99).
 std::vector<int> assign_letters(const std::vector<LetterPlace>& places, bool each_once);
 
+/// Two places whose letters (`letter_of`, from assign_letters) would fit them about as well the other
+/// way round, the sum of their scores within 0.04 of the swapped sum, are each other's runner-up and
+/// neither is sure (their glyphs, `glyph_at`, doubtful, confidence 0.5 + 5 × that margin at most),
+/// whatever each place's own margin: the picture may have them the other way round (VisOnlyQA
+/// 00565noise_1: a J whose dot hides its hook, J 0.853 against I 0.921, beside an I, I 0.958 against
+/// J 0.878; each letter once, the pair fits 0.012 better this way).
+void doubt_near_swaps(const std::vector<LetterPlace>& places, const std::vector<int>& letter_of,
+                      const std::vector<std::string>& candidates, const std::vector<Glyph*>& glyph_at);
+
 /// Letters read again by the figure's font, once strokes and dots are known (docs/reader.md,
 /// "Letters by their font"): the font is the one that draws the letters read surely best; each
 /// single letter and mark read, and letter-sized ink nothing explains, is read by drawing the

@@ -397,6 +397,27 @@ std::vector<int> assign_letters(const std::vector<LetterPlace>& places, bool eac
   return letter_of;
 }
 
+void doubt_near_swaps(const std::vector<LetterPlace>& places, const std::vector<int>& letter_of,
+                      const std::vector<std::string>& candidates, const std::vector<Glyph*>& glyph_at) {
+  auto score = [&](std::size_t p, int l) { return places[p].scores[static_cast<std::size_t>(l)]; };
+  for (std::size_t p = 0; p < places.size(); ++p)
+    for (std::size_t q = p + 1; q < places.size(); ++q) {
+      const int a = letter_of[p], b = letter_of[q];
+      if (a < 0 || b < 0 || !glyph_at[p] || !glyph_at[q] || places[p].partner == static_cast<int>(q)) continue;
+      if (score(p, b) < places[p].min_score || score(q, a) < places[q].min_score) continue;
+      const double swap = score(p, a) + score(q, b) - score(p, b) - score(q, a);
+      if (swap >= kMargin) continue;
+      const double confidence = std::clamp(0.5 + 5 * swap, 0.0, 1.0);
+      for (const auto& [at, other] : {std::pair{p, b}, std::pair{q, a}}) {
+        Glyph& g = *glyph_at[at];
+        g.runner_up = candidates[static_cast<std::size_t>(other)];
+        g.confidence = std::min(g.confidence, confidence);
+        g.runner_up_confidence = 1 - g.confidence;
+        g.doubtful = true;
+      }
+    }
+}
+
 namespace {
 
 // read_letters_by_font on the glyphs that may name points (the variables set aside).
@@ -592,6 +613,7 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
     if (l >= static_cast<int>(run_size)) run_end = std::max(run_end, static_cast<std::size_t>(l) + 1);
 
   std::vector<Glyph> read;
+  std::vector<int> read_at(places.size(), -1);  // each place's glyph in `read`
   std::vector<bool> replaced(sheet.glyphs.size(), false);
   for (std::size_t p = 0; p < places.size(); ++p) {
     const Place& place = places[p];
@@ -619,8 +641,13 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
                    g.box.y, g.box.width, g.box.height, fit.scores[l], g.runner_up.c_str(), other,
                    place.glyph < 0 ? " (unread ink)" : "");
     if (place.glyph >= 0) replaced[static_cast<std::size_t>(place.glyph)] = true;
+    read_at[p] = static_cast<int>(read.size());
     read.push_back(std::move(g));
   }
+  std::vector<Glyph*> glyph_at(places.size(), nullptr);
+  for (std::size_t p = 0; p < places.size(); ++p)
+    if (read_at[p] >= 0) glyph_at[p] = &read[static_cast<std::size_t>(read_at[p])];
+  doubt_near_swaps(scored, letter_of, candidates, glyph_at);
   // The classifier's reads the font does not take stay as they were when it was nearly sure of them
   // or they are labels of several glyphs; its unsure single letters are dropped (ink the font reads
   // as no letter of the figure), and so is a letter the font gave another place in a figure that

@@ -59,7 +59,7 @@ struct Piece {
   bool dashed = false;
   bool between_dots = false;  ///< drawn from dot centre to dot centre (dot_to_dot_pieces): placed exactly
   /// Dots within its reach that it does not go through: another stroke runs along it to each
-  /// (dot_to_dot_pieces, `doubled_toward`).
+  /// (dot_to_dot_pieces, `fans_out`: two strokes leaving one dot at a slight angle).
   std::vector<P2> passes_beside;
   /// The piece inked from a to b (a ≠ b), seen all along.
   static Piece from_to(P2 a, P2 b) {

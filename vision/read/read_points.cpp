@@ -32,12 +32,12 @@ bool on_arc(const Round& r, P2 p, double margin_px) {
   return angle <= r.sweep_deg + margin_deg || angle >= 360 - margin_deg;
 }
 
-// Appends to `ids` those of `more` it lacks, in their order.
 // Whether `piece` passes beside a dot at `at` though within its reach (Piece::passes_beside).
 bool passes_beside(const Piece& piece, P2 at) {
   return std::any_of(piece.passes_beside.begin(), piece.passes_beside.end(), [&](P2 b) { return dist(b, at) < 0.5; });
 }
 
+// Appends to `ids` those of `more` it lacks, in their order.
 void add_missing(std::vector<int>& ids, const std::vector<int>& more) {
   for (int i : more)
     if (std::find(ids.begin(), ids.end(), i) == ids.end()) ids.push_back(i);

@@ -210,6 +210,18 @@ void settle_near_tie(const TemplateSheet& ts, cv::Point2d centre, const FontMatc
   scores[winner] = best, scores[loser] = best - kTold;
 }
 
+// Two places whose letters fit them within `margin` of the other way round: `g`'s runner-up is the
+// other place's letter, `other`, and its confidence 0.5 + 5 × margin at most (exactly that when
+// `reread`: its letter is the pair's new reading, its old confidence another letter's); under kMargin
+// it is doubtful.
+void rest_on_pair_margin(Glyph& g, const std::string& other, double margin, bool reread) {
+  const double confidence = std::clamp(0.5 + 5 * margin, 0.0, 1.0);
+  g.runner_up = other;
+  g.confidence = reread ? confidence : std::min(g.confidence, confidence);
+  g.runner_up_confidence = 1 - g.confidence;
+  g.doubtful = (!reread && g.doubtful) || margin < kMargin;
+}
+
 bool lie_on_each_other(const cv::Rect& a, const cv::Rect& b) {
   return (a & b).area() > 0.3 * std::min(a.area(), b.area());
 }
@@ -407,14 +419,8 @@ void doubt_near_swaps(const std::vector<LetterPlace>& places, const std::vector<
       if (score(p, b) < places[p].min_score || score(q, a) < places[q].min_score) continue;
       const double swap = score(p, a) + score(q, b) - score(p, b) - score(q, a);
       if (swap >= kMargin) continue;
-      const double confidence = std::clamp(0.5 + 5 * swap, 0.0, 1.0);
-      for (const auto& [at, other] : {std::pair{p, b}, std::pair{q, a}}) {
-        Glyph& g = *glyph_at[at];
-        g.runner_up = candidates[static_cast<std::size_t>(other)];
-        g.confidence = std::min(g.confidence, confidence);
-        g.runner_up_confidence = 1 - g.confidence;
-        g.doubtful = true;
-      }
+      rest_on_pair_margin(*glyph_at[p], candidates[static_cast<std::size_t>(b)], swap, false);
+      rest_on_pair_margin(*glyph_at[q], candidates[static_cast<std::size_t>(a)], swap, false);
     }
 }
 
@@ -709,15 +715,9 @@ void swap_with_unsure_reads(std::vector<Glyph>& glyphs, std::size_t read_before,
       for (Glyph* g : {&found, &unsure})
         g->centre = {g->box.x + g->box.width / 2.0, g->box.y + g->box.height / 2.0}, g->height = g->box.height;
     }
-    const double confidence = std::clamp(0.5 + 5 * std::abs(best_gain), 0.0, 1.0);
-    // Swapped, each letter's confidence is the pair's margin (its old one was another letter's);
-    // kept, the margin lowers it.
-    for (Glyph* g : {&found, &unsure}) {
-      g->confidence = best_gain > 0 ? confidence : std::min(g->confidence, confidence);
-      g->runner_up_confidence = 1 - g->confidence;
-      g->doubtful = (best_gain <= 0 && g->doubtful) || std::abs(best_gain) < kMargin;
-    }
-    found.runner_up = unsure.text, unsure.runner_up = found.text;
+    // Swapped, each letter's confidence is the pair's margin; kept, the margin lowers it.
+    rest_on_pair_margin(found, unsure.text, std::abs(best_gain), best_gain > 0);
+    rest_on_pair_margin(unsure, found.text, std::abs(best_gain), best_gain > 0);
   }
 }
 

@@ -16,6 +16,7 @@
 #include "scene_of.hpp"
 #include "vision/glyph_render.hpp"
 #include "vision/letters.hpp"
+#include "vision/read/points.hpp"
 #include "vision/read/read.hpp"
 
 namespace geotruth::vision {
@@ -339,6 +340,87 @@ TEST(ReaderLetters, TwoLettersThatFitAsWellTheOtherWayRoundAreEachOthersRunnerUp
       EXPECT_EQ(i.confidence, 0.90);
     }
   }
+}
+
+// VisOnlyQA 00566noise_1, lettered A to M, its 14 letters read naming points (a mark's ink read
+// as P among them): so A to N. The E written into M's dot was read S (the font: S 0.827, E 0.805),
+// and a D its strokes cross, O (O 0.888, D 0.865): past N while no point has D or E, so each takes
+// the letter of the run the font draws best there, when told from the run's other letters by 0.04:
+// F draws 0.780 at the S, but an F is read elsewhere, so F here means E there, and the font draws
+// the F there 0.930 as F and 0.850 as E (0.025 + 0.080 in all: told). At 0.920 as E (0.035), or
+// with an F found about a dot, read unsurely (0.025, the F's place unmeasured), not told: S stays.
+// A letter past the run read nearly surely (0.9) means the figure skips letters: nothing moves. With
+// the run's letter drawn clearly worse (0.06), or every letter of the run named, a letter past the
+// run keeps its reading.
+TEST(ReaderLetters, AnUnsureLetterPastTheRunTakesALetterOfTheRunNoPointHas) {
+  read::LetterFont font;
+  font.consecutive = true;
+  for (char c = 'A'; c <= 'V'; ++c) font.labels.emplace_back(1, c);
+  auto figure = [](double s_confidence, double e_score, double e_at_the_f) {
+    std::vector<read::Glyph> glyphs;
+    for (const char* l : {"A", "B", "C", "F", "G", "H", "I", "J", "K", "L", "M", "P"}) {
+      read::Glyph g;
+      g.text = l, g.confidence = 1, g.by_font = true;
+      glyphs.push_back(g);
+    }
+    glyphs[3].font_scores = {{"E", e_at_the_f}, {"F", 0.930}};
+    glyphs[11].confidence = 0.759;  // the P, past the run too, read unsurely
+    read::Glyph s, o;
+    s.text = "S", s.confidence = s_confidence, s.runner_up = "E", s.by_font = true;
+    s.font_scores = {{"E", e_score}, {"F", 0.780}, {"S", 0.827}};
+    o.text = "O", o.confidence = 0.618, o.runner_up = "D", o.by_font = true;
+    o.font_scores = {{"D", 0.865}, {"O", 0.888}, {"Q", 0.801}};
+    glyphs.push_back(s), glyphs.push_back(o);
+    return glyphs;
+  };
+  auto attach_all = [](const std::vector<read::Glyph>& glyphs) {
+    std::vector<read::Attachment> attached(glyphs.size());
+    for (std::size_t g = 0; g < glyphs.size(); ++g) attached[g].point = static_cast<int>(g);
+    return attached;
+  };
+  std::vector<read::Glyph> glyphs = figure(0.613, 0.805, 0.850);
+  read::close_run_gaps(glyphs, attach_all(glyphs), font);
+  const read::Glyph &e = glyphs[12], &d = glyphs[13];
+  EXPECT_EQ(e.text, "E");
+  EXPECT_EQ(d.text, "D");
+  EXPECT_FALSE(e.doubtful);
+  EXPECT_EQ(e.confidence, 1.0);  // 0.5 + 5 × 0.105
+  EXPECT_EQ(e.runner_up, "F");
+  EXPECT_EQ(d.confidence, 1.0);  // the font draws no other letter of the run there clearly
+  EXPECT_EQ(d.runner_up, "O");
+
+  glyphs = figure(0.613, 0.805, 0.920);  // E told from F by 0.035 only: S stays S
+  read::close_run_gaps(glyphs, attach_all(glyphs), font);
+  EXPECT_EQ(glyphs[12].text, "S");
+  EXPECT_EQ(glyphs[12].confidence, 0.613);
+  EXPECT_EQ(glyphs[3].text, "F");
+  EXPECT_FALSE(glyphs[3].doubtful);
+  glyphs = figure(0.613, 0.805, 0.850);
+  glyphs[3].font_scores.clear(), glyphs[3].confidence = 0.116;  // an F found about a dot, unsure
+  read::close_run_gaps(glyphs, attach_all(glyphs), font);
+  EXPECT_EQ(glyphs[12].text, "S");  // 0.025 over F, the F's place unmeasured
+  glyphs = figure(0.613, 0.805, 0.850);
+  glyphs[3].font_scores.clear();  // an F the classifier read surely
+  read::close_run_gaps(glyphs, attach_all(glyphs), font);
+  EXPECT_EQ(glyphs[12].text, "E");
+  EXPECT_FALSE(glyphs[12].doubtful);
+
+  glyphs = figure(0.9, 0.805, 0.850);  // S read nearly surely: the figure skips letters
+  read::close_run_gaps(glyphs, attach_all(glyphs), font);
+  EXPECT_EQ(glyphs[12].text, "S");
+  EXPECT_EQ(glyphs[13].text, "O");
+  glyphs = figure(0.613, 0.767, 0.850);  // E drawn 0.06 worse than S
+  read::close_run_gaps(glyphs, attach_all(glyphs), font);
+  EXPECT_EQ(glyphs[12].text, "S");
+  glyphs = figure(0.613, 0.805, 0.850);
+  glyphs[0].text = "D", glyphs[1].text = "E";  // no point lacks D or E: A and B lacked instead
+  read::close_run_gaps(glyphs, attach_all(glyphs), font);
+  EXPECT_EQ(glyphs[12].text, "S");
+  EXPECT_EQ(glyphs[13].text, "O");
+  glyphs = figure(0.613, 0.805, 0.850);
+  font.consecutive = false;  // a figure not lettered A, B, C, …
+  read::close_run_gaps(glyphs, attach_all(glyphs), font);
+  EXPECT_EQ(glyphs[12].text, "S");
 }
 
 // VisOnlyQA 00759noise_1: the classifier read C at 1.00; the font draws C 0.874, G 0.875, O 0.873

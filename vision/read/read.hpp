@@ -41,6 +41,9 @@ struct Glyph {
   /// A small letter written among capitals, a fifth or more shorter than they are: a length's or an
   /// angle's variable (x, y), no point's name (mark_variables).
   bool variable = false;
+  /// The letters the figure's font draws clearly here (kFoundScore, 0.7), and its own, and how well
+  /// (read_letters_by_font): what else the place may be once the letters around are known.
+  std::vector<std::pair<std::string, double>> font_scores;
 };
 
 /// Whether a label is a number: one digit or more and nothing else (a length or an angle written in

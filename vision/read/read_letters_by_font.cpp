@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -57,6 +58,9 @@ constexpr double kShortLetter = 0.6;
 constexpr double kNearlySure = 0.9;
 // A run whose letters up to a sure one are read this share of them at least goes on to it.
 constexpr double kRunRead = 0.7;
+// A letter read unsurely past a run's end takes a letter of the run no place has when the font draws
+// that one at most this much worse there (close_run_gaps).
+constexpr double kGapLoss = 0.05;
 
 bool single_capital(const std::string& t) {
   return t.size() == 1 && std::isupper(static_cast<unsigned char>(t[0]));
@@ -642,6 +646,8 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
     g.runner_up_confidence = 1 - g.confidence;
     g.doubtful = margin < kMargin;
     g.by_font = true;
+    for (std::size_t k = 0; k < candidates.size(); ++k)
+      if (fit.scores[k] >= kFoundScore || k == l) g.font_scores.emplace_back(candidates[k], fit.scores[k]);
     if (debug)
       std::fprintf(stderr, "by font '%s' at %d,%d %dx%d score %.3f runner '%s' %.3f%s\n", g.text.c_str(), g.box.x,
                    g.box.y, g.box.width, g.box.height, fit.scores[l], g.runner_up.c_str(), other,
@@ -925,6 +931,94 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
     if (glyphs[g].runner_up.empty()) glyphs[g].runner_up_confidence = 1 - glyphs[g].confidence;
   }
   swap_with_unsure_reads(glyphs, read_before, font);
+}
+
+namespace {
+
+// How well the figure's font draws `letter` at `glyph`'s place, -1 when not kept.
+double font_score(const Glyph& glyph, const std::string& letter) {
+  for (const auto& [l, score] : glyph.font_scores)
+    if (l == letter) return score;
+  return -1;
+}
+
+}  // namespace
+
+void close_run_gaps(std::vector<Glyph>& glyphs, const std::vector<Attachment>& attached, const LetterFont& font) {
+  if (!font.consecutive) return;
+  // O listed out of its place in the run names a centre.
+  const auto o = std::find(font.labels.begin(), font.labels.end(), "O");
+  const bool centre_o = o != font.labels.end() && o - font.labels.begin() != 'O' - 'A';
+  auto in_no_place = [&](const Glyph& g) { return centre_o && g.text == "O"; };
+  std::set<char> named;
+  for (std::size_t g = 0; g < glyphs.size(); ++g)
+    if (attached[g].point >= 0 && single_capital(glyphs[g].text) && !in_no_place(glyphs[g]))
+      named.insert(glyphs[g].text[0]);
+  if (named.empty()) return;
+  const char last = static_cast<char>('A' + named.size() - 1);
+  // A letter past that end read nearly surely: the figure skips letters, or names more points than
+  // were read.
+  for (std::size_t g = 0; g < glyphs.size(); ++g)
+    if (attached[g].point >= 0 && single_capital(glyphs[g].text) && glyphs[g].text[0] > last &&
+        !in_no_place(glyphs[g]) && glyphs[g].confidence >= kNearlySure)
+      return;
+  struct Move {
+    double loss;
+    std::size_t glyph;
+    std::string gap;
+  };
+  std::vector<Move> moves;
+  for (std::size_t g = 0; g < glyphs.size(); ++g) {
+    const Glyph& glyph = glyphs[g];
+    if (attached[g].point < 0 || !single_capital(glyph.text) || glyph.text[0] <= last || in_no_place(glyph)) continue;
+    std::string gap;
+    for (const auto& [l, score] : glyph.font_scores)
+      if (l.size() == 1 && l[0] <= last && !named.count(l[0]) && (gap.empty() || score > font_score(glyph, gap)))
+        gap = l;
+    if (gap.empty()) continue;
+    const double loss = font_score(glyph, glyph.text) - font_score(glyph, gap);
+    if (loss <= kGapLoss) moves.push_back({loss, g, gap});
+  }
+  // The glyph naming a point with each letter of the run.
+  std::map<std::string, std::size_t> glyph_named;
+  for (std::size_t g = 0; g < glyphs.size(); ++g)
+    if (attached[g].point >= 0) glyph_named.emplace(glyphs[g].text, g);
+  std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.loss < b.loss; });
+  for (const Move& m : moves) {
+    if (named.count(m.gap[0])) continue;
+    Glyph& glyph = glyphs[m.glyph];
+    // The letters past the run's end are no reading of it: the margin is over another letter of
+    // the run no point has, or over a letter another glyph names, the two the other way round (with
+    // the font's scores at both places; a letter found about a dot and read unsurely has only this
+    // place's, and may be the gap's as well; one read surely by the classifier alone is not).
+    const double gap_score = font_score(glyph, m.gap);
+    double margin = 1;
+    std::string other_letter;
+    for (const auto& [l, score] : glyph.font_scores) {
+      if (l == m.gap || l.size() != 1 || l[0] > last) continue;
+      double other = gap_score - score;
+      if (const auto there = glyph_named.find(l); there != glyph_named.end()) {
+        const Glyph& named_glyph = glyphs[there->second];
+        if (named_glyph.font_scores.empty()) {
+          if (named_glyph.confidence >= kNearlySure) continue;
+        } else {
+          // A score not kept there is under kFoundScore: at most that.
+          other += font_score(named_glyph, l) - std::max(font_score(named_glyph, m.gap), kFoundScore);
+        }
+      }
+      if (other < margin) margin = other, other_letter = l;
+    }
+    if (std::getenv("GEOTRUTH_READER_DEBUG"))
+      std::fprintf(stderr, "'%s' past the run's end %c: '%s', %.3f over '%s'%s\n", glyph.text.c_str(), last,
+                   m.gap.c_str(), margin, other_letter.c_str(), margin < kMargin ? ", kept" : "");
+    // Not told from another letter of the run, the place keeps its reading (a letter no question
+    // of the run can name) rather than take one it may not be.
+    if (margin < kMargin) continue;
+    named.insert(m.gap[0]);
+    const std::string past = glyph.text;
+    glyph.text = m.gap;
+    rest_on_pair_margin(glyph, other_letter.empty() ? past : other_letter, margin, true);
+  }
 }
 
 }  // namespace geotruth::vision::read

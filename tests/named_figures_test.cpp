@@ -143,6 +143,38 @@ TEST(NamedTriangle, ACornerOnAMergedLineWithinTheBandIsTooCloseToCall) {
   EXPECT_TRUE(has_fact(t, "not_collinear", true));
 }
 
+// VisOnlyQA 00578noise_1 as read: F–D drawn as a piece of its own, 0.4° from J–D and merged with
+// it (as B–C and B–E above), F 2.3 px off the line through J and D. The piece joins F and D
+// whether or not F lies on J–D: triangle HFD stands, not too close to call. Triangle HFJ, whose
+// side F–J rests on F lying on J–D, still is.
+TEST(NamedTriangle, ASideDrawnAsAPieceOfItsOwnStandsWhateverTheLineItMergedWith) {
+  const Scene s = scene_from(figure(
+      {{"D", "725", "460"}, {"J", "823", "118"}, {"F", "814", "141"}, {"X", "806.63", "171.32"}, {"H", "500", "200"}},
+      {{"J", "X", "D"}, {"F", "X", "D"}, {"H", "F"}, {"H", "D"}, {"H", "J"}}));
+  const Question hfd = named("exists", "triangle", {"H", "F", "D"});
+  const Truth t = truth_of(s, hfd);
+  EXPECT_EQ(value(t), "True");
+  EXPECT_FALSE(answer_is_ambiguous(hfd, t));
+  const Question hfj = named("exists", "triangle", {"H", "F", "J"});
+  EXPECT_TRUE(answer_is_ambiguous(hfj, truth_of(s, hfj)));
+}
+
+// VisOnlyQA 00204: A 1.5 px from line F–I (within the ambiguous band, ε_num 0.5 px to ε_vis 3 px),
+// I–A drawn. Triangle AIF is no triangle either way: on F–I, A, I and F are collinear; off it, no
+// line joins F and A. Triangle AFX, whose third corner is off F–I, rests on whether A is on it.
+TEST(NamedTriangle, ASideThatFailsEitherWayIsNoTriangle) {
+  const Scene s =
+      scene_from(figure({{"F", "300", "100"}, {"I", "300", "500"}, {"A", "301.5", "300"}, {"X", "600", "300"}},
+                        {{"F", "I"}, {"I", "A"}, {"A", "X"}, {"X", "F"}}));
+  const Question aif = named("exists", "triangle", {"A", "I", "F"});
+  const Truth t = truth_of(s, aif);
+  EXPECT_EQ(value(t), "False");
+  EXPECT_FALSE(answer_is_ambiguous(aif, t));
+  EXPECT_EQ(value(truth_of(s, named("exists", "triangle", {"A", "I", "F"}, true))), "True");
+  const Question afx = named("exists", "triangle", {"A", "F", "X"});
+  EXPECT_TRUE(answer_is_ambiguous(afx, truth_of(s, afx)));
+}
+
 TEST(NamedTriangle, RepeatedOrUnknownCorners) {
   const Scene s = scene_from(
       figure({{"A", "100", "500"}, {"B", "500", "500"}, {"C", "300", "200"}}, {{"A", "B"}, {"B", "C"}, {"C", "A"}}));

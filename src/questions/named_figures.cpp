@@ -1,9 +1,11 @@
 #include "questions/named_figures.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "geometry/estimates.hpp"
@@ -28,6 +30,10 @@ struct Condition {
   State state = State::yes;
   Fact fact;
   bool lean = true;
+  /// A side no drawn line joins, doubtful only as its end `near_point` may lie on drawn line
+  /// `near_line` through its other end.
+  std::optional<std::size_t> near_line;
+  std::size_t near_point = 0;
 };
 
 std::string px_text(double px) {
@@ -126,6 +132,15 @@ class Figures {
     return nullptr;
   }
 
+  // Whether one of `line`'s pieces starts or ends at point v and holds point w.
+  bool drawn_from(std::size_t v, std::size_t w, const MaximalLine& line) const {
+    return std::any_of(line.pieces.begin(), line.pieces.end(), [&](auto k) {
+      const auto& through = scene_.lines[k].through;
+      const bool ends_at_v = through.front() == v || through.back() == v;
+      return ends_at_v && std::find(through.begin(), through.end(), w) != through.end();
+    });
+  }
+
   // Side p–q: a segment formed by letters (both on one maximal drawn line).
   Condition side(std::size_t p, std::size_t q) const {
     Condition c;
@@ -154,7 +169,9 @@ class Figures {
         if (const Finding* f = finding_about(FindingKind::undeclared_on_line, v, line.name))
           c.fact.detail += "; " + id(v) + " lies on it" + (f->slack_px ? " within " + px_text(*f->slack_px) : "") +
                            " but is not declared on it";
-        doubt_if_off(c, v, line.name);
+        // A piece drawn from v through the other joins them whether or not v is on the rest of the
+        // line (VisOnlyQA 00578noise_1: F–D drawn as a piece of its own, merged with J–D).
+        if (!drawn_from(v, v == p ? q : p, line)) doubt_if_off(c, v, line.name);
       }
       if (c.state == State::yes && line.ends && at(p) && at(q)) {
         const auto& [a, b] = *line.ends;
@@ -174,8 +191,24 @@ class Figures {
                          ") to tell whether it lies on it";
         c.fact.slack_px = f->slack_px;
         c.fact.elements.push_back(f->elements[1]);
+        c.near_line = line_index_.at(f->elements[1]), c.near_point = a;
       }
     return c;
+  }
+
+  // A side doubtful only as one end may lie on a drawn line through the other that also holds a
+  // corner next to the side (`neighbours`) fails either way: on that line, three corners in a row
+  // are collinear; off it, no drawn line joins the two (VisOnlyQA 00204: A 3.5 px from line F-I,
+  // triangle AIF).
+  void settle_either_way(Condition& c, const std::array<std::size_t, 2>& neighbours) const {
+    if (c.state != State::doubtful || !c.near_line) return;
+    for (std::size_t r : neighbours)
+      if (r != c.near_point && lines_of_[r].count(*c.near_line)) {
+        c.state = State::no;
+        c.fact.detail += "; either way no side: on it, " + id(c.near_point) + " would make three corners in a row (" +
+                         id(r) + " lies on it too) collinear";
+        return;
+      }
   }
 
   // Corners p, q, r not on one line: no drawn line holds all three, and their smallest height is
@@ -308,7 +341,10 @@ class Figures {
       conditions.push_back(std::move(c));
       return conclude(q, std::move(conditions));
     }
-    for (std::size_t k = 0; k < n; ++k) conditions.push_back(side(corners[k], corners[(k + 1) % n]));
+    for (std::size_t k = 0; k < n; ++k) {
+      conditions.push_back(side(corners[k], corners[(k + 1) % n]));
+      settle_either_way(conditions.back(), {corners[(k + n - 1) % n], corners[(k + 2) % n]});
+    }
     if (n == 3) {
       conditions.push_back(not_collinear(corners[0], corners[1], corners[2]));
     } else {

@@ -46,6 +46,18 @@ struct Glyph {
   std::vector<std::pair<std::string, double>> font_scores;
 };
 
+/// How well the figure's font draws `letter` at `glyph`'s place (its font_scores), -1 when not kept.
+double font_score(const Glyph& glyph, const std::string& letter);
+
+/// Whether glyph g, left a letter the font draws worse there than its runner-up because another
+/// glyph the font read names the runner-up, is told from it as a letter found about a dot is
+/// (kFoundMargin, 0.1): the pair fits the font that much better this way round than the other, at
+/// both places (a score not kept counted as 0.7). Nothing at g backs its letter but the others:
+/// VisOnlyQA 00566noise_1's I, a stroke under its foot, draws as J 0.968, I 0.865; the J elsewhere
+/// draws as J 0.956, I 0.748: 0.105 better this way. Two C's drawn alike, one left E (E 0.764, C
+/// 0.919 there; C 0.913, E under 0.7 at the other): 0.058, not told.
+bool told_from_runner_up(const std::vector<Glyph>& glyphs, std::size_t g);
+
 /// Whether a label is a number: one digit or more and nothing else (a length or an angle written in
 /// the figure, 10, 60).
 bool is_number(const std::string& label);

@@ -933,16 +933,25 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
   swap_with_unsure_reads(glyphs, read_before, font);
 }
 
-namespace {
-
-// How well the figure's font draws `letter` at `glyph`'s place, -1 when not kept.
 double font_score(const Glyph& glyph, const std::string& letter) {
   for (const auto& [l, score] : glyph.font_scores)
     if (l == letter) return score;
   return -1;
 }
 
-}  // namespace
+bool told_from_runner_up(const std::vector<Glyph>& glyphs, std::size_t g) {
+  const Glyph& glyph = glyphs[g];
+  const double here = font_score(glyph, glyph.text), runner_up_here = font_score(glyph, glyph.runner_up);
+  if (here < 0 || runner_up_here < 0) return false;
+  for (std::size_t o = 0; o < glyphs.size(); ++o) {
+    const Glyph& other = glyphs[o];
+    if (o == g || other.text != glyph.runner_up || other.font_scores.empty()) continue;
+    // A score not kept there is under kFoundScore: at most that.
+    const double letter_there = std::max(font_score(other, glyph.text), kFoundScore);
+    return here - runner_up_here + font_score(other, other.text) - letter_there >= kFoundMargin;
+  }
+  return false;
+}
 
 void close_run_gaps(std::vector<Glyph>& glyphs, const std::vector<Attachment>& attached, const LetterFont& font) {
   if (!font.consecutive) return;

@@ -478,10 +478,12 @@ class Reader {
   }
 
   // Whether glyph g's letter is in doubt: read unsurely, and its runner-up forced on it (a letter
-  // the font draws worse here, left for this glyph), possibly no letter, or plausible.
+  // the font draws worse here, left for this glyph, unless the glyph naming the runner-up is told
+  // from it), possibly no letter, or plausible.
   bool reading_in_doubt(std::size_t g) const {
     const Glyph& glyph = sheet_.glyphs[g];
-    const bool forced = glyph.by_font && glyph.confidence <= 0 && !glyph.runner_up.empty();
+    const bool forced = glyph.by_font && glyph.confidence <= 0 && !glyph.runner_up.empty() &&
+                        !read::told_from_runner_up(sheet_.glyphs, g);
     return glyph.doubtful && (forced || read::may_be_no_letter(glyph) || read::runner_up_plausible(sheet_.glyphs, g));
   }
 

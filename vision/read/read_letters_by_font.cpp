@@ -939,17 +939,23 @@ double font_score(const Glyph& glyph, const std::string& letter) {
   return -1;
 }
 
+namespace {
+
+// How much better the font draws letter a at glyph `here` and b at `there` than the two the other
+// way round (b's score here and a's there kept at both: a score not kept there is under
+// kFoundScore, at most that).
+double pair_margin(const Glyph& here, const std::string& a, const Glyph& there, const std::string& b) {
+  return font_score(here, a) - font_score(here, b) + font_score(there, b) - std::max(font_score(there, a), kFoundScore);
+}
+
+}  // namespace
+
 bool told_from_runner_up(const std::vector<Glyph>& glyphs, std::size_t g) {
   const Glyph& glyph = glyphs[g];
-  const double here = font_score(glyph, glyph.text), runner_up_here = font_score(glyph, glyph.runner_up);
-  if (here < 0 || runner_up_here < 0) return false;
-  for (std::size_t o = 0; o < glyphs.size(); ++o) {
-    const Glyph& other = glyphs[o];
-    if (o == g || other.text != glyph.runner_up || other.font_scores.empty()) continue;
-    // A score not kept there is under kFoundScore: at most that.
-    const double letter_there = std::max(font_score(other, glyph.text), kFoundScore);
-    return here - runner_up_here + font_score(other, other.text) - letter_there >= kFoundMargin;
-  }
+  if (font_score(glyph, glyph.text) < 0 || font_score(glyph, glyph.runner_up) < 0) return false;
+  for (std::size_t o = 0; o < glyphs.size(); ++o)
+    if (o != g && glyphs[o].text == glyph.runner_up && !glyphs[o].font_scores.empty())
+      return pair_margin(glyph, glyph.text, glyphs[o], glyph.runner_up) >= kFoundMargin;
   return false;
 }
 
@@ -1000,20 +1006,17 @@ void close_run_gaps(std::vector<Glyph>& glyphs, const std::vector<Attachment>& a
     // the run no point has, or over a letter another glyph names, the two the other way round (with
     // the font's scores at both places; a letter found about a dot and read unsurely has only this
     // place's, and may be the gap's as well; one read surely by the classifier alone is not).
-    const double gap_score = font_score(glyph, m.gap);
     double margin = 1;
     std::string other_letter;
     for (const auto& [l, score] : glyph.font_scores) {
       if (l == m.gap || l.size() != 1 || l[0] > last) continue;
-      double other = gap_score - score;
+      double other = font_score(glyph, m.gap) - score;
       if (const auto there = glyph_named.find(l); there != glyph_named.end()) {
         const Glyph& named_glyph = glyphs[there->second];
-        if (named_glyph.font_scores.empty()) {
-          if (named_glyph.confidence >= kNearlySure) continue;
-        } else {
-          // A score not kept there is under kFoundScore: at most that.
-          other += font_score(named_glyph, l) - std::max(font_score(named_glyph, m.gap), kFoundScore);
-        }
+        if (!named_glyph.font_scores.empty())
+          other = pair_margin(glyph, m.gap, named_glyph, l);
+        else if (named_glyph.confidence >= kNearlySure)
+          continue;
       }
       if (other < margin) margin = other, other_letter = l;
     }

@@ -209,24 +209,53 @@ TEST(ReaderRing, ALetterOnAStrokeEndAtItsBoxTakesTheCrossingAsNear) {
   crossing.at = {91, 102}, crossing.pieces = {0, 1};
   const std::vector<Attachment> near_end{{0, 0.11, 1, 0.24}};
   std::vector<Attachment> attached = near_end;
-  prefer_junctions_to_ends_at_letters({c}, attached, {end, crossing}, 2);
+  prefer_junctions_to_ends_at_letters({c}, attached, {end, crossing}, 2, false);
   EXPECT_EQ(attached[0].point, 1);
   EXPECT_EQ(attached[0].runner_up, 0);
   ReadPoint far_end = end;
   far_end.at = {100, 88};
   attached = near_end;
-  prefer_junctions_to_ends_at_letters({c}, attached, {far_end, crossing}, 2);
+  prefer_junctions_to_ends_at_letters({c}, attached, {far_end, crossing}, 2, false);
   EXPECT_EQ(attached[0].point, 0) << "an end 4 px from the box";
   ReadPoint other_end = crossing;
   other_end.pieces = {1};
   attached = near_end;
-  prefer_junctions_to_ends_at_letters({c}, attached, {end, other_end}, 2);
+  prefer_junctions_to_ends_at_letters({c}, attached, {end, other_end}, 2, false);
   EXPECT_EQ(attached[0].point, 0) << "the runner-up an end too";
   attached = {{0, 0.11, 1, 0.35}};
-  prefer_junctions_to_ends_at_letters({c}, attached, {end, crossing}, 2);
+  prefer_junctions_to_ends_at_letters({c}, attached, {end, crossing}, 2, false);
   EXPECT_EQ(attached[0].point, 0) << "the crossing a fifth of a letter farther";
   attached = {{0, 0.11, 1, 0.24}, {1, 0.1, -1, 0}};
-  prefer_junctions_to_ends_at_letters({c, letter_at("D", {80, 110})}, attached, {end, crossing}, 2);
+  prefer_junctions_to_ends_at_letters({c, letter_at("D", {80, 110})}, attached, {end, crossing}, 2, false);
+  EXPECT_EQ(attached[0].point, 0) << "the crossing D's";
+}
+
+// VisOnlyQA 00881noise_0: a stroke runs into G's box and its ink cuts it there; G took that bare end
+// (inside its box), its own dot lost where five strokes meet 22 px away, read as a crossing. In a
+// dotted figure a letter on a bare end in its box takes the nearest free crossing or dot within one
+// and a half letter heights, however far its runner-up; not beyond, not one another letter has,
+// and not in a figure without dots (its points are stroke ends). With no junction near, the end
+// stays the letter's point (00383's C, its dot under the letter).
+TEST(ReaderRing, ALetterOnAStrokeEndInItsBoxTakesTheNearestFreeJunction) {
+  const Glyph c = letter_at("C", {100, 100});  // its box: 95..105 by 92..108, 16 px tall
+  ReadPoint end, crossing;
+  end.at = {101, 104}, end.pieces = {0};
+  crossing.at = {104, 125}, crossing.pieces = {0, 1};  // 21.2 px from the end
+  const std::vector<Attachment> on_end{{0, 0, -1, 0}};
+  std::vector<Attachment> attached = on_end;
+  prefer_junctions_to_ends_at_letters({c}, attached, {end, crossing}, 2, true);
+  EXPECT_EQ(attached[0].point, 1);
+  EXPECT_EQ(attached[0].runner_up, 0);
+  attached = on_end;
+  prefer_junctions_to_ends_at_letters({c}, attached, {end, crossing}, 2, false);
+  EXPECT_EQ(attached[0].point, 0) << "no dots: the end may be the point";
+  ReadPoint far = crossing;
+  far.at = {104, 130};  // 26.2 px: past one and a half letter heights
+  attached = on_end;
+  prefer_junctions_to_ends_at_letters({c}, attached, {end, far}, 2, true);
+  EXPECT_EQ(attached[0].point, 0) << "the crossing 26 px away";
+  attached = {{0, 0, -1, 0}, {1, 0.1, -1, 0}};
+  prefer_junctions_to_ends_at_letters({c, letter_at("D", {120, 125})}, attached, {end, crossing}, 2, true);
   EXPECT_EQ(attached[0].point, 0) << "the crossing D's";
 }
 

@@ -539,7 +539,7 @@ void take_nearest_free_points(const std::vector<Glyph>& glyphs, std::vector<Atta
 }
 
 void prefer_junctions_to_ends_at_letters(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
-                                         const std::vector<ReadPoint>& points, double reach) {
+                                         const std::vector<ReadPoint>& points, double reach, bool dotted) {
   auto bare_end = [&](int p) {
     const ReadPoint& point = points[static_cast<std::size_t>(p)];
     return point.dot < 0 && point.pieces.size() == 1 && point.rounds.empty();
@@ -547,6 +547,31 @@ void prefer_junctions_to_ends_at_letters(const std::vector<Glyph>& glyphs, std::
   std::vector<bool> lettered = lettered_points(attached, points.size());
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
     const Attachment a = attached[g];
+    if (dotted && a.point >= 0 && glyph_names_a_point(glyphs[g]) && bare_end(a.point) &&
+        box_gap_px(glyphs[g], points[static_cast<std::size_t>(a.point)].at) <= 1) {
+      // A bare end in the letter's own box: the letter's ink cut the stroke there. The nearest free
+      // junction within one and a half letter heights is the point (VisOnlyQA 00881noise_0's G, 22 px
+      // from the crossing where its dot is lost in five strokes); with none, the end may be the point,
+      // the letter over its dot.
+      int best = -1;
+      double best_d = 1.5 * letter_height(glyphs[g]);
+      for (std::size_t p = 0; p < points.size(); ++p) {
+        if (lettered[p] || bare_end(static_cast<int>(p)) || points[p].centre_only) continue;
+        const double d = dist(points[p].at, points[static_cast<std::size_t>(a.point)].at);
+        if (d <= best_d) best_d = d, best = static_cast<int>(p);
+      }
+      if (std::getenv("GEOTRUTH_READER_DEBUG"))
+        std::fprintf(stderr, "'%s' on a stroke end in its box: junction %d at %.1f px\n", glyphs[g].text.c_str(), best,
+                     best_d);
+      if (best >= 0) {
+        attached[g] = Attachment{
+            best, box_gap_px(glyphs[g], points[static_cast<std::size_t>(best)].at) / letter_height(glyphs[g]), a.point,
+            a.cost};
+        lettered[static_cast<std::size_t>(a.point)] = false;
+        lettered[static_cast<std::size_t>(best)] = true;
+        continue;
+      }
+    }
     if (a.point < 0 || !a.runner_up_about_as_near() || !glyph_names_a_point(glyphs[g]) || !bare_end(a.point)) continue;
     if (lettered[static_cast<std::size_t>(a.runner_up)] || bare_end(a.runner_up) ||
         points[static_cast<std::size_t>(a.runner_up)].centre_only)

@@ -121,9 +121,13 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
 /// edge, within `reach` px of it, whose runner-up is a crossing or a dot about as near (within a fifth
 /// of a letter height), takes the runner-up, the end its runner-up: a stroke the letter is written
 /// across ends where the letter's ink begins, not at a point (VisOnlyQA 00901noise_1's C and
-/// 00839noise_1's H, each 8 px from its crossing).
+/// 00839noise_1's H, each 8 px from its crossing). In a `dotted` figure, a letter on a bare end in
+/// its own box (within a pixel of it) takes the nearest free crossing or dot within one and a half
+/// letter heights of the end, however far its runner-up: the letter's ink cut the stroke there, and
+/// the point's dot is lost where strokes meet (VisOnlyQA 00881noise_0's G, 22 px from its
+/// crossing). With none, the end may be the point, its dot under the letter (00383's C).
 void prefer_junctions_to_ends_at_letters(const std::vector<Glyph>& glyphs, std::vector<Attachment>& attached,
-                                         const std::vector<ReadPoint>& points, double reach);
+                                         const std::vector<ReadPoint>& points, double reach, bool dotted);
 
 /// In a `dotted` figure, after settle_on_ring: a letter still without a point is the nearest free
 /// point's when that lies within 3.2 of the letter's heights from its box and every other free point

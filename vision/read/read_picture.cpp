@@ -281,7 +281,7 @@ class Reader {
     if (font_ && dotted) read::close_run_gaps(sheet_.glyphs, attached, *font_);
     read::settle_on_ring(sheet_.glyphs, attached, points_, placement, dotted);
     if (dotted) read::take_nearest_free_points(sheet_.glyphs, attached, points_);
-    read::prefer_junctions_to_ends_at_letters(sheet_.glyphs, attached, points_, sheet_.half + 1.5);
+    read::prefer_junctions_to_ends_at_letters(sheet_.glyphs, attached, points_, sheet_.half + 1.5, dotted);
     names_.assign(points_.size(), "");
     letter_of_.assign(points_.size(), -1);
     std::map<std::string, int> used;

@@ -545,41 +545,38 @@ void prefer_junctions_to_ends_at_letters(const std::vector<Glyph>& glyphs, std::
     return point.dot < 0 && point.pieces.size() == 1 && point.rounds.empty();
   };
   std::vector<bool> lettered = lettered_points(attached, points.size());
+  // A free junction (a crossing or a dot no letter has, no centre alone) can take a letter.
+  auto free_junction = [&](int p) {
+    return p >= 0 && !lettered[static_cast<std::size_t>(p)] && !bare_end(p) &&
+           !points[static_cast<std::size_t>(p)].centre_only;
+  };
+  auto move = [&](std::size_t g, int to, double cost) {
+    const Attachment a = attached[g];
+    attached[g] = Attachment{to, cost, a.point, a.cost};
+    lettered[static_cast<std::size_t>(a.point)] = false;
+    lettered[static_cast<std::size_t>(to)] = true;
+  };
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
     const Attachment a = attached[g];
-    if (dotted && a.point >= 0 && glyph_names_a_point(glyphs[g]) && bare_end(a.point) &&
-        box_gap_px(glyphs[g], points[static_cast<std::size_t>(a.point)].at) <= 1) {
-      // A bare end in the letter's own box: the letter's ink cut the stroke there. The nearest free
-      // junction within one and a half letter heights is the point (VisOnlyQA 00881noise_0's G, 22 px
-      // from the crossing where its dot is lost in five strokes); with none, the end may be the point,
-      // the letter over its dot.
-      int best = -1;
-      double best_d = 1.5 * letter_height(glyphs[g]);
-      for (std::size_t p = 0; p < points.size(); ++p) {
-        if (lettered[p] || bare_end(static_cast<int>(p)) || points[p].centre_only) continue;
-        const double d = dist(points[p].at, points[static_cast<std::size_t>(a.point)].at);
-        if (d <= best_d) best_d = d, best = static_cast<int>(p);
-      }
-      if (std::getenv("GEOTRUTH_READER_DEBUG"))
-        std::fprintf(stderr, "'%s' on a stroke end in its box: junction %d at %.1f px\n", glyphs[g].text.c_str(), best,
-                     best_d);
-      if (best >= 0) {
-        attached[g] = Attachment{
-            best, box_gap_px(glyphs[g], points[static_cast<std::size_t>(best)].at) / letter_height(glyphs[g]), a.point,
-            a.cost};
-        lettered[static_cast<std::size_t>(a.point)] = false;
-        lettered[static_cast<std::size_t>(best)] = true;
+    if (a.point < 0 || !glyph_names_a_point(glyphs[g]) || !bare_end(a.point)) continue;
+    const P2 end = points[static_cast<std::size_t>(a.point)].at;
+    // In a dotted figure, a bare end in the letter's own box is where the letter's ink cut the
+    // stroke: the nearest free junction within one and a half letter heights is the point (VisOnlyQA
+    // 00881noise_0's G, 22 px from the crossing where its dot is lost in five strokes); with none,
+    // the end may be the point, the letter over its dot.
+    if (dotted && box_gap_px(glyphs[g], end) <= 1) {
+      int to = -1;
+      double nearest = 1.5 * letter_height(glyphs[g]);
+      for (std::size_t p = 0; p < points.size(); ++p)
+        if (free_junction(static_cast<int>(p)) && dist(points[p].at, end) <= nearest)
+          nearest = dist(points[p].at, end), to = static_cast<int>(p);
+      if (to >= 0) {
+        move(g, to, box_gap_px(glyphs[g], points[static_cast<std::size_t>(to)].at) / letter_height(glyphs[g]));
         continue;
       }
     }
-    if (a.point < 0 || !a.runner_up_about_as_near() || !glyph_names_a_point(glyphs[g]) || !bare_end(a.point)) continue;
-    if (lettered[static_cast<std::size_t>(a.runner_up)] || bare_end(a.runner_up) ||
-        points[static_cast<std::size_t>(a.runner_up)].centre_only)
-      continue;
-    if (box_gap_px(glyphs[g], points[static_cast<std::size_t>(a.point)].at) > reach) continue;
-    attached[g] = Attachment{a.runner_up, a.runner_up_cost, a.point, a.cost};
-    lettered[static_cast<std::size_t>(a.point)] = false;
-    lettered[static_cast<std::size_t>(a.runner_up)] = true;
+    if (a.runner_up_about_as_near() && free_junction(a.runner_up) && box_gap_px(glyphs[g], end) <= reach)
+      move(g, a.runner_up, a.runner_up_cost);
   }
 }
 

@@ -964,19 +964,20 @@ void close_run_gaps(std::vector<Glyph>& glyphs, const std::vector<Attachment>& a
   // O listed out of its place in the run names a centre.
   const auto o = std::find(font.labels.begin(), font.labels.end(), "O");
   const bool centre_o = o != font.labels.end() && o - font.labels.begin() != 'O' - 'A';
-  auto in_no_place = [&](const Glyph& g) { return centre_o && g.text == "O"; };
+  // Glyph g names a point with a letter that has a place in the run.
+  auto names_in_run = [&](std::size_t g) {
+    return attached[g].point >= 0 && single_capital(glyphs[g].text) && !(centre_o && glyphs[g].text == "O");
+  };
   std::set<char> named;
   for (std::size_t g = 0; g < glyphs.size(); ++g)
-    if (attached[g].point >= 0 && single_capital(glyphs[g].text) && !in_no_place(glyphs[g]))
-      named.insert(glyphs[g].text[0]);
+    if (names_in_run(g)) named.insert(glyphs[g].text[0]);
   if (named.empty()) return;
   const char last = static_cast<char>('A' + named.size() - 1);
+  auto past_the_end = [&](std::size_t g) { return names_in_run(g) && glyphs[g].text[0] > last; };
   // A letter past that end read nearly surely: the figure skips letters, or names more points than
   // were read.
   for (std::size_t g = 0; g < glyphs.size(); ++g)
-    if (attached[g].point >= 0 && single_capital(glyphs[g].text) && glyphs[g].text[0] > last &&
-        !in_no_place(glyphs[g]) && glyphs[g].confidence >= kNearlySure)
-      return;
+    if (past_the_end(g) && glyphs[g].confidence >= kNearlySure) return;
   struct Move {
     double loss;
     std::size_t glyph;
@@ -984,8 +985,8 @@ void close_run_gaps(std::vector<Glyph>& glyphs, const std::vector<Attachment>& a
   };
   std::vector<Move> moves;
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
+    if (!past_the_end(g)) continue;
     const Glyph& glyph = glyphs[g];
-    if (attached[g].point < 0 || !single_capital(glyph.text) || glyph.text[0] <= last || in_no_place(glyph)) continue;
     std::string gap;
     for (const auto& [l, score] : glyph.font_scores)
       if (l.size() == 1 && l[0] <= last && !named.count(l[0]) && (gap.empty() || score > font_score(glyph, gap)))

@@ -277,8 +277,10 @@ class Reader {
     const bool dotted = read::marks_points_with_dots(sheet_, dots_);
     read::LetterPlacement placement;
     std::vector<read::Attachment> attached = read::attach_letters(sheet_.glyphs, points_, dotted, &placement);
-    if (font_ && dotted) read::complete_letters(sheet_.glyphs, attached, points_, *font_, placement);
-    if (font_ && dotted) read::close_run_gaps(sheet_.glyphs, attached, *font_);
+    if (font_ && dotted) {
+      read::complete_letters(sheet_.glyphs, attached, points_, *font_, placement);
+      read::close_run_gaps(sheet_.glyphs, attached, *font_);
+    }
     read::settle_on_ring(sheet_.glyphs, attached, points_, placement, dotted);
     if (dotted) read::take_nearest_free_points(sheet_.glyphs, attached, points_);
     read::prefer_junctions_to_ends_at_letters(sheet_.glyphs, attached, points_, sheet_.half + 1.5, dotted);

@@ -369,6 +369,42 @@ TEST(ReaderDotted, TwoStrokesFanningOutFromADotAreTwoLines) {
   EXPECT_TRUE(joined(single.scene, "A", "B"));
 }
 
+// VisOnlyQA 00565, read at 0.72 of its size: B–I and B–K leave B's dot 2° apart, and their ink runs
+// together from the dot into a band 0.71 as thick as the dot (the distance transform's 2.0 px
+// against 2.83) for a dozen pixels, on one side of it only: B is a dot. Drawn here as the reader's
+// ink mask, pixel for pixel (dots 3.16 px thick, strokes 3 px wide, their band 2.24). Where the two
+// strokes meet with no dot, or cross at a shallow angle, no dot is read.
+TEST(ReaderDotted, ADotTwoStrokesLeaveAtAShallowAngleIsADot) {
+  const cv::Point b{100, 100};
+  auto ink_with = [&](bool dot_at_b, int back) {
+    cv::Mat ink = cv::Mat::zeros(200, 200, CV_8U);
+    for (const cv::Point d : {cv::Point{20, 20}, cv::Point{180, 20}, cv::Point{20, 180}, cv::Point{180, 180}})
+      cv::circle(ink, d, 3, 255, cv::FILLED, cv::LINE_8);
+    if (dot_at_b) cv::circle(ink, b, 3, 255, cv::FILLED, cv::LINE_8);
+    for (const double degrees : {59.0, 61.0}) {
+      const double t = degrees * M_PI / 180;
+      const cv::Point way{static_cast<int>(std::lround(80 * std::cos(t))),
+                          -static_cast<int>(std::lround(80 * std::sin(t)))};
+      const cv::Point from = back ? b - way * back / 80 : b;
+      cv::line(ink, from, b + way, 255, 3, cv::LINE_8);
+    }
+    return ink;
+  };
+  auto dots_near_b = [&](const cv::Mat& ink) {
+    read::Sheet sheet;
+    sheet.paper.ink = ink;
+    sheet.width = ink.cols, sheet.height = ink.rows;
+    sheet.half = 0.5, sheet.stroke = 2, sheet.ridge = 0.96;
+    sheet.unknown = cv::Mat::zeros(ink.rows, ink.cols, CV_8U);
+    int near = 0;
+    for (const read::Dot& d : read::read_dots(sheet, {}, {})) near += std::hypot(d.at.x - b.x, d.at.y - b.y) < 8;
+    return near;
+  };
+  EXPECT_EQ(dots_near_b(ink_with(true, 0)), 1);
+  EXPECT_EQ(dots_near_b(ink_with(false, 0)), 0);
+  EXPECT_EQ(dots_near_b(ink_with(false, 80)), 0);
+}
+
 TEST(ReaderDotted, ADotWhereSixStrokesMeetIsADot) {
   // Six strokes more from C: all of the dot's ink lies near some stroke, yet it is as thick as the
   // figure's other dots, where a crossing of two thin strokes is not.

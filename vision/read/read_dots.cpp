@@ -14,10 +14,20 @@ namespace geotruth::vision::read {
 
 namespace {
 
-// Whether the pixels from (x, y) on where `dt` stays at least `level` (8-connected) reach farther
-// than `reach` from it.
-bool elongated(const cv::Mat& dt, int x, int y, double level, double reach) {
-  std::vector<cv::Point> todo{{x, y}}, seen{{x, y}};
+// How the pixels from (x, y) on where `dt` stays at least `level` (8-connected) reach farther than
+// `reach` from it: not at all (a round blob), on one side (the wedge of two strokes leaving a dot
+// at a shallow angle: VisOnlyQA 00565's B, B-I and B-K 0.7 degrees apart), or on two sides more
+// than 120 degrees apart (a band through it: two strokes side by side, or crossing at a shallow
+// angle).
+enum class Reach { round, one_way, through };
+
+struct ThickReach {
+  Reach kind;
+  cv::Point2d way;  // one_way: the mean direction the thick pixels leave in (unit)
+};
+
+ThickReach thick_reach(const cv::Mat& dt, int x, int y, double level, double reach) {
+  std::vector<cv::Point> todo{{x, y}}, seen{{x, y}}, exits;
   while (!todo.empty()) {
     const cv::Point p = todo.back();
     todo.pop_back();
@@ -26,12 +36,39 @@ bool elongated(const cv::Mat& dt, int x, int y, double level, double reach) {
         const cv::Point q{p.x + dx, p.y + dy};
         if (q.x < 0 || q.y < 0 || q.x >= dt.cols || q.y >= dt.rows || dt.at<float>(q) < level) continue;
         if (std::find(seen.begin(), seen.end(), q) != seen.end()) continue;
-        if (std::hypot(q.x - x, q.y - y) > reach) return true;
         seen.push_back(q);
-        todo.push_back(q);
+        if (std::hypot(q.x - x, q.y - y) > reach)
+          exits.push_back({q.x - x, q.y - y});
+        else
+          todo.push_back(q);
       }
   }
-  return false;
+  cv::Point2d way{0, 0};
+  for (std::size_t i = 0; i < exits.size(); ++i) {
+    way += cv::Point2d(exits[i]) / cv::norm(exits[i]);
+    for (std::size_t j = i + 1; j < exits.size(); ++j)
+      if (exits[i].dot(exits[j]) < -0.5 * cv::norm(exits[i]) * cv::norm(exits[j])) return {Reach::through, {}};
+  }
+  if (exits.empty()) return {Reach::round, {}};
+  return {Reach::one_way, way / cv::norm(way)};
+}
+
+// Whether ink runs on from (x, y) against `way`, from `from` to `to` pixels off (within a pixel of
+// the ray, on half its length or more): the strokes of a thick band go on past the blob (a shallow
+// crossing), where strokes fanning out from a dot end at it.
+bool inked_against(const cv::Mat& ink, int x, int y, cv::Point2d way, double from, double to) {
+  int samples = 0, inked = 0;
+  for (double t = from; t <= to; t += 1, ++samples) {
+    const int px = static_cast<int>(std::lround(x - way.x * t)), py = static_cast<int>(std::lround(y - way.y * t));
+    bool any = false;
+    for (int dy = -1; dy <= 1 && !any; ++dy)
+      for (int dx = -1; dx <= 1 && !any; ++dx) {
+        const int qx = px + dx, qy = py + dy;
+        any = qx >= 0 && qy >= 0 && qx < ink.cols && qy < ink.rows && ink.at<std::uint8_t>(qy, qx) != 0;
+      }
+    inked += any;
+  }
+  return samples > 0 && 2 * inked >= samples;
 }
 
 }  // namespace
@@ -85,14 +122,19 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
   std::vector<Dot> dots, hidden;                // hidden: thick blobs whose ink lies all along strokes
   std::vector<Dot> examined;       // every blob looked at, a dot or not: its other peaks are not looked at again
   std::vector<Dot> under_letters;  // round blobs in a letter's box: a dot only if as thick as the marker
+  std::vector<Dot> wedged;  // blobs thick along a wedge leaving them one way: a dot only if as thick as the marker
   for (const Peak& peak : peaks) {
     const P2 c{peak.x + 0.5, peak.y + 0.5};
     const double r = peak.value;
     // A dot is round: its thickest ink (the distance transform within 70 % of its peak, and above
     // the strokes' own half-width) lies about its centre, whatever strokes leave it (in the wedge
-    // of two that leave it at an acute angle, a little beyond). Two strokes running side by side
-    // at a shallow angle are as thick, but along their whole band.
-    auto round = [&] { return !elongated(dt, peak.x, peak.y, std::max(0.7 * r, sheet.ridge + 0.25), 2.5 * r + 1); };
+    // of two that leave it at an acute angle, a little beyond). Two strokes running side by side or
+    // crossing at a shallow angle are as thick, but along their whole band, both ways; two that leave
+    // a blob at a shallow angle thicken one way (a dot then only if as thick as the marker).
+    auto reach_of_thick = [&] {
+      return thick_reach(dt, peak.x, peak.y, std::max(0.7 * r, sheet.ridge + 0.25), 2.5 * r + 1);
+    };
+    auto round = [&] { return reach_of_thick().kind == Reach::round; };
     // Ink of the blob off every stroke, and the blob's centre (weighted by thickness: a letter's
     // thin strokes across it do not pull it).
     const int reach = static_cast<int>(std::ceil(r + 2));
@@ -122,8 +164,18 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
                     [&](const Dot& d) { return std::hypot(d.at.x - c.x, d.at.y - c.y) < d.radius + r + 1.5; }))
       continue;
     examined.push_back({c, r});
-    if (!round()) continue;
+    const ThickReach thick = reach_of_thick();
+    if (thick.kind == Reach::through) continue;
     const Dot dot = measure();
+    if (thick.kind == Reach::one_way) {
+      // The band is a stroke and a half thick; a dot stands a quarter thicker than it, and the
+      // band's strokes end at it.
+      const double far = 2.5 * r + 1;
+      if (thick_reach(dt, peak.x, peak.y, std::max(0.75 * r, sheet.ridge + 0.25), far).kind == Reach::round &&
+          !inked_against(ink, peak.x, peak.y, thick.way, r + 1.5, far + 3))
+        wedged.push_back(dot);
+      continue;
+    }
     if (unexplained < std::max(3.0, 0.1 * 3.14159265358979323846 * r * r))
       hidden.push_back(dot);
     else
@@ -162,15 +214,20 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
         if (d.radius >= 0.85 * marker) dots.push_back(d);
       // A letter written over its point's dot: the dot is far thicker than the letter's strokes
       // (its box's other peaks are a stem's half-width), so a round blob of the marker's thickness
-      // there is the dot.
-      for (const Dot& d : under_letters) {
-        if (d.radius < 0.85 * marker || d.radius > 1.3 * marker) continue;
+      // there is the dot. So is a blob as thick as the marker where two strokes leave it at a
+      // shallow angle (where they meet without a dot, the blob is as thick as their band, far
+      // thinner than a marker).
+      // A wedge beside a dot (within twice their radii) is the band of strokes fanning out from that dot.
+      auto add_if_marker = [&](const Dot& d, double apart) {
+        if (d.radius < 0.85 * marker || d.radius > 1.3 * marker) return;
         if (std::any_of(dots.begin(), dots.end(), [&](const Dot& o) {
-              return std::hypot(o.at.x - d.at.x, o.at.y - d.at.y) < o.radius + d.radius;
+              return std::hypot(o.at.x - d.at.x, o.at.y - d.at.y) < apart * (o.radius + d.radius);
             }))
-          continue;
+          return;
         dots.push_back(d);
-      }
+      };
+      for (const Dot& d : under_letters) add_if_marker(d, 1);
+      for (const Dot& d : wedged) add_if_marker(d, 2);
       std::erase_if(dots, [&](const Dot& d) { return d.radius < 0.7 * marker; });
     }
   }

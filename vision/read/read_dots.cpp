@@ -16,7 +16,7 @@ namespace {
 
 // How the pixels from (x, y) on where `dt` stays at least `level` (8-connected) reach farther than
 // `reach` from it: not at all (a round blob), on one side (the wedge of two strokes leaving a dot
-// at a shallow angle: VisOnlyQA 00565's B, B-I and B-K 0.7 degrees apart), or on two sides more
+// at a shallow angle: VisOnlyQA 00565's B, B-I and B-K 2 degrees apart), or on two sides more
 // than 120 degrees apart (a band through it: two strokes side by side, or crossing at a shallow
 // angle).
 enum class Reach { round, one_way, through };
@@ -216,8 +216,8 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
       // (its box's other peaks are a stem's half-width), so a round blob of the marker's thickness
       // there is the dot. So is a blob as thick as the marker where two strokes leave it at a
       // shallow angle (where they meet without a dot, the blob is as thick as their band, far
-      // thinner than a marker).
-      // A wedge beside a dot (within twice their radii) is the band of strokes fanning out from that dot.
+      // thinner than a marker), unless it lies within twice their radii of a dot: there the band is
+      // the strokes fanning out from that dot.
       auto add_if_marker = [&](const Dot& d, double apart) {
         if (d.radius < 0.85 * marker || d.radius > 1.3 * marker) return;
         if (std::any_of(dots.begin(), dots.end(), [&](const Dot& o) {

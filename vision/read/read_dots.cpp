@@ -27,7 +27,11 @@ struct ThickReach {
 };
 
 ThickReach thick_reach(const cv::Mat& dt, int x, int y, double level, double reach) {
-  std::vector<cv::Point> todo{{x, y}}, seen{{x, y}}, exits;
+  // Pixels looked at, in a square about (x, y): the walk stops one pixel past `reach`.
+  const int half = static_cast<int>(std::ceil(reach)) + 2;
+  cv::Mat seen = cv::Mat::zeros(2 * half + 1, 2 * half + 1, CV_8U);
+  seen.at<std::uint8_t>(half, half) = 1;
+  std::vector<cv::Point> todo{{x, y}}, exits;
   while (!todo.empty()) {
     const cv::Point p = todo.back();
     todo.pop_back();
@@ -35,8 +39,9 @@ ThickReach thick_reach(const cv::Mat& dt, int x, int y, double level, double rea
       for (int dx = -1; dx <= 1; ++dx) {
         const cv::Point q{p.x + dx, p.y + dy};
         if (q.x < 0 || q.y < 0 || q.x >= dt.cols || q.y >= dt.rows || dt.at<float>(q) < level) continue;
-        if (std::find(seen.begin(), seen.end(), q) != seen.end()) continue;
-        seen.push_back(q);
+        std::uint8_t& looked = seen.at<std::uint8_t>(q.y - y + half, q.x - x + half);
+        if (looked) continue;
+        looked = 1;
         if (std::hypot(q.x - x, q.y - y) > reach)
           exits.push_back({q.x - x, q.y - y});
         else

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <functional>
 
+#include "vision/pixels.hpp"
 #include "vision/read/read.hpp"
 
 namespace geotruth::vision::read {
@@ -63,16 +64,8 @@ ThickReach thick_reach(const cv::Mat& dt, int x, int y, double level, double rea
 // crossing), where strokes fanning out from a dot end at it.
 bool inked_against(const cv::Mat& ink, int x, int y, cv::Point2d way, double from, double to) {
   int samples = 0, inked = 0;
-  for (double t = from; t <= to; t += 1, ++samples) {
-    const int px = static_cast<int>(std::lround(x - way.x * t)), py = static_cast<int>(std::lround(y - way.y * t));
-    bool any = false;
-    for (int dy = -1; dy <= 1 && !any; ++dy)
-      for (int dx = -1; dx <= 1 && !any; ++dx) {
-        const int qx = px + dx, qy = py + dy;
-        any = qx >= 0 && qy >= 0 && qx < ink.cols && qy < ink.rows && ink.at<std::uint8_t>(qy, qx) != 0;
-      }
-    inked += any;
-  }
+  for (double t = from; t <= to; t += 1, ++samples)
+    inked += ink_within_pixel(ink, {x + 0.5 - way.x * t, y + 0.5 - way.y * t});
   return samples > 0 && 2 * inked >= samples;
 }
 
@@ -171,16 +164,16 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
     examined.push_back({c, r});
     const ThickReach thick = reach_of_thick();
     if (thick.kind == Reach::through) continue;
-    const Dot dot = measure();
     if (thick.kind == Reach::one_way) {
       // The band is a stroke and a half thick; a dot stands a quarter thicker than it, and the
       // band's strokes end at it.
       const double far = 2.5 * r + 1;
       if (thick_reach(dt, peak.x, peak.y, std::max(0.75 * r, sheet.ridge + 0.25), far).kind == Reach::round &&
           !inked_against(ink, peak.x, peak.y, thick.way, r + 1.5, far + 3))
-        wedged.push_back(dot);
+        wedged.push_back(measure());
       continue;
     }
+    const Dot dot = measure();
     if (unexplained < std::max(3.0, 0.1 * 3.14159265358979323846 * r * r))
       hidden.push_back(dot);
     else

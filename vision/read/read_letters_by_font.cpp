@@ -87,12 +87,33 @@ bool split_capital(const Glyph& g, double cap) {
   return g.box.width <= 1.5 * cap && g.box.height <= 1.5 * cap;
 }
 
-// A small letter the classifier read unsurely (under 0.5) with a capital its runner-up: a bar read
-// as l rather than I (VisOnlyQA 00901noise_1's I, 0.46 against 0.54). The font reads it like a
-// capital.
-bool unsure_small(const Glyph& g) {
-  return g.text.size() == 1 && std::islower(static_cast<unsigned char>(g.text[0])) && g.confidence < 0.5 &&
-         single_capital(g.runner_up);
+// A glyph read unsurely as one character whose box is under kShortLetter of the capitals' height
+// both ways: a speck, a circle's centre dot beside its O (read Q at 0.38, then H by the font at
+// 0.555: Tangram's noisy renders), or a bit of a letter noise broke (VisOnlyQA 00355noise_0's H,
+// read J at 0.46). The font must draw a letter there as clearly as in ink no glyph was read in.
+bool unsure_speck(const Glyph& g, double cap) {
+  return g.text.size() == 1 && g.confidence < 0.5 && g.box.width < kShortLetter * cap &&
+         g.box.height < kShortLetter * cap;
+}
+
+// A small letter or a digit the classifier read unsurely (under 0.5) with a capital its runner-up: a
+// bar read as l rather than I (VisOnlyQA 00901noise_1's I, 0.46 against 0.54), an F in noise read as
+// 5 (0.24 against 0.76). The font reads it like a capital.
+bool unsure_small_or_digit(const Glyph& g) {
+  if (g.text.size() != 1 || g.confidence >= 0.5 || !single_capital(g.runner_up)) return false;
+  const auto c = static_cast<unsigned char>(g.text[0]);
+  return std::islower(c) || std::isdigit(c);
+}
+
+// Whether the classifier read glyph g as one of the letters [first, last) and no other glyph reads
+// that letter more surely: g is then that letter's place, not a letter past them.
+template <typename It>
+bool read_as_run_letter(const std::vector<Glyph>& glyphs, std::size_t g, It first, It last) {
+  const Glyph& glyph = glyphs[g];
+  if (std::find(first, last, glyph.text) == last) return false;
+  return std::none_of(glyphs.begin(), glyphs.end(), [&](const Glyph& other) {
+    return &other != &glyph && other.text == glyph.text && other.confidence > glyph.confidence;
+  });
 }
 
 // The pixels strokes and dots cover: each drawn as wide as its ink and a pixel each side.
@@ -559,7 +580,7 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
   const bool among_capitals = capitals >= 3;
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g) {
     const Glyph& glyph = sheet.glyphs[g];
-    if (!single_capital(glyph.text) && !unsure_prime(glyph) && !(among_capitals && unsure_small(glyph)) &&
+    if (!single_capital(glyph.text) && !unsure_prime(glyph) && !(among_capitals && unsure_small_or_digit(glyph)) &&
         !split_capital(glyph, font->cap_height_px) && !consecutive)
       continue;
     const cv::Point2d centre(glyph.centre.x, glyph.centre.y);
@@ -593,13 +614,16 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
     // A letter past the run is read where the font draws it clearly, and not where the classifier
     // read a letter of the run: a J past A to I fits an I whose stem stands on its dot better than I
     // does, its tail and hook on the dot's and the strokes' blur (VisOnlyQA 00120noise_0).
+    // Not when another glyph reads that letter more surely: a G past A to F in noise, read C at
+    // 0.54 where the C is read at 0.81 (Tangram's noisy renders).
     const double best_in_run = *std::max_element(l.scores.begin(), l.scores.begin() + run_size);
-    const bool read_in_run = p.glyph >= 0 && std::find(candidates.begin(), candidates.begin() + run_size,
-                                                       sheet.glyphs[static_cast<std::size_t>(p.glyph)].text) !=
-                                                 candidates.begin() + run_size;
+    const bool read_in_run = p.glyph >= 0 && read_as_run_letter(sheet.glyphs, static_cast<std::size_t>(p.glyph),
+                                                                candidates.begin(), candidates.begin() + run_size);
     for (std::size_t k = run_size; k < candidates.size(); ++k)
       if (read_in_run || l.scores[k] < kRunOnScore || l.scores[k] < best_in_run + kMargin) l.scores[k] = -1;
-    l.min_score = p.glyph >= 0 || consecutive ? kLetterScore : kFoundScore;
+    const bool speck =
+        p.glyph >= 0 && unsure_speck(sheet.glyphs[static_cast<std::size_t>(p.glyph)], font->cap_height_px);
+    l.min_score = (p.glyph >= 0 || consecutive) && !speck ? kLetterScore : kFoundScore;
     if (p.glyph >= 0 && p.pair < 0) {
       const Glyph& g = sheet.glyphs[static_cast<std::size_t>(p.glyph)];
       const auto it = std::find(candidates.begin(), candidates.end(), g.text);

@@ -14,6 +14,7 @@
 #include <geotruth/vision.hpp>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "questions/picture_doubts.hpp"
 #include "scene_of.hpp"
@@ -205,6 +206,23 @@ TEST(Reader, ABlankOrEmptyPictureIsASceneWithoutElements) {
   const PictureRead empty = read_picture(Image{}, "empty");
   ASSERT_EQ(empty.doubts.size(), 1u);
   EXPECT_EQ(empty.doubts.front().kind, FindingKind::picture_unavailable);
+}
+
+TEST(Reader, APictureTooThinToReadIsASceneWithItsDoubt) {
+  // 1 x 1 is read enlarged four times, 5000 x 3 reduced to under a pixel: both threw in OpenCV.
+  // A strip read 8 px thin (2 x 2 enlarged) is read; there is nothing in it.
+  for (const auto& [width, height, unreadable] : {std::tuple{1, 1, true}, {5000, 3, true}, {2, 2, false}}) {
+    Image strip;
+    strip.width = width, strip.height = height;
+    strip.rgb.assign(static_cast<std::size_t>(width) * height * 3, 255);
+    for (int x = 0; x < width; x += 50) strip.rgb[3 * x] = strip.rgb[3 * x + 1] = strip.rgb[3 * x + 2] = 0;
+    const PictureRead read = read_picture(strip, "strip");
+    SCOPED_TRACE(std::to_string(width) + " x " + std::to_string(height));
+    EXPECT_TRUE(read.scene.lines.empty());
+    EXPECT_FALSE(validate(read.scene).has_value());
+    const bool unavailable = !read.doubts.empty() && read.doubts.front().kind == FindingKind::picture_unavailable;
+    EXPECT_EQ(unavailable, unreadable);
+  }
 }
 
 TEST(Reader, SmallPicturesAreReadEnlargedAndReportedInTheirOwnPixels) {

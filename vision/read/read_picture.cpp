@@ -134,6 +134,16 @@ class Reader {
       scale = std::min(4.0, static_cast<double>(options_.upscale_below_px) / longer);
     const int reduce_above = options_.reduce_above_px;
     if (reduce_above > 0 && longer > reduce_above) scale = static_cast<double>(reduce_above) / longer;
+    // A strip a few pixels thin holds no diagram, and OpenCV's windows do not fit in it.
+    constexpr int kMinWorkingSide = 8;
+    if (std::min(image_.width, image_.height) * scale < kMinWorkingSide) {
+      doubt(FindingKind::picture_unavailable, {},
+            "the picture is " + std::to_string(image_.width) + " x " + std::to_string(image_.height) +
+                " pixels: too thin to read (its shorter side is read at under " + std::to_string(kMinWorkingSide) +
+                " pixels)",
+            Json());
+      return finish();
+    }
     StepClock clock;
     Image work;
     std::optional<ColourLayers> layers;

@@ -66,6 +66,33 @@ TEST(ReaderPoints, AStrokeEndingOnALineBesideACrossingStaysItsOwnPoint) {
   EXPECT_TRUE(at_y);
 }
 
+TEST(ReaderPoints, ADotInTheWedgeOfTwoStrokesJoinsThePointBehindItWhereTheyMeet) {
+  // Strokes leave C at 83 and 97 degrees; where they overlap, 9 px below C, their ink was read as a
+  // dot of radius 3 (Tangram's sketches), and both end at it; a third stroke ends at C. C lies
+  // 9 sin 7 = 1.10 px off both strokes' lines, within the 2.5 px a point is on a stroke: one point,
+  // at C, with the dot and the three strokes.
+  Sheet sheet;
+  const P2 c{100, 100};
+  auto read = [&](double wedge_degrees, double dot_below_c, double radius = 3) {
+    const P2 band{c.x, c.y + dot_below_c};
+    const std::vector<Piece> pieces{stroke(band, 90 - wedge_degrees / 2, 0, 80),
+                                    stroke(band, 90 + wedge_degrees / 2, 0, 80), stroke(c, 0, 0, 100)};
+    return read_points(sheet, pieces, {}, {Dot{band, radius}});
+  };
+  auto points = read(14, 9);
+  auto near_c = within(points, c, 20);
+  ASSERT_EQ(near_c.size(), 1u);
+  EXPECT_LT(dist(near_c[0]->at, c), 1e-6);
+  EXPECT_EQ(near_c[0]->dot, 0);
+  EXPECT_EQ(near_c[0]->pieces.size(), 3u);
+  // Strokes 40 degrees apart leave a dot of radius 1.5, 6 px below C (C 2.05 px off their lines,
+  // beyond the dot's own reach of 5): no wedge, the dot is a point of its own. Nor does C join a dot
+  // 16 px below it, past four radii and a merge (3.5).
+  EXPECT_EQ(within(read(40, 6, 1.5), c, 20).size(), 2u);
+  EXPECT_EQ(within(read(14, 6, 1.5), c, 20).size(), 1u);
+  EXPECT_EQ(within(read(14, 16), c, 20).size(), 2u);
+}
+
 TEST(ReaderPoints, HairlinesOfAnEnlargedPictureMeetWithinAPixelOfThePicture) {
   // Three long strokes at 0, 120 and 240 degrees, each passing 2 px from J (a paint program's lines
   // meant to meet at J): their crossings are the corners of an equilateral triangle of inradius 2,

@@ -99,6 +99,54 @@ void merge_concurrent_points(std::vector<ReadPoint>& points, const std::vector<P
   }
 }
 
+// A dot in the wedge of strokes that leave a junction at a shallow angle: where they still overlap,
+// their ink is as thick as a marker (Tangram's sketches: A-C and F-C 14 degrees apart, read as a dot
+// 9 px below C, where the stroke B-C ends). When every stroke at a dot ends there and leaves it the
+// same way (within kWedge of their mean direction), and a point that is no dot lies behind it on
+// all their lines (within `on`) and within four dot radii, the strokes meet at that point: the dot
+// and its strokes join it there.
+void join_wedged_dots(std::vector<ReadPoint>& points, const std::vector<Piece>& pieces, double on, double merge) {
+  constexpr double kWedge = 15 * kPi / 180;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    const ReadPoint& p = points[k];
+    if (p.dot < 0 || p.pieces.size() < 2 || !p.rounds.empty()) continue;
+    P2 mean{0, 0};
+    std::vector<P2> ways;
+    for (const int i : p.pieces) {
+      const Piece& piece = pieces[static_cast<std::size_t>(i)];
+      const double t = piece.along(p.at);
+      const bool at_start = std::abs(t - piece.t0) <= merge, at_end = std::abs(t - piece.t1) <= merge;
+      if (at_start == at_end) break;  // it goes on past the dot, or the piece is shorter than a merge
+      ways.push_back(at_start ? piece.dir : P2{-piece.dir.x, -piece.dir.y});
+      mean.x += ways.back().x, mean.y += ways.back().y;
+    }
+    if (ways.size() != p.pieces.size()) continue;
+    const double norm = std::hypot(mean.x, mean.y);
+    if (norm == 0) continue;
+    mean = {mean.x / norm, mean.y / norm};
+    if (std::any_of(ways.begin(), ways.end(), [&](P2 w) { return w.x * mean.x + w.y * mean.y < std::cos(kWedge); }))
+      continue;
+    int apex = -1;
+    double nearest = 4 * p.dot_radius + merge;
+    for (std::size_t q = 0; q < points.size(); ++q) {
+      const ReadPoint& o = points[q];
+      if (q == k || o.dot >= 0 || o.centre_only) continue;
+      const P2 v{o.at.x - p.at.x, o.at.y - p.at.y};
+      const double d = std::hypot(v.x, v.y);
+      if (d >= nearest || v.x * mean.x + v.y * mean.y >= 0) continue;
+      if (std::all_of(p.pieces.begin(), p.pieces.end(),
+                      [&](int i) { return std::abs(pieces[static_cast<std::size_t>(i)].offset(o.at)) <= on; }))
+        nearest = d, apex = static_cast<int>(q);
+    }
+    if (apex < 0) continue;
+    ReadPoint& into = points[static_cast<std::size_t>(apex)];
+    into.dot = p.dot, into.dot_radius = p.dot_radius;
+    add_missing(into.pieces, p.pieces);
+    points.erase(points.begin() + static_cast<std::ptrdiff_t>(k));
+    --k;
+  }
+}
+
 }  // namespace
 
 void extend_under_labels(const Sheet& sheet, std::vector<Piece>& pieces) {
@@ -343,6 +391,7 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
       p.at = {mean.x / members[k].size(), mean.y / members[k].size()};
     }
   }
+  join_wedged_dots(points, pieces, on, merge);
   // Fitted over their length, the lines of one junction's strokes cross within about a pixel.
   // An enlarged picture's hairlines were drawn to whole pixels of the picture: lines meant to meet at
   // one place (a paint program's figure) miss it by up to about a pixel of the picture.

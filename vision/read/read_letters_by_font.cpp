@@ -525,11 +525,11 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
   bool consecutive = count >= 3 && sure.in_range && capitals_name_points && capitals_in_range * 5 >= capitals * 3 &&
                      (blind || sure.letters.size() * 2 >= static_cast<std::size_t>(sure.last - 'A' + 1));
   const std::vector<cv::Rect> ink_boxes = unread_ink(sheet, covered, font->cap_height_px);
-  // A figure marking its points with dots whose glyphs the classifier read too few of surely (a
-  // JPEG's blocks over every letter: m, e, r, Y for B, C, F, G; letters written across strokes) is
+  // A figure whose glyphs the classifier read too few of surely (a JPEG's blocks over every letter:
+  // m, e, r, Y for B, C, F, G; letters written across strokes; noise: F read as 5 at 0.87) is
   // judged by the font's own reading: the capitals it reads clearly at the glyphs and the ink left,
   // nearly all in the range, three at least.
-  if (!consecutive && count >= 3 && sure.in_range && dotted && capitals > numbers) {
+  if (!consecutive && count >= 3 && sure.in_range && capitals > numbers) {
     std::vector<std::string> capitals_az;
     for (char c = 'A'; c <= 'Z'; ++c) capitals_az.emplace_back(1, c);
     std::vector<cv::Point2d> centres;
@@ -550,9 +550,11 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
   std::vector<std::string> candidates;
   for (int i = 0; i < (consecutive ? span : 26); ++i) candidates.emplace_back(1, static_cast<char>('A' + i));
   // O names a circle's centre in figures lettered otherwise from A on: a candidate when the
-  // classifier read one nearly surely (a broken letter matches the round O well by chance).
-  const bool centre_o = std::any_of(sheet.glyphs.begin(), sheet.glyphs.end(),
-                                    [](const Glyph& g) { return g.text == "O" && g.confidence >= 0.9; });
+  // classifier read one nearly surely (a broken letter matches the round O well by chance), or an
+  // O with a prime it was not sure of (the centre's dot beside the O, read as the prime).
+  const bool centre_o = std::any_of(sheet.glyphs.begin(), sheet.glyphs.end(), [](const Glyph& g) {
+    return (g.text == "O" && g.confidence >= 0.9) || (unsure_prime(g) && g.runner_up == "O");
+  });
   if (consecutive && span <= 'O' - 'A' && centre_o) candidates.emplace_back("O");
   // A run read too short: where the classifier misread the last letters (in noise, F as g and G as
   // o), the capitals it read end early. The next kRunOn letters are candidates too, each taken only

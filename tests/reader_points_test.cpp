@@ -93,6 +93,34 @@ TEST(ReaderPoints, ADotInTheWedgeOfTwoStrokesJoinsThePointBehindItWhereTheyMeet)
   EXPECT_EQ(within(read(14, 16), c, 20).size(), 2u);
 }
 
+TEST(ReaderPoints, ALineWithinAStrokesToleranceOfTouchingACircleTouchesItAtOnePoint) {
+  // A circle of radius 80 about (200, 200) and a horizontal stroke 1 px inside it (y = 121): its
+  // crossings lie 2 sqrt(80^2 - 79^2) = 25.3 px apart, where a line 1 px outside meets nothing. Both
+  // touch it at (200, 120) within the 2.5 px a point is on a stroke: one point there. A line 10 px
+  // inside is a chord: two points, 2 sqrt(80^2 - 70^2) = 77.5 px apart.
+  Sheet sheet;
+  Round circle;
+  circle.centre = {200, 200}, circle.radius = 80;
+  for (const double y : {121.0, 119.0, 130.0}) {
+    const std::vector<Piece> pieces{stroke({100, y}, 0, 0, 200)};
+    const auto points = read_points(sheet, pieces, {circle}, {});
+    const auto on_circle = [&] {
+      std::vector<const ReadPoint*> out;
+      for (const ReadPoint& p : points)
+        if (!p.rounds.empty() && !p.pieces.empty()) out.push_back(&p);
+      return out;
+    }();
+    SCOPED_TRACE(y);
+    if (y == 130) {
+      ASSERT_EQ(on_circle.size(), 2u);
+      EXPECT_NEAR(std::abs(on_circle[0]->at.x - on_circle[1]->at.x), 2 * std::sqrt(80 * 80 - 70 * 70), 1e-6);
+      continue;
+    }
+    ASSERT_EQ(on_circle.size(), 1u);
+    EXPECT_NEAR(on_circle[0]->at.x, 200, 1e-6);
+  }
+}
+
 TEST(ReaderPoints, HairlinesOfAnEnlargedPictureMeetWithinAPixelOfThePicture) {
   // Three long strokes at 0, 120 and 240 degrees, each passing 2 px from J (a paint program's lines
   // meant to meet at J): their crossings are the corners of an equilateral triangle of inradius 2,

@@ -297,8 +297,12 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
       const Round& r = rounds[c];
       const double tc = p.along(r.centre), off = p.offset(r.centre);
       const double h2 = r.radius * r.radius - off * off;
-      if (h2 < -merge * merge) continue;
-      const double h = std::sqrt(std::max(0.0, h2));
+      // A line within `on` of touching the circle touches it, at the foot of the perpendicular from
+      // its centre: near a tangent a pixel moves the crossings far along the line (2 sqrt(2 r) apart
+      // for a line a pixel inside a circle of radius r; Tangram's incircles drawn as sketches).
+      const bool touches = std::abs(std::abs(off) - r.radius) <= on;
+      if (h2 < -merge * merge && !touches) continue;
+      const double h = touches ? 0 : std::sqrt(std::max(0.0, h2));
       for (const double t : {tc - h, tc + h}) {
         const P2 x = p.at(t);
         if (t < p.t0 - merge || t > p.t1 + merge || !on_arc(r, x, merge)) continue;

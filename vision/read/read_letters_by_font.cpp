@@ -601,10 +601,10 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
   }
   for (const cv::Rect& b : ink_boxes) places.push_back({-1, {b.x + b.width / 2.0, b.y + b.height / 2.0}});
   // Each place's scores, and the classifier's sure read there.
-  std::vector<LetterPlace> scored;
+  std::vector<LetterPlace> scored(places.size());
   for (std::size_t i = 0; i < places.size(); ++i) {
     const Place& p = places[i];
-    LetterPlace l;
+    LetterPlace& l = scored[i];
     if (p.pair >= 0) {
       const PairRead& pair = pairs[static_cast<std::size_t>(p.pair)];
       l.scores = p.second ? pair.second_scores : pair.first_scores;
@@ -613,12 +613,26 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
     } else {
       l.scores = template_scores(ts, p.centre, font->font, font->cap_height_px, candidates, search, &l.boxes);
     }
-    // A letter past the run is read where the font draws it clearly, and not where the classifier
-    // read a letter of the run: a J past A to I fits an I whose stem stands on its dot better than I
-    // does, its tail and hook on the dot's and the strokes' blur (VisOnlyQA 00120noise_0).
-    // Not when another glyph reads that letter more surely: a G past A to F in noise, read C at
-    // 0.54 where the C is read at 0.81 (Tangram's noisy renders).
-    const double best_in_run = *std::max_element(l.scores.begin(), l.scores.begin() + run_size);
+  }
+  // Each letter of the run's best score among the places it fits best of all letters (-1: none).
+  std::vector<double> best_as_own(run_size, -1);
+  for (const LetterPlace& l : scored) {
+    const auto k = static_cast<std::size_t>(std::max_element(l.scores.begin(), l.scores.end()) - l.scores.begin());
+    if (k < run_size) best_as_own[k] = std::max(best_as_own[k], l.scores[k]);
+  }
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    const Place& p = places[i];
+    LetterPlace& l = scored[i];
+    // A letter past the run is read where the font draws it clearly, above every letter of the run
+    // that fits here best, and not where the classifier read a letter of the run: a J past A to I
+    // fits an I whose stem stands on its dot better than I does, its tail and hook on the dot's and
+    // the strokes' blur (VisOnlyQA 00120noise_0). Not when another glyph reads that letter more
+    // surely, nor against a letter the font draws better at a place whose best letter it is: a G
+    // past A to F in noise, read C at 0.54 where the C is read at 0.81, or drawn C 0.922 where the C
+    // is drawn 0.928 (Tangram's noisy renders).
+    double best_in_run = 0;
+    for (std::size_t k = 0; k < run_size; ++k)
+      if (l.scores[k] >= best_as_own[k]) best_in_run = std::max(best_in_run, l.scores[k]);
     const bool read_in_run = p.glyph >= 0 && read_as_run_letter(sheet.glyphs, static_cast<std::size_t>(p.glyph),
                                                                 candidates.begin(), candidates.begin() + run_size);
     for (std::size_t k = run_size; k < candidates.size(); ++k)
@@ -637,7 +651,6 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
     }
     if (p.pair < 0) settle_near_tie(ts, p.centre, *font, candidates, search, l.sure, l.scores);
     l.unread_ink = p.glyph < 0;
-    scored.push_back(std::move(l));
   }
   // Geometry3K 19 shrunk to 110 px: its right-angle mark draws as C 0.885, the C written below its
   // corner, read C 0.91, less.

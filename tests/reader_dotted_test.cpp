@@ -553,7 +553,8 @@ TEST(ReaderDotted, TheMarkerIsTheMedianOfTheMarkerSizedDotsNotOfTheBlocks) {
 // VisOnlyQA 00867noise_1: 31 JPEG blocks along the strokes, 2.5 px, among dots of 3.6, each a point
 // of its own on its line. In a dotted figure a thin dot midway along one stroke is dropped; one
 // where two strokes cross, at a stroke's end or on a circle stays (a sketch draws some markers
-// thinner), and so does every dot of a figure that marks no points.
+// thinner). In a figure that marks no points, every dot stays but one on a full circle that no
+// straight stroke meets: a lump of the circle's stroke (Tangram's sketch item 6 read four).
 TEST(ReaderDotted, ThinDotsMidwayAlongAStrokeAreBlocksInADottedFigure) {
   auto dot = [](double x, double y, double radius) { return read::Dot{{x, y}, radius}; };
   auto piece = [](double x0, double y0, double x1, double y1) { return read::Piece::from_to({x0, y0}, {x1, y1}); };
@@ -574,6 +575,12 @@ TEST(ReaderDotted, ThinDotsMidwayAlongAStrokeAreBlocksInADottedFigure) {
   for (const read::Dot& d : dots) xs.push_back(d.at.x);
   EXPECT_EQ(xs, (std::vector<double>{0, 300, 150, 150, 150, 100, 450}));
   sheet.glyphs.resize(9);  // four markers for nine letters: no dotted figure
+  dots = all;
+  read::drop_blocks_along_strokes(sheet, dots, pieces, {circle});
+  xs.clear();
+  for (const read::Dot& d : dots) xs.push_back(d.at.x);
+  EXPECT_EQ(xs, (std::vector<double>{0, 300, 150, 150, 60, 150, 100}));
+  circle.full = false;  // an arc's dot may be where it ends
   dots = all;
   read::drop_blocks_along_strokes(sheet, dots, pieces, {circle});
   EXPECT_EQ(dots.size(), all.size());

@@ -185,7 +185,8 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
 
 /// In a figure that marks its points with dots (marks_points_with_dots), removes the dots thinner
 /// than a marker (is_marker) that lie midway along one straight stroke, where no other stroke or
-/// circle meets it: a JPEG's blocks and a sketch's lumps, no points.
+/// circle meets it: a JPEG's blocks and a sketch's lumps, no points. In a figure that does not,
+/// removes the dots on a full circle that no straight stroke meets: the lumps of a sketch's circle.
 void drop_blocks_along_strokes(const Sheet& sheet, std::vector<Dot>& dots, const std::vector<Piece>& pieces,
                                const std::vector<Round>& rounds);
 

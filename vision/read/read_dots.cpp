@@ -234,12 +234,25 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
 
 void drop_blocks_along_strokes(const Sheet& sheet, std::vector<Dot>& dots, const std::vector<Piece>& pieces,
                                const std::vector<Round>& rounds) {
-  if (!marks_points_with_dots(sheet, dots)) return;
+  const double on = sheet.on_stroke();
+  if (!marks_points_with_dots(sheet, dots)) {
+    // A figure that does not mark its points: a dot on a full circle that no straight stroke meets
+    // is a lump of the circle's stroke (a sketch draws its circles in overlapping passes: Tangram's
+    // sketch item 6, four along a circle of 180 px, C's letter taken by one of them 11 px from C).
+    std::erase_if(dots, [&](const Dot& d) {
+      const bool meets_piece = std::any_of(pieces.begin(), pieces.end(), [&](const Piece& piece) {
+        return piece_distance(piece, d.at) <= on + d.radius;
+      });
+      const bool on_circle = std::any_of(rounds.begin(), rounds.end(),
+                                         [&](const Round& r) { return r.full && on_round(r, d.at, on + d.radius); });
+      return on_circle && !meets_piece;
+    });
+    return;
+  }
   // A figure that marks its points does so with markers: a thinner dot midway along one stroke,
   // where no other stroke meets it, is a JPEG's block (VisOnlyQA 00867noise_1: 31 blocks of 2.5 px
   // among dots of 3.6) or a sketch's lump. A thin dot where strokes meet or end stays: a sketch
   // draws some markers thinner.
-  const double on = sheet.on_stroke();
   std::erase_if(dots, [&](const Dot& d) {
     if (is_marker(sheet, d.radius)) return false;
     int through = 0, midway = 0;

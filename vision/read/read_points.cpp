@@ -299,8 +299,9 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
       const double h2 = r.radius * r.radius - off * off;
       // A line within `on` of touching the circle touches it, at the foot of the perpendicular from
       // its centre: near a tangent a pixel moves the crossings far along the line (2 sqrt(2 r) apart
-      // for a line a pixel inside a circle of radius r; Tangram's incircles drawn as sketches).
-      const bool touches = std::abs(std::abs(off) - r.radius) <= on;
+      // for a line a pixel inside a circle of radius r; Tangram's incircles drawn as sketches). Not
+      // a circle as small as twice `on`, which a line through its centre would touch.
+      const bool touches = r.radius > 2 * on && std::abs(std::abs(off) - r.radius) <= on;
       if (h2 < -merge * merge && !touches) continue;
       const double h = touches ? 0 : std::sqrt(std::max(0.0, h2));
       for (const double t : {tc - h, tc + h}) {

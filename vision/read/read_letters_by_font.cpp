@@ -105,12 +105,14 @@ bool unsure_small_or_digit(const Glyph& g) {
   return std::islower(c) || std::isdigit(c);
 }
 
-// Whether the classifier read glyph g as one of the letters [first, last) and no other glyph reads
-// that letter more surely: g is then that letter's place, not a letter past them.
-template <typename It>
-bool read_as_run_letter(const std::vector<Glyph>& glyphs, std::size_t g, It first, It last) {
+// Whether the classifier read glyph g as one of the run's letters (the first `run_size`
+// candidates) and no other glyph reads that letter more surely: g is then that letter's place, not
+// a letter past the run.
+bool read_as_run_letter(const std::vector<Glyph>& glyphs, std::size_t g, const std::vector<std::string>& candidates,
+                        std::size_t run_size) {
   const Glyph& glyph = glyphs[g];
-  if (std::find(first, last, glyph.text) == last) return false;
+  const auto run_end = candidates.begin() + static_cast<std::ptrdiff_t>(run_size);
+  if (std::find(candidates.begin(), run_end, glyph.text) == run_end) return false;
   return std::none_of(glyphs.begin(), glyphs.end(), [&](const Glyph& other) {
     return &other != &glyph && other.text == glyph.text && other.confidence > glyph.confidence;
   });
@@ -633,8 +635,8 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
     double best_in_run = 0;
     for (std::size_t k = 0; k < run_size; ++k)
       if (l.scores[k] >= best_as_own[k]) best_in_run = std::max(best_in_run, l.scores[k]);
-    const bool read_in_run = p.glyph >= 0 && read_as_run_letter(sheet.glyphs, static_cast<std::size_t>(p.glyph),
-                                                                candidates.begin(), candidates.begin() + run_size);
+    const bool read_in_run =
+        p.glyph >= 0 && read_as_run_letter(sheet.glyphs, static_cast<std::size_t>(p.glyph), candidates, run_size);
     for (std::size_t k = run_size; k < candidates.size(); ++k)
       if (read_in_run || l.scores[k] < kRunOnScore || l.scores[k] < best_in_run + kMargin) l.scores[k] = -1;
     const bool speck =

@@ -704,10 +704,15 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
   // The classifier's reads the font does not take stay as they were when it was nearly sure of them
   // or they are labels of several glyphs; its unsure single letters are dropped (ink the font reads
   // as no letter of the figure), and so is a letter the font gave another place in a figure that
-  // names each letter once (a bit of a letter's ink read as G beside the G).
+  // names each letter once (a bit of a letter's ink read as G beside the G), and in such a figure
+  // an unsure name of several characters (strokes through a letter: VisOnlyQA 00262noise_1's Y' at
+  // 0.49, 00282noise_0's IC at 0.23; its dot is left to the letters looked for about the dots).
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g) {
     const Glyph& glyph = sheet.glyphs[g];
     if (replaced[g] || (glyph.text.size() <= 1 && glyph.confidence < 0.9)) continue;
+    if (consecutive && glyph.text.size() > 1 && glyph.confidence < kNearlySure &&
+        std::isupper(static_cast<unsigned char>(glyph.text[0])))
+      continue;
     if (std::any_of(read.begin(), read.end(), [&](const Glyph& r) { return lie_on_each_other(r.box, glyph.box); }))
       continue;
     if (consecutive && std::any_of(read.begin(), read.end(), [&](const Glyph& r) { return r.text == glyph.text; }))

@@ -332,6 +332,45 @@ TEST(ReaderDotted, TwoStrokesMeetingAtASlightBendAreTwoLines) {
     EXPECT_TRUE(piece.between_dots) << piece.a().x << "," << piece.a().y << " " << piece.b().x << "," << piece.b().y;
 }
 
+// VisOnlyQA 00565: five strokes and a circle crowd H's dot, and its centre was read 3.5 px beside
+// the stroke H-G, which the walk read stopping 6 px short of H and 10 px short of G (the circle
+// runs along it into G): no line H-G. A piece stopping short of a dot its line runs into, the gap
+// inked, runs on to it. Drawn: A-B of kFigure; A's dot read 3 px beside the stroke; the piece
+// stops 8 px short of A and 10 px short of B. Where the stroke itself stops there, it is not taken
+// on.
+TEST(ReaderDotted, AStrokeStoppingShortOfADotItRunsIntoRunsOnToIt) {
+  const PixelPoint a = at("A"), b = at("B");
+  const double length = std::hypot(b.x - a.x, b.y - a.y);
+  const PixelPoint from = beside(a, b, 8, 0), to = beside(a, b, length - 10, 0);
+  for (const bool drawn_to_the_dots : {true, false}) {
+    Figure figure = kFigure;
+    std::erase(figure.segments, std::pair<std::string, std::string>{"A", "B"});
+    std::vector<std::pair<PixelPoint, PixelPoint>> more{{drawn_to_the_dots ? a : from, drawn_to_the_dots ? b : to}};
+    const Image drawn = draw(20, more, std::nullopt, figure);
+    read::Sheet sheet;
+    sheet.paper = measure_paper(drawn);
+    sheet.width = drawn.width, sheet.height = drawn.height;
+    sheet.half = 0.5, sheet.stroke = 2, sheet.ridge = 1.0;
+    std::vector<read::Dot> dots;
+    for (const Dotted& p : figure.points) {
+      const PixelPoint read_at = p.name == "A" ? beside(a, b, 0, 3) : p.at;
+      dots.push_back({{read_at.x, read_at.y}, 3.4});
+    }
+    std::vector<read::Piece> pieces{read::Piece::from_to({from.x, from.y}, {to.x, to.y})};
+    read::run_on_to_dots(sheet, dots, pieces);
+    const read::Piece& piece = pieces.front();
+    const double to_a = std::hypot(piece.a().x - a.x, piece.a().y - a.y);
+    const double to_b = std::hypot(piece.b().x - b.x, piece.b().y - b.y);
+    if (drawn_to_the_dots) {
+      EXPECT_LT(to_a, 0.5);
+      EXPECT_LT(to_b, 0.5);
+    } else {
+      EXPECT_NEAR(to_a, 8, 0.5);
+      EXPECT_NEAR(to_b, 10, 0.5);
+    }
+  }
+}
+
 TEST(ReaderDotted, TheChordOfTwoStrokesBentAtADotIsNoLine) {
   // A–B and B–C bent at B, 2.2 px off the chord A–C, 730 px long (VisOnlyQA 00170: J–B–D): the
   // chord is inked all along within a stroke's reach (B's dot covers the stretch where it runs

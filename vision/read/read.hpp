@@ -146,6 +146,9 @@ struct Sheet {
   /// How far off a stroke's line a point may lie and be on it: the stroke's tolerance and half a
   /// pixel of rounding.
   double on_stroke() const { return stroke_tolerance() + 0.5; }
+  /// How near two points read (crossings, stroke ends) are one place: both strokes' half-widths and
+  /// a pixel and a half, 2.5 px at least.
+  double merge_distance() const { return std::max(2.5, 2 * half + 1.5); }
   bool inside(P2 p) const { return p.x >= 0 && p.y >= 0 && p.x < width && p.y < height; }
   bool is_unknown(P2 p) const;
 };
@@ -271,6 +274,12 @@ bool marks_points_with_dots(const Sheet& sheet, const std::vector<Dot>& dots);
 /// than two dot-to-dot lines, `pieces` unchanged.
 std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>& dots, const std::vector<Round>& rounds,
                                      std::vector<Piece> pieces);
+
+/// Dotted figures: a stroke runs from dot to dot, so a piece the walk stopped short of a dot its
+/// line runs into (strokes crowding the dot, a circle running along the stroke into it) is taken on
+/// to that dot: the nearest dot ahead of either end, within three of its radii and a merge distance,
+/// its centre within its radius and the on-stroke tolerance of the piece's line, the gap inked.
+void run_on_to_dots(const Sheet& sheet, const std::vector<Dot>& dots, std::vector<Piece>& pieces);
 
 /// The figure's letters as its font draws them (read_letters_by_font).
 struct LetterFont {

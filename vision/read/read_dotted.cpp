@@ -301,4 +301,32 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
   return out;
 }
 
+void run_on_to_dots(const Sheet& sheet, const std::vector<Dot>& dots, std::vector<Piece>& pieces) {
+  if (!marks_points_with_dots(sheet, dots)) return;
+  constexpr double kInked = 0.75;
+  const double merge = sheet.merge_distance(), on = sheet.on_stroke(), across = sheet.half + 1;
+  for (Piece& piece : pieces) {
+    if (piece.between_dots) continue;
+    // Each end, outward: +1 past t1, -1 before t0.
+    for (const int way : {-1, 1}) {
+      const double end = way > 0 ? piece.t1 : piece.t0;
+      const P2 tip = piece.at(end);
+      if (std::any_of(dots.begin(), dots.end(), [&](const Dot& d) { return dist(d.at, tip) <= d.radius + merge; }))
+        continue;  // it ends at a dot already
+      const Dot* nearest = nullptr;
+      double nearest_gap = 0;
+      for (const Dot& d : dots) {
+        const double gap = way * (piece.along(d.at) - end);
+        if (gap <= d.radius + merge || gap > 3 * d.radius + merge || std::abs(piece.offset(d.at)) > d.radius + on)
+          continue;
+        if (!nearest || gap < nearest_gap) nearest = &d, nearest_gap = gap;
+      }
+      if (!nearest) continue;
+      const double foot = piece.along(nearest->at);
+      if (inking(sheet, piece.at(end), piece.at(foot), 0, nearest->radius, across).coverage < kInked) continue;
+      (way > 0 ? piece.t1 : piece.t0) = foot;
+    }
+  }
+}
+
 }  // namespace geotruth::vision::read

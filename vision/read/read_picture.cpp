@@ -240,6 +240,8 @@ class Reader {
     drop_stroke_glyphs();
     drop_specks();
     clock.step("dots");
+    // After the letters: the pieces taken on into the dots would cover their letters' ink.
+    read::run_on_to_dots(sheet_, dots_, pieces_);
     points_ = read::read_points(sheet_, pieces_, rounds_, dots_);
     if (std::getenv("GEOTRUTH_READER_DEBUG")) print_pieces_and_points();
     name_points();
@@ -702,7 +704,7 @@ class Reader {
       Circle circle;
       circle.id = std::string("circle").append(std::to_string(++next));
       // The centre: a point there (a dot or a letter), else its coordinates.
-      const double reach = std::max(2.5, 2 * sheet_.half + 1.5);
+      const double reach = sheet_.merge_distance();
       for (std::size_t p = 0; p < points_.size(); ++p)
         if (index_[p] >= 0 && std::hypot(points_[p].at.x - r.centre.x, points_[p].at.y - r.centre.y) <= reach &&
             std::find(points_[p].rounds.begin(), points_[p].rounds.end(), static_cast<int>(c)) ==

@@ -200,7 +200,7 @@ void extend_under_labels(const Sheet& sheet, std::vector<Piece>& pieces) {
 void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std::vector<Round>& rounds,
                        const std::vector<Oval>& ovals, const std::vector<Dot>& dots) {
   const double tolerance = sheet.stroke_tolerance();
-  const double merge = std::max(2.5, 2 * sheet.half + 1.5);
+  const double merge = sheet.merge_distance();
   for (std::size_t i = 0; i < pieces.size(); ++i)
     for (int end = 0; end < 2; ++end) {
       Piece& p = pieces[i];
@@ -270,7 +270,7 @@ void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std
 
 std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>& pieces,
                                    const std::vector<Round>& rounds, const std::vector<Dot>& dots) {
-  const double merge = std::max(2.5, 2 * sheet.half + 1.5);
+  const double merge = sheet.merge_distance();
   const double on = sheet.on_stroke();
   struct Candidate {
     P2 at;

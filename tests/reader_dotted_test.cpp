@@ -337,12 +337,15 @@ TEST(ReaderDotted, TwoStrokesMeetingAtASlightBendAreTwoLines) {
 // runs along it into G): no line H-G. A piece stopping short of a dot its line runs into, the gap
 // inked, runs on to it. Drawn: A-B of kFigure; A's dot read 3 px beside the stroke; the piece
 // stops 8 px short of A and 10 px short of B. Where the stroke itself stops there, it is not taken
-// on.
+// on. The walk may run on past a dot's foot instead (00566's G: the strokes meeting at its dot pull
+// its centre 3.8 px off F-G, which runs 5 px past the foot, its end beyond the dot's reach): the
+// end is taken back to the foot.
 TEST(ReaderDotted, AStrokeStoppingShortOfADotItRunsIntoRunsOnToIt) {
   const PixelPoint a = at("A"), b = at("B");
   const double length = std::hypot(b.x - a.x, b.y - a.y);
-  const PixelPoint from = beside(a, b, 8, 0), to = beside(a, b, length - 10, 0);
-  for (const bool drawn_to_the_dots : {true, false}) {
+  const PixelPoint to = beside(a, b, length - 10, 0);
+  // The piece from `from` to `to` taken on to the dots, A's dot read `a_beside` px off the stroke.
+  auto run_on = [&](bool drawn_to_the_dots, PixelPoint from, double a_beside) {
     Figure figure = kFigure;
     std::erase(figure.segments, std::pair<std::string, std::string>{"A", "B"});
     std::vector<std::pair<PixelPoint, PixelPoint>> more{{drawn_to_the_dots ? a : from, drawn_to_the_dots ? b : to}};
@@ -353,22 +356,22 @@ TEST(ReaderDotted, AStrokeStoppingShortOfADotItRunsIntoRunsOnToIt) {
     sheet.half = 0.5, sheet.stroke = 2, sheet.ridge = 1.0;
     std::vector<read::Dot> dots;
     for (const Dotted& p : figure.points) {
-      const PixelPoint read_at = p.name == "A" ? beside(a, b, 0, 3) : p.at;
+      const PixelPoint read_at = p.name == "A" ? beside(a, b, 0, a_beside) : p.at;
       dots.push_back({{read_at.x, read_at.y}, 3.4});
     }
     std::vector<read::Piece> pieces{read::Piece::from_to({from.x, from.y}, {to.x, to.y})};
     read::run_on_to_dots(sheet, dots, pieces);
-    const read::Piece& piece = pieces.front();
-    const double to_a = std::hypot(piece.a().x - a.x, piece.a().y - a.y);
-    const double to_b = std::hypot(piece.b().x - b.x, piece.b().y - b.y);
-    if (drawn_to_the_dots) {
-      EXPECT_LT(to_a, 0.5);
-      EXPECT_LT(to_b, 0.5);
-    } else {
-      EXPECT_NEAR(to_a, 8, 0.5);
-      EXPECT_NEAR(to_b, 10, 0.5);
-    }
-  }
+    return pieces.front();
+  };
+  auto from_a = [&](const read::Piece& p) { return std::hypot(p.a().x - a.x, p.a().y - a.y); };
+  auto from_b = [&](const read::Piece& p) { return std::hypot(p.b().x - b.x, p.b().y - b.y); };
+  const PixelPoint short_of_a = beside(a, b, 8, 0), past_a = beside(a, b, -5, 0);
+  const read::Piece drawn = run_on(true, short_of_a, 3), stopping = run_on(false, short_of_a, 3);
+  EXPECT_LT(from_a(drawn), 0.5);
+  EXPECT_LT(from_b(drawn), 0.5);
+  EXPECT_NEAR(from_a(stopping), 8, 0.5);
+  EXPECT_NEAR(from_b(stopping), 10, 0.5);
+  EXPECT_LT(from_a(run_on(true, past_a, 3.5)), 0.5);
 }
 
 TEST(ReaderDotted, TheChordOfTwoStrokesBentAtADotIsNoLine) {

@@ -278,7 +278,10 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
 /// Dotted figures: a stroke runs from dot to dot, so a piece the walk stopped short of a dot its
 /// line runs into (strokes crowding the dot, a circle running along the stroke into it) is taken on
 /// to that dot: the nearest dot ahead of either end, within three of its radii and a merge distance,
-/// its centre within its radius and the on-stroke tolerance of the piece's line, the gap inked.
+/// its centre within its radius and the on-stroke tolerance of the piece's line, the gap inked. An
+/// end that ran on past such a dot's foot (by less than two radii and a merge distance: strokes
+/// meeting at the dot pull its centre off the stroke, and the end out of the dot's reach) is taken
+/// back to the foot. Ends at a dot already (within its radius and a merge distance) stay.
 void run_on_to_dots(const Sheet& sheet, const std::vector<Dot>& dots, std::vector<Piece>& pieces);
 
 /// The figure's letters as its font draws them (read_letters_by_font).

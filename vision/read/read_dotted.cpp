@@ -317,13 +317,16 @@ void run_on_to_dots(const Sheet& sheet, const std::vector<Dot>& dots, std::vecto
       double nearest_gap = 0;
       for (const Dot& d : dots) {
         const double gap = way * (piece.along(d.at) - end);
-        if (gap <= d.radius + merge || gap > 3 * d.radius + merge || std::abs(piece.offset(d.at)) > d.radius + on)
+        if (gap <= -(2 * d.radius + merge) || gap > 3 * d.radius + merge ||
+            std::abs(piece.offset(d.at)) > d.radius + on)
           continue;
-        if (!nearest || gap < nearest_gap) nearest = &d, nearest_gap = gap;
+        if (!nearest || std::abs(gap) < std::abs(nearest_gap)) nearest = &d, nearest_gap = gap;
       }
       if (!nearest) continue;
       const double foot = piece.along(nearest->at);
-      if (inking(sheet, piece.at(end), piece.at(foot), 0, nearest->radius, across).coverage < kInked) continue;
+      if (nearest_gap > nearest->radius &&
+          inking(sheet, piece.at(end), piece.at(foot), 0, nearest->radius, across).coverage < kInked)
+        continue;
       (way > 0 ? piece.t1 : piece.t0) = foot;
     }
   }

@@ -324,6 +324,7 @@ void run_on_to_dots(const Sheet& sheet, const std::vector<Dot>& dots, std::vecto
       }
       if (!nearest) continue;
       const double foot = piece.along(nearest->at);
+      if (way > 0 ? foot <= piece.t0 : foot >= piece.t1) continue;  // never past the piece's other end
       if (nearest_gap > nearest->radius &&
           inking(sheet, piece.at(end), piece.at(foot), 0, nearest->radius, across).coverage < kInked)
         continue;

@@ -709,10 +709,9 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
   // 0.49, 00282noise_0's IC at 0.23; its dot is left to the letters looked for about the dots).
   for (std::size_t g = 0; g < sheet.glyphs.size(); ++g) {
     const Glyph& glyph = sheet.glyphs[g];
-    if (replaced[g] || (glyph.text.size() <= 1 && glyph.confidence < 0.9)) continue;
-    if (consecutive && glyph.text.size() > 1 && glyph.confidence < kNearlySure &&
-        std::isupper(static_cast<unsigned char>(glyph.text[0])))
-      continue;
+    const bool needs_a_sure_read =
+        glyph.text.size() <= 1 || (consecutive && std::isupper(static_cast<unsigned char>(glyph.text[0])));
+    if (replaced[g] || (glyph.confidence < kNearlySure && needs_a_sure_read)) continue;
     if (std::any_of(read.begin(), read.end(), [&](const Glyph& r) { return lie_on_each_other(r.box, glyph.box); }))
       continue;
     if (consecutive && std::any_of(read.begin(), read.end(), [&](const Glyph& r) { return r.text == glyph.text; }))

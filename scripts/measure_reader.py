@@ -21,7 +21,9 @@ lines as sets of letters
 2-decimal rounding are one line, as drawn; where only the rounding merges lines the text lists
 apart, either reading is right, the one the picture read matching more; a point the text leaves off
 a line but within the rounding of its stroke, between its ends, is on it where the picture reads it so; "lines_as_listed" keeps
-them apart), of circles (the
+them apart; the lines read are merged only where a line read in two pieces is one straight line,
+and two read at an angle are judged each on its own, "lines_merged_by_two_letters" merging any
+two that share two letters, as earlier runs did), of circles (the
 texts list one circle at most: circles read that a text lacks but that are centred on a described
 point and pass through another, or pass through three, are counted apart, "unlisted_on_points"); and, with the `visonlyqa`
 importer, every question answered from the picture alone
@@ -158,20 +160,37 @@ ROUNDING_SLACK = 0.015
 HAND_SLACK_PX = 3.0
 
 
+def collinear(points, letters, slack):
+    """Whether the letters' points all lie within `slack` of the line through the two farthest
+    apart (False when one has no position)."""
+    if not all(k in points for k in letters):
+        return False
+    pts = [points[k] for k in letters]
+    a, b = max(((p, q) for p in pts for q in pts), key=lambda pq: math.dist(*pq))
+    length = math.dist(a, b)
+    return length > 0 and all(
+        abs((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / length <= slack for p in pts)
+
+
 def maximal_lines(lines, points, slack=ROUNDING_SLACK):
     """A description's lines made maximal: two lines that share a point and whose points all lie
     within `slack` of one straight line (the description's rounding) are one line, as the picture
     draws them ("AB, BE" with B on AE is the line ABE). Lines whose points are not all known stay."""
-    def collinear(letters):
-        if not all(k in points for k in letters):
-            return False
-        pts = [points[k] for k in letters]
-        a, b = max(((p, q) for p in pts for q in pts), key=lambda pq: math.dist(*pq))
-        length = math.dist(a, b)
-        return length > 0 and all(
-            abs((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / length <= slack for p in pts)
+    return merge_while(merged_lines(lines), lambda a, b: a & b and collinear(points, a | b, slack))
 
-    return merge_while(merged_lines(lines), lambda a, b: a & b and collinear(a | b))
+
+def read_lines_as_drawn(scene, with_range=False):
+    """The read scene's lines as letter sets, two that share two letters merged where all their
+    letters lie within the picture's tolerance (`extra.picture.tolerance_px`) of one straight line:
+    one line the reader read in two pieces. Two lines at an angle that both hold the same two letters
+    are two readings, one of them wrong, each judged on its own: merged, a letter misplaced onto a
+    second line would fold every line through its neighbours into one (VisOnlyQA 00566noise_1: E and
+    M, 8 px apart, both on K–E's line as read, folded 13 lines into one)."""
+    picture = (scene.get("extra") or {}).get("picture") or {}
+    slack = number(picture.get("tolerance_px", 2.0))
+    points = labelled_points(scene, with_range)
+    return merge_while(letter_lines(scene, with_range),
+                       lambda a, b: len(a & b) >= 2 and collinear(points, a | b, slack))
 
 
 def lines_as_read_where_unsure(listed, maximal, read):
@@ -356,7 +375,7 @@ def measure_visonlyqa(args):
         totals["letters_read"] += len(read)
         totals["letters_actual"] += len(truth["points"])
         listed_lines = merged_lines(truth["lines"])
-        read_lines = merged_lines(letter_lines(scene, with_range=True))
+        read_lines = read_lines_as_drawn(scene, with_range=True)
         true_lines = lines_as_read_where_unsure(listed_lines, maximal_lines(truth["lines"], truth["points"]),
                                                 read_lines)
         true_lines = points_on_lines_as_read_where_unsure(true_lines, truth["points"], read_lines)
@@ -365,6 +384,15 @@ def measure_visonlyqa(args):
         totals["lines_actual"] += len(true_lines)
         totals["lines_listed_tp"] += len(listed_lines & read_lines)
         totals["lines_listed"] += len(listed_lines)
+        # Read lines merged whenever they share two letters, at an angle or not (the measure of
+        # earlier sessions, for comparison).
+        by_letters = merged_lines(letter_lines(scene, with_range=True))
+        true_by_letters = points_on_lines_as_read_where_unsure(
+            lines_as_read_where_unsure(listed_lines, maximal_lines(truth["lines"], truth["points"]), by_letters),
+            truth["points"], by_letters)
+        totals["lines_by_letters_tp"] += len(true_by_letters & by_letters)
+        totals["lines_by_letters_read"] += len(by_letters)
+        totals["lines_by_letters_actual"] += len(true_by_letters)
         for l in true_lines - read_lines:
             misses.append((scene_id, "line missed", "".join(sorted(l))))
         for l in read_lines - true_lines:
@@ -407,6 +435,8 @@ def measure_visonlyqa(args):
     # earlier runs, for comparison).
     p, r = prf(totals["lines_listed_tp"], totals["lines_read"], totals["lines_listed"])
     out["lines_as_listed"] = {"precision": round(p, 4), "recall": round(r, 4)}
+    p, r = prf(totals["lines_by_letters_tp"], totals["lines_by_letters_read"], totals["lines_by_letters_actual"])
+    out["lines_merged_by_two_letters"] = {"precision": round(p, 4), "recall": round(r, 4)}
     out["unregistered"] = totals["unregistered"]
     # Points named by the figure's range (their letters clipped at the picture's edge or not seen) count as
     # letters read: the scene names them, and the questions ask about them.
@@ -551,7 +581,7 @@ def measure_tangram(args):
             totals["letters_read"] += len(read)
             totals["letters_actual"] += len(true_points)
             true_lines = merged_lines(letter_lines(truth))
-            read_lines = merged_lines(letter_lines(scene))
+            read_lines = read_lines_as_drawn(scene)
             totals["lines_tp"] += len(true_lines & read_lines)
             totals["lines_read"] += len(read_lines)
             totals["lines_actual"] += len(true_lines)
@@ -694,7 +724,7 @@ def measure_geometry3k(args):
         # The annotation lists a line's pieces (AB, AM, MB with M on AB): made maximal as drawn,
         # within the 3 px a hand-clicked point is precise to, either reading where that decides.
         listed = {frozenset(l) for l in annotation["line_instances"] if len(l) == 2}
-        read_lines = merged_lines(letter_lines(scene))
+        read_lines = read_lines_as_drawn(scene)
         true_lines = lines_as_read_where_unsure(merged_lines(listed),
                                                 maximal_lines(listed, truth, HAND_SLACK_PX * scale), read_lines)
         true_lines = points_on_lines_as_read_where_unsure(true_lines, truth, read_lines, HAND_SLACK_PX * scale)

@@ -4,7 +4,8 @@ VisOnlyQA lists "AB, BE" where B lies on AE up to its 2-decimal rounding, and th
 line ABE; a bend the picture can show, and collinear lines that share no point, stay apart; where
 only the rounding merges them, the reading the picture read (lines_as_read_where_unsure); a point
 the text leaves off a line but that lies on its stroke within the rounding, as read
-(points_on_lines_as_read_where_unsure).
+(points_on_lines_as_read_where_unsure); and the lines read, merged only where a line read in two
+pieces is one straight line (read_lines_as_drawn).
 
 Usage: measure_reader_lines_test.py SOURCE_DIR"""
 import importlib.util
@@ -81,4 +82,17 @@ expect("a point past the line's end is not taken onto it",
        measure.points_on_lines_as_read_where_unsure(lines("CF"), points, lines("CFX")), lines("CF"))
 expect("a point beyond the rounding is not taken onto it",
        measure.points_on_lines_as_read_where_unsure(lines("CF"), points, lines("CFY")), lines("CF"))
+# The lines read: one read in two pieces (ABF and AF, B 1 px off AF) is one line; two that cross at
+# E at an angle, both holding E and M (M 8 px past E, read on K–E's line too), are two readings,
+# each judged on its own (merged, they would take in every letter of both: ABEKM).
+scene = {"extra": {"picture": {"tolerance_px": 2.5}},
+         "points": [{"id": k, "at": list(at)} for k, at in
+                    {"A": (0, 0), "B": (50, 1), "F": (100, 0), "E": (200, 100), "M": (208, 100),
+                     "K": (100, 83.4), "Q": (0, 100)}.items()],
+         "lines": [{"through": ["A", "B", "F"]}, {"through": ["A", "F"]},
+                   {"through": ["Q", "E", "M"]}, {"through": ["K", "E", "M"]}]}
+expect("a line read in two pieces is one line, lines read at an angle stay apart",
+       measure.read_lines_as_drawn(scene), lines("ABF", "EMQ", "EKM"))
+expect("merged by two letters alone, the lines at an angle fold into one",
+       measure.merged_lines(measure.letter_lines(scene)), lines("ABF", "EKMQ"))
 sys.exit(1 if failures else 0)

@@ -412,6 +412,52 @@ TEST(ReaderDotted, TwoStrokesFanningOutFromADotAreTwoLines) {
   EXPECT_TRUE(joined(single.scene, "A", "B"));
 }
 
+// VisOnlyQA 00763's A: four strokes leave A to the right 16° apart, and their ink, a band as thick as
+// the dot where it leaves it, pulls the dot's thickest ink 6.5 px off its place, off every stroke by
+// more than a stroke's tolerance; two more leave it to the left. The strokes' lines, fitted along
+// their length, meet at A: the dot is read there, and each stroke joins A to its end.
+TEST(ReaderDotted, ADotStrokesFanOutOfIsCentredWhereTheyMeet) {
+  const PixelPoint a{250, 420};
+  Figure figure{{{"A", a}, {"F", {60, 437}}, {"G", {110, 40}}}, {{"A", "F"}, {"A", "G"}}};
+  const std::vector<std::string> fan{"B", "C", "D", "E"};
+  for (std::size_t k = 0; k < fan.size(); ++k) {
+    const double t = (16.0 * k - 6) * M_PI / 180;
+    figure.points.push_back({fan[k], {a.x + 620 * std::cos(t), a.y + 620 * std::sin(t)}});
+    figure.segments.push_back({"A", fan[k]});
+  }
+  const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "fan_of_four"), "fan_of_four");
+  const Point* read_a = named(read.scene, "A");
+  ASSERT_NE(read_a, nullptr);
+  EXPECT_LT(distance_to(*read_a, a), 1.5);
+  for (const auto& [p, q] : figure.segments) EXPECT_TRUE(joined(read.scene, p, q)) << p << q;
+}
+
+// The same rule on the reader's own data: a dot read 6 px right of where three strokes ending at it
+// meet (at 100, 100, on the ink) is centred there; when one of the three passes 3 px beside that
+// place, or only two strokes end at the dot (two lines always cross), it stays where it was read.
+TEST(ReaderDotted, ADotIsCentredWhereThreeStrokesMeetOnlyWhenTheyMeetAtOnePlace) {
+  read::Sheet sheet;
+  sheet.width = sheet.height = 200, sheet.half = 0.5, sheet.ridge = 0.96;
+  sheet.paper.ink = cv::Mat::zeros(200, 200, CV_8U);
+  cv::circle(sheet.paper.ink, {100, 100}, 3, 255, cv::FILLED);
+  const PixelPoint meet{100, 100}, read_at{106, 100};
+  auto stroke_from = [&](PixelPoint from, double degrees) {
+    const double t = degrees * M_PI / 180;
+    return read::Piece::from_to({from.x + std::cos(t), from.y + std::sin(t)},
+                                {from.x + 90 * std::cos(t), from.y + 90 * std::sin(t)});
+  };
+  auto centred = [&](const std::vector<read::Piece>& pieces) {
+    std::vector<read::Dot> dots{{read_at, 3.4}, {{10, 10}, 3.4}, {{190, 10}, 3.4}, {{10, 190}, 3.4}};
+    read::centre_dots_on_strokes(sheet, dots, pieces);
+    return dots[0].at;
+  };
+  const std::vector<read::Piece> three{stroke_from(meet, 100), stroke_from(meet, 200), stroke_from(meet, 330)};
+  EXPECT_NEAR(dist(centred(three), meet), 0, 1e-9);
+  const std::vector<read::Piece> one_beside{three[0], three[1], stroke_from({100, 103}, 330)};
+  EXPECT_EQ(dist(centred(one_beside), read_at), 0);
+  EXPECT_EQ(dist(centred({three[0], three[1]}), read_at), 0);
+}
+
 // VisOnlyQA 00565, read at 0.72 of its size: B–I and B–K leave B's dot 2° apart, and their ink runs
 // together from the dot into a band 0.71 as thick as the dot (the distance transform's 2.0 px
 // against 2.83) for a dozen pixels, on one side of it only: B is a dot. Drawn here as the reader's

@@ -234,6 +234,10 @@ Inking inking(const Sheet& sheet, P2 a, P2 b, double skip_a, double skip_b, doub
 /// Where the lines of two pieces cross (`at`); false when they are parallel within half a degree.
 bool crossing(const Piece& a, const Piece& b, P2& at);
 
+/// The point nearest every piece's line in least squares (their crossing when there are two); none
+/// for fewer than two pieces or lines all parallel.
+std::optional<P2> least_squares_point(const std::vector<const Piece*>& pieces);
+
 /// Kåsa's least-squares circle through points (x² + y² = A x + B y + C): none for fewer than three
 /// points or points (nearly) on one line.
 struct FittedCircle {
@@ -266,6 +270,15 @@ bool arc_between(const Sheet& sheet, const std::vector<Round>& rounds, P2 a, dou
 /// Whether the picture marks its points with dots: three or more of a marker's size (is_marker), and
 /// at least half as many as the letters read.
 bool marks_points_with_dots(const Sheet& sheet, const std::vector<Dot>& dots);
+
+/// Dotted figures: a dot's centre is read from its thickest ink, which strokes fanning out of it at
+/// slight angles widen on their side (VisOnlyQA 00763's A: four strokes leave it to the right, its
+/// centre read 6 px into them, off every stroke by more than a stroke's tolerance). Where three
+/// strokes or more end within the dot's reach, 30 degrees apart or more, and their lines (fitted
+/// along their length, away from the dot) all pass within a pixel (or a stroke's half-width) of one
+/// place on the ink within two radii of the centre read, and miss that centre by more than the
+/// on-stroke tolerance, the dot is centred where they meet.
+void centre_dots_on_strokes(const Sheet& sheet, std::vector<Dot>& dots, const std::vector<Piece>& pieces);
 
 /// Dotted figures: every segment between two dots that is inked all along is a line (the longest
 /// of collinear ones: the dots between lie on it); `pieces` along such a line are that line (a piece

@@ -5,10 +5,13 @@
 // whose place the dots fix to a fraction of a pixel, where a fitted stroke is off by its wobble.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <numeric>
+#include <optional>
 
+#include "vision/pixels.hpp"
 #include "vision/read/read.hpp"
 
 namespace geotruth::vision::read {
@@ -214,6 +217,40 @@ bool marks_points_with_dots(const Sheet& sheet, const std::vector<Dot>& dots) {
   const auto markers =
       std::count_if(dots.begin(), dots.end(), [&](const Dot& d) { return is_marker(sheet, d.radius); });
   return markers >= 3 && static_cast<std::size_t>(markers) * 2 >= sheet.glyphs.size();
+}
+
+void centre_dots_on_strokes(const Sheet& sheet, std::vector<Dot>& dots, const std::vector<Piece>& pieces) {
+  if (!marks_points_with_dots(sheet, dots)) return;
+  constexpr std::size_t kStrokes = 3;
+  constexpr double kSpread = 0.5;  // the sine of the widest angle between two of them: 30 degrees
+  const double merge = sheet.merge_distance(), on = sheet.on_stroke(), concurrent = std::max(1.0, sheet.half);
+  for (Dot& dot : dots) {
+    // The strokes that end within the dot's reach, strokes fanning out of it pushing the centre read
+    // aside by up to its radius.
+    std::vector<const Piece*> ending;
+    for (const Piece& p : pieces)
+      if (std::min(dist(p.a(), dot.at), dist(p.b(), dot.at)) <= 2 * dot.radius + merge &&
+          std::abs(p.offset(dot.at)) <= 2 * dot.radius + on)
+        ending.push_back(&p);
+    if (ending.size() < kStrokes) continue;
+    double spread = 0;
+    for (std::size_t i = 0; i < ending.size(); ++i)
+      for (std::size_t j = i + 1; j < ending.size(); ++j)
+        spread = std::max(spread, std::abs(ending[i]->dir.x * ending[j]->dir.y - ending[i]->dir.y * ending[j]->dir.x));
+    const std::optional<P2> meet = least_squares_point(ending);
+    if (spread < kSpread || !meet) continue;
+    double off_centre = 0, off_meet = 0;
+    for (const Piece* p : ending)
+      off_centre = std::max(off_centre, std::abs(p->offset(dot.at))),
+      off_meet = std::max(off_meet, std::abs(p->offset(*meet)));
+    if (off_centre <= on || off_meet > concurrent || dist(*meet, dot.at) > 2 * dot.radius ||
+        !ink_within_pixel(sheet.paper.ink, {meet->x, meet->y}))
+      continue;
+    if (std::getenv("GEOTRUTH_READER_DEBUG"))
+      std::fprintf(stderr, "dot %.1f,%.1f centred where its %zu strokes meet, %.1f,%.1f\n", dot.at.x, dot.at.y,
+                   ending.size(), meet->x, meet->y);
+    dot.at = *meet;
+  }
 }
 
 std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>& dots, const std::vector<Round>& rounds,

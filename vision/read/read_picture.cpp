@@ -233,6 +233,7 @@ class Reader {
     // the ellipse fit only approximates).
     static const std::vector<read::Oval> kNoOvals;
     read::trim_at_junctions(sheet_, pieces_, rounds_, sheet_.glyphs.empty() ? ovals_ : kNoOvals, dots_);
+    read::centre_dots_on_strokes(sheet_, dots_, pieces_);
     pieces_ = read::dot_to_dot_pieces(sheet_, dots_, rounds_, std::move(pieces_));
     read::mark_small_capitals(sheet_.glyphs);
     if (!sheet_.glyphs.empty()) font_ = read::read_letters_by_font(sheet_, pieces_, rounds_, dots_);

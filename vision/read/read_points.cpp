@@ -12,18 +12,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// The point nearest every piece's line in least squares (their crossing when there are two).
-std::optional<P2> least_squares_point(const std::vector<const Piece*>& pieces) {
-  double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0;
-  for (const Piece* p : pieces) {
-    const double nx = -p->dir.y, ny = p->dir.x, c = nx * p->origin.x + ny * p->origin.y;
-    a11 += nx * nx, a12 += nx * ny, a22 += ny * ny, b1 += nx * c, b2 += ny * c;
-  }
-  const double det = a11 * a22 - a12 * a12;
-  if (pieces.size() < 2 || det < 1e-6) return std::nullopt;
-  return P2{(a22 * b1 - a12 * b2) / det, (a11 * b2 - a12 * b1) / det};
-}
-
 bool on_arc(const Round& r, P2 p, double margin_px) {
   if (r.full) return true;
   double angle = std::atan2(p.y - r.centre.y, p.x - r.centre.x) * 180 / kPi - r.start_deg;
@@ -434,6 +422,17 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
     }
   }
   return points;
+}
+
+std::optional<P2> least_squares_point(const std::vector<const Piece*>& pieces) {
+  double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0;
+  for (const Piece* p : pieces) {
+    const double nx = -p->dir.y, ny = p->dir.x, c = nx * p->origin.x + ny * p->origin.y;
+    a11 += nx * nx, a12 += nx * ny, a22 += ny * ny, b1 += nx * c, b2 += ny * c;
+  }
+  const double det = a11 * a22 - a12 * a12;
+  if (pieces.size() < 2 || det < 1e-6) return std::nullopt;
+  return P2{(a22 * b1 - a12 * b2) / det, (a11 * b2 - a12 * b1) / det};
 }
 
 bool crossing(const Piece& a, const Piece& b, P2& at) {

@@ -458,6 +458,41 @@ TEST(ReaderDotted, ADotIsCentredWhereThreeStrokesMeetOnlyWhenTheyMeetAtOnePlace)
   EXPECT_EQ(dist(centred({three[0], three[1]}), read_at), 0);
 }
 
+// VisOnlyQA 00822's B and 00300's A and C: the distance transform of the ink reads one marker's
+// discs from 3.0 to 4.0 px by where their centres fall among the pixels. Discs of 3.2 px centred on
+// pixels' centres read 4.0 (the marker); one centred on a pixel's corner, under its letter's box,
+// reads 3.16, thinner than a dot a letter is written over may be (0.85 of the marker), yet its edge
+// on the gray levels is the markers': a dot. Under other letters' boxes, a disc of 2 px (its edge
+// too small) and a disc as large drawn gray (a JPEG's blur, its core lighter) are none.
+TEST(ReaderDotted, ADotUnderItsLetterIsTheMarkerByItsEdge) {
+  Sheet drawing, gray;
+  drawing.width = gray.width = 320, drawing.height = gray.height = 120;
+  for (const double x : {40.5, 120.5, 200.5}) drawing.strokes.push_back(disc({x, 40.5}, 3.2));
+  const PixelPoint under{40, 90}, small{120, 90}, light{200, 90};
+  drawing.strokes.push_back(disc(under, 3.2));
+  drawing.strokes.push_back(disc(small, 2.0));
+  gray.ink_gray = 150;
+  gray.strokes.push_back(disc(light, 3.2));
+  Image image = draw_sheet(drawing);
+  const Image grayed = draw_sheet(gray);
+  for (std::size_t i = 0; i < image.rgb.size(); ++i) image.rgb[i] = std::min(image.rgb[i], grayed.rgb[i]);
+  read::Sheet sheet;
+  sheet.paper = measure_paper(image);
+  sheet.width = image.width, sheet.height = image.height;
+  sheet.half = 0.5, sheet.stroke = 2, sheet.ridge = 0.96;
+  sheet.unknown = cv::Mat::zeros(image.height, image.width, CV_8U);
+  for (const PixelPoint p : {under, small, light})  // each letter's box over its dot's top right
+    sheet.unknown(cv::Rect(static_cast<int>(p.x) - 2, static_cast<int>(p.y) - 14, 14, 16)).setTo(255);
+  const auto dots = read::read_dots(sheet, {}, {});
+  auto found = [&](PixelPoint p) {
+    return std::any_of(dots.begin(), dots.end(), [&](const read::Dot& d) { return dist(d.at, p) < 1; });
+  };
+  EXPECT_TRUE(found(under));
+  EXPECT_FALSE(found(small));
+  EXPECT_FALSE(found(light));
+  EXPECT_EQ(dots.size(), 4u);
+}
+
 // VisOnlyQA 00565, read at 0.72 of its size: B–I and B–K leave B's dot 2° apart, and their ink runs
 // together from the dot into a band 0.71 as thick as the dot (the distance transform's 2.0 px
 // against 2.83) for a dozen pixels, on one side of it only: B is a dot. Drawn here as the reader's

@@ -69,6 +69,40 @@ bool inked_against(const cv::Mat& ink, int x, int y, cv::Point2d way, double fro
   return samples > 0 && 2 * inked >= samples;
 }
 
+// A dot's edge on the picture's gray levels, to a fraction of a pixel: along 24 rays from its
+// centre, where the darkness falls to half the core's (interpolated); a ray still dark `reach` out
+// (a stroke or a letter touching the dot) is left out. The median over 8 rays or more, and the
+// core's darkness; {0, 0} when fewer leave it.
+struct Edge {
+  double radius = 0, core = 0;
+};
+
+Edge edge_of(const Paper& paper, P2 centre, double reach) {
+  double core = 0;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx)
+      core = std::max(core, darkness_at(paper, {centre.x + 0.5 * dx, centre.y + 0.5 * dy}));
+  if (core <= paper.ink_level) return {};
+  std::vector<double> crossings;
+  constexpr int kRays = 24;
+  for (int k = 0; k < kRays; ++k) {
+    const double a = 2 * 3.14159265358979323846 * k / kRays;
+    const P2 way{std::cos(a), std::sin(a)};
+    double before = core;
+    for (double t = 0.25; t <= reach; t += 0.25) {
+      const double d = darkness_at(paper, {centre.x + t * way.x, centre.y + t * way.y});
+      if (d < 0.5 * core) {
+        crossings.push_back(t - 0.25 * (0.5 * core - d) / std::max(1e-9, before - d));
+        break;
+      }
+      before = d;
+    }
+  }
+  if (crossings.size() < 8) return {};
+  std::nth_element(crossings.begin(), crossings.begin() + crossings.size() / 2, crossings.end());
+  return {crossings[crossings.size() / 2], core};
+}
+
 }  // namespace
 
 bool is_marker(const Sheet& sheet, double radius) {
@@ -208,24 +242,57 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
       marker = recurring_radius(std::move(radii), seen_clear);
     }
     if (marker > 0) {
+      // The distance transform reads one marker's discs anywhere from 3.0 to 4.0 px by where their
+      // centres fall among the pixels, and a disc of 3 px drawn at 0.7 of its size as thin as 2.2
+      // (VisOnlyQA 00822's B, touching its letter's box; 00300's A and C, under theirs): a blob
+      // thinner than the marker by it is a dot still when its edge on the gray levels is the
+      // markers' (within 0.85 to 1.3 of the median edge of the dots seen clear as thick as the
+      // marker) and its core as dark as theirs (a JPEG's grey blur about a letter or a crossing is
+      // lighter).
+      std::vector<double> edges, cores;
+      for (const Dot& d : dots)
+        if (std::abs(d.radius - marker) <= 0.15 * marker)
+          if (const Edge e = edge_of(sheet.paper, d.at, 3 * marker); e.radius > 0)
+            edges.push_back(e.radius), cores.push_back(e.core);
+      const bool edges_seen = edges.size() >= 3;
+      const double marker_edge = edges_seen ? median_of(edges) : 0, marker_core = edges_seen ? median_of(cores) : 0;
+      // Along the strokes, a band of two strokes running together is about two strokes wide: a
+      // blob there is a dot by its edge only when that edge is wider than a stroke and a pixel
+      // (Tangram's renders, whose markers are barely thicker than two strokes: a line running into a
+      // circle's stroke at a shallow angle read as two dots).
+      auto marker_by_edge = [&](const Dot& d, bool along_strokes) {
+        if (!edges_seen || d.radius < 0.7 * marker) return false;
+        const Edge e = edge_of(sheet.paper, d.at, 3 * marker);
+        return (!along_strokes || e.radius >= sheet.stroke + 1) && e.radius >= 0.85 * marker_edge &&
+               e.radius <= 1.3 * marker_edge && e.core >= 0.95 * marker_core;
+      };
+      auto near_a_dot = [&](const Dot& d, double apart) {
+        return std::any_of(dots.begin(), dots.end(), [&](const Dot& o) {
+          return std::hypot(o.at.x - d.at.x, o.at.y - d.at.y) < apart * (o.radius + d.radius);
+        });
+      };
       for (const Dot& d : hidden)
         if (d.radius >= 0.85 * marker) dots.push_back(d);
       // A letter written over its point's dot: the dot is far thicker than the letter's strokes
       // (its box's other peaks are a stem's half-width), so a round blob of the marker's thickness
-      // there is the dot. So is a blob as thick as the marker where two strokes leave it at a
-      // shallow angle (where they meet without a dot, the blob is as thick as their band, far
-      // thinner than a marker), unless it lies within twice their radii of a dot: there the band is
-      // the strokes fanning out from that dot.
-      auto add_if_marker = [&](const Dot& d, double apart) {
-        if (d.radius < 0.85 * marker || d.radius > 1.3 * marker) return;
-        if (std::any_of(dots.begin(), dots.end(), [&](const Dot& o) {
-              return std::hypot(o.at.x - d.at.x, o.at.y - d.at.y) < apart * (o.radius + d.radius);
-            }))
-          return;
-        dots.push_back(d);
+      // there is the dot (one the marker by its edge only, when clear of every dot by twice their
+      // radii: a letter's own joints lie within that of its dot, VisOnlyQA 00458noise_1's A). So is a
+      // blob as thick as the marker where two strokes leave it at a shallow angle (where they meet
+      // without a dot, the blob is as thick as their band, far thinner than a marker), unless it lies
+      // within twice their radii of a dot: there the band is the strokes fanning out from that dot.
+      auto add_if_marker = [&](const Dot& d, double apart, bool by_edge_too) {
+        if (d.radius > 1.3 * marker) return;
+        if (d.radius < 0.85 * marker) {
+          if (!by_edge_too || !marker_by_edge(d, false)) return;
+          apart = 2;
+        }
+        if (!near_a_dot(d, apart)) dots.push_back(d);
       };
-      for (const Dot& d : under_letters) add_if_marker(d, 1);
-      for (const Dot& d : wedged) add_if_marker(d, 2);
+      for (const Dot& d : under_letters) add_if_marker(d, 1, true);
+      for (const Dot& d : wedged) add_if_marker(d, 2, false);
+      // A blob along the strokes that is the marker by its edge only, clear of the dots kept.
+      for (const Dot& d : hidden)
+        if (d.radius < 0.85 * marker && marker_by_edge(d, true) && !near_a_dot(d, 2)) dots.push_back(d);
       std::erase_if(dots, [&](const Dot& d) { return d.radius < 0.7 * marker; });
     }
   }

@@ -247,7 +247,7 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
       // (VisOnlyQA 00822's B, touching its letter's box; 00300's A and C, under theirs): a blob
       // thinner than the marker by it is a dot still when its edge on the gray levels is the
       // markers' (within 0.85 to 1.3 of the median edge of the dots seen clear as thick as the
-      // marker) and its core as dark as theirs (a JPEG's grey blur about a letter or a crossing is
+      // marker) and its core as dark as theirs (a JPEG's gray blur about a letter or a crossing is
       // lighter).
       std::vector<double> edges, cores;
       for (const Dot& d : dots)

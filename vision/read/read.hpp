@@ -88,6 +88,8 @@ struct Piece {
   P2 a() const { return at(t0); }
   P2 b() const { return at(t1); }
   double length() const { return t1 - t0; }
+  /// The sine of the angle between this piece's line and `o`'s (0 parallel, 1 square).
+  double sine_to(const Piece& o) const { return std::abs(dir.x * o.dir.y - dir.y * o.dir.x); }
   /// Signed distance of p from the line (left of dir positive).
   double offset(P2 p) const { return -(p.x - origin.x) * dir.y + (p.y - origin.y) * dir.x; }
   double along(P2 p) const { return (p.x - origin.x) * dir.x + (p.y - origin.y) * dir.y; }
@@ -266,6 +268,10 @@ bool is_marker(const Sheet& sheet, double radius);
 /// 50 px apart on a circle of 196, 1.6 px off their chord: no line EH).
 bool arc_between(const Sheet& sheet, const std::vector<Round>& rounds, P2 a, double radius_a, P2 b, double radius_b,
                  double contrast);
+
+/// Whether `p` lies within a dot's reach: its radius and a merge distance (a stroke ending there
+/// ends at the dot).
+bool at_a_dot(const Sheet& sheet, const std::vector<Dot>& dots, P2 p);
 
 /// Whether the picture marks its points with dots: three or more of a marker's size (is_marker), and
 /// at least half as many as the letters read.

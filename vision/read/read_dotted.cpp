@@ -213,6 +213,11 @@ double marker_radius(const Sheet& sheet, const std::vector<Dot>& dots) {
   return median_of(markers.empty() ? std::move(all) : std::move(markers));
 }
 
+bool at_a_dot(const Sheet& sheet, const std::vector<Dot>& dots, P2 p) {
+  const double merge = sheet.merge_distance();
+  return std::any_of(dots.begin(), dots.end(), [&](const Dot& d) { return dist(d.at, p) <= d.radius + merge; });
+}
+
 bool marks_points_with_dots(const Sheet& sheet, const std::vector<Dot>& dots) {
   const auto markers =
       std::count_if(dots.begin(), dots.end(), [&](const Dot& d) { return is_marker(sheet, d.radius); });
@@ -235,10 +240,10 @@ void centre_dots_on_strokes(const Sheet& sheet, std::vector<Dot>& dots, const st
     if (ending.size() < kStrokes) continue;
     double spread = 0;
     for (std::size_t i = 0; i < ending.size(); ++i)
-      for (std::size_t j = i + 1; j < ending.size(); ++j)
-        spread = std::max(spread, std::abs(ending[i]->dir.x * ending[j]->dir.y - ending[i]->dir.y * ending[j]->dir.x));
+      for (std::size_t j = i + 1; j < ending.size(); ++j) spread = std::max(spread, ending[i]->sine_to(*ending[j]));
+    if (spread < kSpread) continue;
     const std::optional<P2> meet = least_squares_point(ending);
-    if (spread < kSpread || !meet) continue;
+    if (!meet) continue;
     double off_centre = 0, off_meet = 0;
     for (const Piece* p : ending)
       off_centre = std::max(off_centre, std::abs(p->offset(dot.at))),
@@ -347,9 +352,7 @@ void run_on_to_dots(const Sheet& sheet, const std::vector<Dot>& dots, std::vecto
     // Each end, outward: +1 past t1, -1 before t0.
     for (const int way : {-1, 1}) {
       const double end = way > 0 ? piece.t1 : piece.t0;
-      const P2 tip = piece.at(end);
-      if (std::any_of(dots.begin(), dots.end(), [&](const Dot& d) { return dist(d.at, tip) <= d.radius + merge; }))
-        continue;  // it ends at a dot already
+      if (at_a_dot(sheet, dots, piece.at(end))) continue;  // it ends at a dot already
       const Dot* nearest = nullptr;
       double nearest_gap = 0;
       for (const Dot& d : dots) {

@@ -194,8 +194,7 @@ void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std
       Piece& p = pieces[i];
       const double t_end = end == 0 ? p.t0 : p.t1;
       const P2 e = p.at(t_end);
-      if (std::any_of(dots.begin(), dots.end(), [&](const Dot& d) { return dist(d.at, e) <= d.radius + merge; }))
-        continue;
+      if (at_a_dot(sheet, dots, e)) continue;
       double best = t_end;
       for (std::size_t j = 0; j < pieces.size(); ++j) {
         if (j == i) continue;
@@ -208,7 +207,7 @@ void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std
         const double u = q.along(e);
         if (u < q.t0 - tolerance || u > q.t1 + tolerance) continue;
         const double tx = p.along(x);
-        const double sine = std::abs(p.dir.x * q.dir.y - p.dir.y * q.dir.x);
+        const double sine = p.sine_to(q);
         const double overshoot = (2 * sheet.half + 2 * tolerance) / std::max(sine, 1e-3);
         if (std::abs(tx - t_end) > overshoot || tx <= p.t0 || tx >= p.t1) continue;
         if (std::abs(tx - t_end) > std::abs(best - t_end)) best = tx;

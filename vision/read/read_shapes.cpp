@@ -572,9 +572,7 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
         if (corners[b].ends.size() != 1 || taken[corners[b].ends[0].first]) continue;
         const Piece &p = pieces[corners[a].ends[0].first], &q = pieces[corners[b].ends[0].first];
         P2 x;
-        if (&p == &q || std::abs(p.dir.x * q.dir.y - p.dir.y * q.dir.x) < std::sin(20 * kPi / 180) ||
-            !crossing(p, q, x))
-          continue;
+        if (&p == &q || p.sine_to(q) < std::sin(20 * kPi / 180) || !crossing(p, q, x)) continue;
         const double far = std::max(dist(x, corners[a].at), dist(x, corners[b].at));
         if (far < best) best = far, best_a = static_cast<int>(a), best_b = static_cast<int>(b);
       }

@@ -375,10 +375,15 @@ def measure_visonlyqa(args):
         totals["letters_read"] += len(read)
         totals["letters_actual"] += len(truth["points"])
         listed_lines = merged_lines(truth["lines"])
+        maximal = maximal_lines(truth["lines"], truth["points"])
+
+        def true_lines_as_read(read_lines):
+            """The description's lines, where its rounding cannot tell, as the picture read them."""
+            return points_on_lines_as_read_where_unsure(
+                lines_as_read_where_unsure(listed_lines, maximal, read_lines), truth["points"], read_lines)
+
         read_lines = read_lines_as_drawn(scene, with_range=True)
-        true_lines = lines_as_read_where_unsure(listed_lines, maximal_lines(truth["lines"], truth["points"]),
-                                                read_lines)
-        true_lines = points_on_lines_as_read_where_unsure(true_lines, truth["points"], read_lines)
+        true_lines = true_lines_as_read(read_lines)
         totals["lines_tp"] += len(true_lines & read_lines)
         totals["lines_read"] += len(read_lines)
         totals["lines_actual"] += len(true_lines)
@@ -387,9 +392,7 @@ def measure_visonlyqa(args):
         # Read lines merged whenever they share two letters, at an angle or not (the measure of
         # earlier sessions, for comparison).
         by_letters = merged_lines(letter_lines(scene, with_range=True))
-        true_by_letters = points_on_lines_as_read_where_unsure(
-            lines_as_read_where_unsure(listed_lines, maximal_lines(truth["lines"], truth["points"]), by_letters),
-            truth["points"], by_letters)
+        true_by_letters = true_lines_as_read(by_letters)
         totals["lines_by_letters_tp"] += len(true_by_letters & by_letters)
         totals["lines_by_letters_read"] += len(by_letters)
         totals["lines_by_letters_actual"] += len(true_by_letters)

@@ -34,26 +34,35 @@ void charge_work(std::uint64_t units) {
   if (budget->spent_ > budget->limits_.max_pairs)
     throw InputError{"", "work limit: more than " + std::to_string(budget->limits_.max_pairs) +
                              " pairs of elements examined for this scene (--max-pairs)"};
-  if (budget->spent_ < budget->next_clock_check_) return;
-  budget->next_clock_check_ = budget->spent_ + kClockEvery;
+  budget->check_clock(units);
+}
+
+void charge_time(std::uint64_t units) {
+  if (WorkBudget* budget = current) budget->check_clock(units);
+}
+
+void WorkBudget::check_clock(std::uint64_t units) {
+  steps_ += units;
+  if (steps_ < next_clock_check_) return;
+  next_clock_check_ = steps_ + kClockEvery;
   const auto now = std::chrono::steady_clock::now();
   const auto seconds = [](double s) {
     return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
   };
-  if (!budget->clock_started_) {
-    budget->clock_started_ = true;
-    budget->cpu_start_ = thread_cpu_seconds();
-    budget->cpu_check_at_ = now + seconds(budget->limits_.max_seconds);
+  if (!clock_started_) {
+    clock_started_ = true;
+    cpu_start_ = thread_cpu_seconds();
+    cpu_check_at_ = now + seconds(limits_.max_seconds);
     return;
   }
-  if (now < budget->cpu_check_at_) return;
-  const double spent = thread_cpu_seconds() - budget->cpu_start_;
-  if (spent > budget->limits_.max_seconds) {
+  if (now < cpu_check_at_) return;
+  const double spent = thread_cpu_seconds() - cpu_start_;
+  if (spent > limits_.max_seconds) {
     char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", budget->limits_.max_seconds);
+    std::snprintf(limit, sizeof limit, "%g", limits_.max_seconds);
     throw InputError{"", std::string("work limit: this scene took more than ") + limit + " CPU-s (--max-seconds)"};
   }
-  budget->cpu_check_at_ = now + seconds(budget->limits_.max_seconds - spent);
+  cpu_check_at_ = now + seconds(limits_.max_seconds - spent);
 }
 
 }  // namespace geotruth

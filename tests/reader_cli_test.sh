@@ -37,6 +37,23 @@ check "import --from picture: an unreadable picture exits 1" 1 $?
 check "import --from picture: its error record" 1 "$(grep -c '"error":' "$tmp/two.jsonl")"
 check "import --from picture: the other picture read" 1 "$(grep -c '"id":"triangle"' "$tmp/two.jsonl")"
 
+# A reading past the scene's work limit (--max-seconds) is that picture's error record naming the
+# limit; the batch goes on. Ten lettered dots joined each to each cost far more than a microsecond.
+python3 - >"$tmp/k10.jsonl" <<'PY'
+import json, math
+points = [{"id": chr(65 + i), "at": [round(320 + 250 * math.cos(i * math.pi / 5)), round(320 + 250 * math.sin(i * math.pi / 5))]} for i in range(10)]
+lines = [{"through": [chr(65 + i), chr(65 + j)]} for i in range(10) for j in range(i + 1, 10)]
+print(json.dumps({"id": "k10", "frame": {"width": 640, "height": 640}, "points": points, "lines": lines}))
+PY
+"$geotruth" render "$tmp/k10.jsonl" -o "$tmp/k10" >/dev/null 2>&1
+"$geotruth" import --from picture --max-seconds 0.000001 "$tmp/k10/k10.png" "$tmp/broken.png" -o "$tmp/limited.jsonl" 2>/dev/null
+check "import --from picture --max-seconds: exit 1" 1 $?
+check "import --from picture --max-seconds: a record per picture" 2 "$(wc -l <"$tmp/limited.jsonl")"
+check "import --from picture --max-seconds: the reading past it an error record naming the limit" 1 \
+  "$(grep '"file":"[^"]*k10.png"' "$tmp/limited.jsonl" | grep -c 'work limit: this scene took more than 1e-06 CPU-s (--max-seconds)')"
+"$geotruth" import --from picture "$tmp/k10/k10.png" -o "$tmp/unlimited.jsonl" 2>/dev/null
+check "import --from picture: the same picture read within the default limit" 1 "$(grep -c '"id":"k10"' "$tmp/unlimited.jsonl")"
+
 # count --from picture: the counts of the picture; --threads 2 gives the records of one thread.
 "$geotruth" count --from picture "$tmp/pics/triangle.png" --any-vertex --quadrilaterals >"$tmp/count.jsonl" 2>/dev/null
 check "count --from picture: exit 0" 0 $?

@@ -12,6 +12,7 @@
 #include <geotruth/questions.hpp>
 #include <geotruth/reader.hpp>
 #include <geotruth/vision.hpp>
+#include <geotruth/work_limit.hpp>
 #include <map>
 #include <set>
 #include <tuple>
@@ -206,6 +207,55 @@ TEST(Reader, ABlankOrEmptyPictureIsASceneWithoutElements) {
   const PictureRead empty = read_picture(Image{}, "empty");
   ASSERT_EQ(empty.doubts.size(), 1u);
   EXPECT_EQ(empty.doubts.front().kind, FindingKind::picture_unavailable);
+}
+
+// Ten lettered dots, each joined to every other: 45 strokes, every pair of dots' chord followed and
+// every letter matched against the font's drawings.
+Scene complete_graph_of_ten() {
+  std::string points, lines;
+  for (int i = 0; i < 10; ++i) {
+    const double angle = 2 * 3.14159265358979 * i / 10;
+    points += std::string(i ? "," : "") + R"({"id":")" + static_cast<char>('A' + i) + R"(","at":[)" +
+              std::to_string(static_cast<int>(320 + 250 * std::cos(angle))) + "," +
+              std::to_string(static_cast<int>(320 + 250 * std::sin(angle))) + "]}";
+    for (int j = i + 1; j < 10; ++j)
+      lines += std::string(lines.empty() ? "" : ",") + R"({"through":[")" + static_cast<char>('A' + i) + R"(",")" +
+               static_cast<char>('A' + j) + R"("]})";
+  }
+  return scene_of(R"({"id":"k10","frame":{"width":640,"height":640},"points":[)" + points + R"(],"lines":[)" + lines +
+                  "]}");
+}
+
+RenderOptions lettered() {
+  RenderOptions options;
+  options.size = 640;
+  return options;
+}
+
+TEST(ReaderWorkLimit, AReadingPastTheScenesCpuTimeIsRefusedNamingTheOption) {
+  const Image picture = render(complete_graph_of_ten(), lettered());
+  WorkLimits limits;
+  limits.max_seconds = 1e-9;
+  const WorkBudget budget(limits);
+  try {
+    read_picture(picture, "k10");
+    FAIL() << "a reading of 45 strokes fits in a nanosecond";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.message, "work limit: this scene took more than 1e-09 CPU-s (--max-seconds)");
+  }
+}
+
+// --max-pairs counts pairs of elements a scene's analysis examines; reading its picture spends time
+// only, and reads the same scene under any budget it fits in.
+TEST(ReaderWorkLimit, AReadingSpendsNoPairsAndReadsTheSameUnderABudget) {
+  const Image picture = render(complete_graph_of_ten(), lettered());
+  const PictureRead free = read_picture(picture, "k10");
+  WorkLimits limits;
+  limits.max_pairs = 0;
+  const WorkBudget budget(limits);
+  const PictureRead limited = read_picture(picture, "k10");
+  EXPECT_EQ(limited.scene, free.scene);
+  EXPECT_GE(line_sets(free.scene).size(), 45u) << describe(free.scene);
 }
 
 TEST(Reader, APictureTooThinToReadIsASceneWithItsDoubt) {

@@ -41,6 +41,31 @@ TEST(WorkLimit, BusyWorkPastTheCpuTimeIsRefusedNamingTheOption) {
   EXPECT_EQ(message, "work limit: this scene took more than 0.05 CPU-s (--max-seconds)");
 }
 
+// Work that examines no pairs (a picture read) spends time, never --max-pairs.
+TEST(WorkLimit, TimeChargedIsNoPairs) {
+  WorkLimits limits;
+  limits.max_pairs = 10;
+  const WorkBudget budget(limits);
+  EXPECT_NO_THROW(charge_time(1'000'000));
+  EXPECT_NO_THROW(charge_work(10));
+  EXPECT_THROW(charge_work(), InputError);
+}
+
+TEST(WorkLimit, BusyTimeChargedPastTheCpuTimeIsRefusedNamingTheOption) {
+  WorkLimits limits;
+  limits.max_seconds = 0.05;
+  const WorkBudget budget(limits);
+  std::string message;
+  for (std::uint64_t k = 0; k < (std::uint64_t{1} << 40) && message.empty(); ++k) {
+    try {
+      charge_time();
+    } catch (const InputError& e) {
+      message = e.message;
+    }
+  }
+  EXPECT_EQ(message, "work limit: this scene took more than 0.05 CPU-s (--max-seconds)");
+}
+
 // A thread that waits (a loaded machine, a slow disk) spends no CPU: the same scene stays within.
 TEST(WorkLimit, WaitingDoesNotSpendTheBudget) {
   WorkLimits limits;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <geotruth/work_limit.hpp>
 
 #include "vision/detectors.hpp"
 #include "vision/figure.hpp"
@@ -145,6 +146,7 @@ std::vector<cv::Vec6d> ellipses_from_arcs(const cv::Mat& framed) {
   for (std::size_t i = 0; i < arcs.size(); ++i) {
     const double r = arcs[i].size() / (2 * kPi);
     if (arcs[i].size() >= 60 || cv::norm(arcs[i].front() - arcs[i].back()) <= std::max(3.0, r / 4)) propose(arcs[i]);
+    charge_time(arcs.size() - i);
     for (std::size_t j = i + 1; j < arcs.size(); ++j) {
       if (!near(i, j)) continue;
       std::vector<cv::Point> both = arcs[i];

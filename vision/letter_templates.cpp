@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <geotruth/work_limit.hpp>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -82,6 +83,7 @@ Window window_at(const TemplateSheet& sheet, cv::Rect area) {
 
 // The normalized cross-correlation of the window with `t` placed at (ox, oy) in it (zero elsewhere).
 double correlation(const Window& w, const cv::Mat& t, int ox, int oy) {
+  charge_time();  // every template placed: the reading's inner step (two letters over each other try thousands)
   double st = 0, stt = 0, sxt = 0;
   for (int y = 0; y < t.rows; ++y) {
     const int wy = oy + y;

@@ -17,7 +17,7 @@ struct Limits {
   std::size_t max_elements = 100'000;      ///< items in all top-level arrays of a scene
   std::size_t max_line_bytes = 16u << 20;  ///< one JSONL line (or one .json file)
   std::size_t max_depth = 64;              ///< JSON nesting depth
-  WorkLimits work;                         ///< what one scene may cost once read
+  WorkLimits work;                         ///< what one scene may cost once read (and a picture, to be read)
 };
 
 /// Why a record could not be read. `pointer` is an RFC 6901 JSON pointer into the record

@@ -34,8 +34,11 @@ class WorkBudget {
 
  private:
   friend void charge_work(std::uint64_t);
+  friend void charge_time(std::uint64_t);
+  void check_clock(std::uint64_t units);
   WorkLimits limits_;
-  std::uint64_t spent_ = 0, next_clock_check_;
+  std::uint64_t spent_ = 0;                     ///< pairs examined
+  std::uint64_t steps_ = 0, next_clock_check_;  ///< every unit charged, pairs or not: when to read the clocks
   // The clocks start at the first check: a scene that never reaches it costs no clock reading.
   bool clock_started_ = false;
   double cpu_start_ = 0;  ///< the thread's CPU clock, in seconds, at the first check
@@ -51,5 +54,11 @@ class WorkBudget {
 /// counter; every 4,096 units the wall clock, and the thread's CPU clock, a system call, only
 /// once the wall clock says the limit could have been reached).
 void charge_work(std::uint64_t units = 1);
+
+/// Charges `units` steps of work that examine no pairs of elements (a picture's templates compared,
+/// its glyphs read, its strokes joined) to this thread's budget: only the scene's CPU time is
+/// checked, as charge_work checks it, and --max-pairs is left to the pairs. Throws InputError
+/// like charge_work when the time is up. A step should cost well under a millisecond.
+void charge_time(std::uint64_t units = 1);
 
 }  // namespace geotruth

@@ -157,7 +157,7 @@ void set_picture_reader(PictureFileReader reader) {
   registered_picture_reader() = std::move(reader);
 }
 
-ImportedScene read_picture_file(const std::string& path) {
+ImportedScene read_picture_file(const std::string& path, const WorkLimits& work) {
   const PictureFileReader& reader = registered_picture_reader();
   if (!reader)
     return {picture_id(path),
@@ -166,7 +166,12 @@ ImportedScene read_picture_file(const std::string& path) {
                        "(run geotruth, which runs it for --from picture)"},
             {},
             {}};
-  return reader(path);
+  try {
+    const WorkBudget budget(work);
+    return reader(path);
+  } catch (const InputError& e) {  // the work limit: a runaway reading is the picture's error record
+    return {picture_id(path), InputError{"", path + ": " + e.message}, {}, {}};
+  }
 }
 
 std::vector<std::string> picture_inputs(const std::string& path) {
@@ -378,13 +383,13 @@ std::string printable(std::string_view text) {
 }
 
 SceneOrError scene_of(const StreamItem& item, const Limits& limits) {
-  if (!item.picture.empty()) return read_picture_file(item.picture).scene;
+  if (!item.picture.empty()) return read_picture_file(item.picture, limits.work).scene;
   if (item.imported) return *item.imported;
   return read_scene(item.raw.text, limits);
 }
 
 SceneOrError take_scene(StreamItem& item, const Limits& limits) {
-  if (!item.picture.empty()) return read_picture_file(item.picture).scene;
+  if (!item.picture.empty()) return read_picture_file(item.picture, limits.work).scene;
   if (item.imported) return std::move(*item.imported);
   return read_scene(item.raw.text, limits);
 }

@@ -6,6 +6,7 @@
 #include <functional>
 #include <geotruth/import.hpp>
 #include <geotruth/input.hpp>
+#include <geotruth/work_limit.hpp>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -63,13 +64,15 @@ struct StreamItem {
   std::string picture;  ///< a picture file, read into its scene by scene_of (on the thread that needs it)
 };
 
-/// Reads one picture file into a scene (import --from picture, docs/reader.md); a picture that
+/// Reads one picture file into a scene (import --from picture, docs/reader.md) within the scene's
+/// work limits (a reading past them is the error record that names the limit); a picture that
 /// cannot be read is an ImportedScene carrying the error. geotruth-parallel sets it (the reader
 /// lives in its vision module); unset, a picture record is an error record saying so.
 using PictureFileReader = std::function<ImportedScene(const std::string& path)>;
 void set_picture_reader(PictureFileReader reader);
-/// Reads `path` with the reader set (or gives the error of a process without one).
-ImportedScene read_picture_file(const std::string& path);
+/// Reads `path` with the reader set (or gives the error of a process without one), within a budget
+/// of its own (the reader charges it: charge_time).
+ImportedScene read_picture_file(const std::string& path, const WorkLimits& work);
 
 /// The picture files an input stands for: a folder's .png, .jpg and .jpeg files (in its sub-folders
 /// too, in path order), any other path itself.

@@ -36,10 +36,10 @@ std::optional<std::filesystem::path> named_picture(const Scene& scene, const std
 
 }  // namespace
 
-PictureReader picture_truths(const std::string& image) {
+PictureReader picture_truths(const std::string& image, const WorkLimits& work) {
   std::shared_ptr<const PictureFolder> folder;
   if (std::filesystem::is_directory(image)) folder = std::make_shared<const PictureFolder>(image);
-  return [image, folder](const Scene& scene, const std::string& source_key) -> SceneOrError {
+  return [image, folder, work](const Scene& scene, const std::string& source_key) -> SceneOrError {
     std::string path = image;
     if (auto named = folder ? named_picture(scene, image) : std::nullopt) {
       path = named->string();
@@ -51,7 +51,7 @@ PictureReader picture_truths(const std::string& image) {
             "", "no picture to read scene \"" + scene.id + "\" from (looked for " + folder->looked_for(names) + ")"};
       path = found->string();
     }
-    ImportedScene read = read_picture_file(path);
+    ImportedScene read = read_picture_file(path, work);
     if (auto* error = std::get_if<InputError>(&read.scene)) return *error;
     Scene out = std::move(std::get<Scene>(read.scene));
     out.id = scene.id;
@@ -83,7 +83,7 @@ int audit(AuditCommand command, const BandOptions& bands) {
   options.image_dir = command.image_dir;
   if (!command.image_dir.empty()) {
     options.pictures = picture_check(command.image_dir, options.bands, command.max_image_pixels);
-    options.read_pictures = picture_truths(command.image_dir);
+    options.read_pictures = picture_truths(command.image_dir, command.in.limits.work);
     options.truth_from_picture = command.truth_from == "picture";
   }
   options.resume = command.batch.resume;
@@ -129,7 +129,7 @@ int filter(FilterCommand command, const BandOptions& band_options) {
   PictureReader read_pictures;
   if (!command.image_dir.empty()) {
     pictures = picture_check(command.image_dir, run.bands, command.max_image_pixels);
-    read_pictures = picture_truths(command.image_dir);
+    read_pictures = picture_truths(command.image_dir, command.in.limits.work);
   }
   // The clean items: native lines, or a harness's layout (export).
   std::unique_ptr<Output> keep;

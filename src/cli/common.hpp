@@ -195,8 +195,9 @@ int score(ScoreCommand command, const BandOptions& bands);
 
 /// The scene each item's truths are computed from when it is read from the dataset's pictures in
 /// `image` (a folder, or one file): the picture read (import --from picture) with the item's id and
-/// questions (audit and filter --truth-from picture; items without a description under --image).
-PictureReader picture_truths(const std::string& image);
+/// questions (audit and filter --truth-from picture; items without a description under --image),
+/// each picture read within `work`.
+PictureReader picture_truths(const std::string& image, const WorkLimits& work);
 
 /// --truth-from: "description" (default) or "picture" (needs --image).
 void add_truth_from(CLI::App& app, std::string& truth_from);

@@ -84,6 +84,8 @@ std::string check_counts(const Scene& scene, const vision::Image& image, const B
     if (auto invalid = validate(read.scene)) return "the scene read from the picture is not valid: " + invalid->message;
     const vision::InkProbe probe(image, check.picture.tolerance_px);
     counts = compare_counts(scene, bands, read.scene, probe, check);
+  } catch (const InputError& e) {  // the scene's work limit, spent reading its picture
+    return e.message;
   } catch (const std::exception& e) {  // OpenCV's own checks
     return std::string("the picture could not be read: ") + e.what();
   }

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <functional>
 #include <geotruth/reader.hpp>
+#include <geotruth/work_limit.hpp>
 #include <limits>
 #include <map>
 #include <optional>
@@ -191,6 +192,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
   std::vector<Pair> near_pairs;
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
     if (!glyph_names_a_point(glyphs[g])) continue;
+    charge_time(points.size());
     for (std::size_t p = 0; p < points.size(); ++p)
       if (const double d = box_distance(glyphs[g], points[p].at); d <= kNearReach)
         near_pairs.push_back({d + penalty(glyphs[g], points[p]), g, p});
@@ -237,6 +239,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
       const Glyph& glyph = glyphs[g];
       if (!glyph_names_a_point(glyph)) continue;
       const P2 at = ring_anchor(glyph, lower_left);
+      charge_time(points.size());
       for (std::size_t p = 0; p < points.size(); ++p) {
         if (dotted && points[p].dot < 0) continue;  // a dotted figure letters its dots
         const P2 v{at.x - points[p].at.x, at.y - points[p].at.y};
@@ -274,6 +277,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
     };
     const std::size_t draws = std::min<std::size_t>(3000, candidates.size() * candidates.size());
     for (std::size_t k = 0; k < draws; ++k) {
+      charge_time(candidates.size());
       const Candidate& a = candidates[next(candidates.size())];
       const Candidate& b = candidates[next(candidates.size())];
       const Candidate& c = candidates[next(candidates.size())];
@@ -378,6 +382,7 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
   std::vector<Pair> far_pairs;
   for (std::size_t g = 0; g < glyphs.size(); ++g) {
     if (!glyph_names_a_point(glyphs[g])) continue;
+    charge_time(points.size());
     for (std::size_t p = 0; p < points.size(); ++p) {
       if (points[p].dot < 0) continue;
       const double d = dist(glyphs[g].centre, points[p].at) / typical_height;
@@ -425,7 +430,8 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
   // Each trade lowers the total by more than the tolerance, so the loop ends.
   for (bool traded = true; traded;) {
     traded = false;
-    for (std::size_t a = 0; a < glyphs.size(); ++a)
+    for (std::size_t a = 0; a < glyphs.size(); ++a) {
+      charge_time(glyphs.size() - a);
       for (std::size_t b = a + 1; b < glyphs.size(); ++b) {
         const int pa = attached[a].point, pb = attached[b].point;
         if (pa < 0 || pb < 0 || !glyph_names_a_point(glyphs[a]) || !glyph_names_a_point(glyphs[b])) continue;
@@ -439,6 +445,7 @@ void settle_on_ring(const std::vector<Glyph>& glyphs, std::vector<Attachment>& a
         attached[b] = Attachment{pa, b_there / height(b), pb, (b_there + gain) / height(b)};
         traded = true;
       }
+    }
   }
   if (dotted) {
     std::vector<bool> lettered = lettered_points(attached, points.size());

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <geotruth/work_limit.hpp>
 #include <numeric>
 #include <optional>
 
@@ -274,10 +275,12 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
     Inking ink;
   };
   std::vector<Pair> drawn;
-  for (std::size_t i = 0; i < dots.size(); ++i)
+  for (std::size_t i = 0; i < dots.size(); ++i) {
+    charge_time(dots.size() - i);
     for (std::size_t j = i + 1; j < dots.size(); ++j) {
       const double length = dist(dots[i].at, dots[j].at);
       if (length < min_length + dots[i].radius + dots[j].radius) continue;
+      charge_time(static_cast<std::uint64_t>(length));  // a sample a pixel
       const Inking ink = inking(sheet, dots[i].at, dots[j].at, dots[i].radius + 1, dots[j].radius + 1, across);
       if (ink.samples < 4 || ink.coverage < 0.9) continue;
       // Two dots on a circle whose arc between them runs within the stroke's reach of their chord
@@ -285,6 +288,7 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
       if (!arc_between(sheet, rounds, dots[i].at, dots[i].radius, dots[j].at, dots[j].radius, ink.contrast))
         drawn.push_back({i, j, length, ink});
     }
+  }
   // Longest first: a drawn pair whose dots lie on a longer drawn one is a stretch of that line. A
   // pair with a dot beside that line, within its ink (VisOnlyQA 00081: F 3 px off AG), sees the
   // line's ink between its dots: it is a stroke of its own only if its own path is about as dark.

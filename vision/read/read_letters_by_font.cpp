@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <geotruth/work_limit.hpp>
 #include <map>
 #include <numeric>
 #include <set>
@@ -161,7 +162,8 @@ std::vector<cv::Rect> unread_ink(const Sheet& sheet, const cv::Mat& covered, dou
   const double max_w = 1.5 * cap, max_h = 1.6 * cap;
   for (bool joined = true; joined;) {
     joined = false;
-    for (std::size_t i = 0; i < boxes.size() && !joined; ++i)
+    for (std::size_t i = 0; i < boxes.size() && !joined; ++i) {
+      charge_time(boxes.size() - i);
       for (std::size_t j = i + 1; j < boxes.size() && !joined; ++j) {
         const cv::Rect grown(boxes[i].x - gap, boxes[i].y - gap, boxes[i].width + 2 * gap, boxes[i].height + 2 * gap);
         const cv::Rect both = boxes[i] | boxes[j];
@@ -171,6 +173,7 @@ std::vector<cv::Rect> unread_ink(const Sheet& sheet, const cv::Mat& covered, dou
         area.erase(area.begin() + static_cast<std::ptrdiff_t>(j));
         joined = true;
       }
+    }
   }
   std::vector<cv::Rect> out;
   for (std::size_t i = 0; i < boxes.size(); ++i) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <geotruth/work_limit.hpp>
 #include <numeric>
 
 #include "vision/read/points.hpp"
@@ -170,6 +171,7 @@ void extend_under_labels(const Sheet& sheet, std::vector<Piece>& pieces) {
       const Piece& p = pieces[i];
       const double sign = end == 0 ? -1 : 1, t_end = end == 0 ? p.t0 : p.t1;
       double best = t_end;
+      charge_time(pieces.size());
       for (std::size_t j = 0; j < pieces.size(); ++j) {
         P2 x;
         if (j == i || !crossing(p, pieces[j], x)) continue;
@@ -196,6 +198,7 @@ void trim_at_junctions(const Sheet& sheet, std::vector<Piece>& pieces, const std
       const P2 e = p.at(t_end);
       if (at_a_dot(sheet, dots, e)) continue;
       double best = t_end;
+      charge_time(pieces.size());
       for (std::size_t j = 0; j < pieces.size(); ++j) {
         if (j == i) continue;
         const Piece& q = pieces[j];
@@ -268,7 +271,8 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
   std::vector<Candidate> candidates;
   for (std::size_t d = 0; d < dots.size(); ++d) candidates.push_back({dots[d].at, static_cast<int>(d), {}, {}, false});
   // Crossings of pieces (within both extents), then of pieces with rounds, then of rounds.
-  for (std::size_t i = 0; i < pieces.size(); ++i)
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    charge_time(pieces.size() - i);
     for (std::size_t j = i + 1; j < pieces.size(); ++j) {
       P2 x;
       if (!crossing(pieces[i], pieces[j], x)) continue;
@@ -278,6 +282,7 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
         continue;
       candidates.push_back({x, -1, {static_cast<int>(i), static_cast<int>(j)}, {}, false});
     }
+  }
   for (std::size_t i = 0; i < pieces.size(); ++i)
     for (std::size_t c = 0; c < rounds.size(); ++c) {
       const Piece& p = pieces[i];

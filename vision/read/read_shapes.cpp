@@ -10,6 +10,7 @@
 #include <optional>
 
 #include <boost/pending/disjoint_sets.hpp>
+#include <geotruth/work_limit.hpp>
 
 #include "vision/read/shapes.hpp"
 
@@ -135,7 +136,8 @@ std::vector<SectorRead> find_sectors(const Sheet& sheet, const std::vector<Piece
   std::vector<SectorRead> out;
   const double tolerance = sheet.stroke_tolerance() + 1;
   auto ends = [&](std::size_t i) { return std::array<P2, 2>{pieces[i].a(), pieces[i].b()}; };
-  for (std::size_t i = 0; i < pieces.size(); ++i)
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    charge_time(pieces.size() - i);
     for (std::size_t j = i + 1; j < pieces.size(); ++j)
       for (int ei = 0; ei < 2; ++ei)
         for (int ej = 0; ej < 2; ++ej) {
@@ -185,6 +187,7 @@ std::vector<SectorRead> find_sectors(const Sheet& sheet, const std::vector<Piece
           }
           if (!split) out.push_back(sector);
         }
+  }
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 namespace geotruth::vision {
@@ -81,10 +82,15 @@ Window window_at(const TemplateSheet& sheet, cv::Rect area) {
   return w;
 }
 
-// The normalized cross-correlation of the window with `t` placed at (ox, oy) in it (zero elsewhere).
-double correlation(const Window& w, const cv::Mat& t, int ox, int oy) {
+// What a drawing placed in the window adds up to over the pixels compared: its ink, its ink
+// squared, and its ink times the window's darkness.
+struct Sums {
+  double t = 0, tt = 0, xt = 0;
+};
+
+Sums placed_sums(const Window& w, const cv::Mat& t, int ox, int oy) {
   charge_time();  // every template placed: the reading's inner step (two letters over each other try thousands)
-  double st = 0, stt = 0, sxt = 0;
+  Sums s;
   for (int y = 0; y < t.rows; ++y) {
     const int wy = oy + y;
     if (wy < 0 || wy >= w.x.rows) continue;
@@ -95,12 +101,22 @@ double correlation(const Window& w, const cv::Mat& t, int ox, int oy) {
       const int wx = ox + x;
       if (wx < 0 || wx >= w.x.cols || !kr[wx]) continue;
       const double v = tr[x];
-      st += v, stt += v * v, sxt += v * xr[wx];
+      s.t += v, s.tt += v * v, s.xt += v * xr[wx];
     }
   }
-  const double vx = w.sxx - w.sx * w.sx / w.n, vt = stt - st * st / w.n;
+  return s;
+}
+
+// The normalized cross-correlation of the window with a drawing whose sums are `s` (zero elsewhere).
+double correlation_of(const Window& w, const Sums& s) {
+  const double vx = w.sxx - w.sx * w.sx / w.n, vt = s.tt - s.t * s.t / w.n;
   if (w.n < 4 || vx <= 1e-9 || vt <= 1e-9) return -1;
-  return (sxt - w.sx * st / w.n) / std::sqrt(vx * vt);
+  return (s.xt - w.sx * s.t / w.n) / std::sqrt(vx * vt);
+}
+
+// The normalized cross-correlation of the window with `t` placed at (ox, oy) in it (zero elsewhere).
+double correlation(const Window& w, const cv::Mat& t, int ox, int oy) {
+  return correlation_of(w, placed_sums(w, t, ox, oy));
 }
 
 // The comparison window about `centre` for these candidates: the largest of their drawings, a
@@ -313,17 +329,26 @@ cv::Point at_corner(const cv::Rect& box, cv::Size size, int corner) {
   return {corner % 2 ? box.x + box.width - size.width : box.x, corner / 2 ? box.y + box.height - size.height : box.y};
 }
 
-// The score of two drawings together over the window, each at its top-left corner (window pixels).
-double pair_correlation(const Window& w, const cv::Mat& a, cv::Point at_a, const cv::Mat& b, cv::Point at_b) {
-  cv::Mat both = cv::Mat::zeros(w.x.size(), CV_32F);
-  const cv::Rect all(0, 0, both.cols, both.rows);
-  for (const auto& [t, at] : {std::pair{&a, at_a}, std::pair{&b, at_b}}) {
-    const cv::Rect r = cv::Rect(at, t->size()) & all;
-    if (r.empty()) continue;
-    cv::Mat dst = both(r);
-    cv::max(dst, (*t)(cv::Rect(r.tl() - at, r.size())), dst);
+// Two drawings together over the window, each at its top-left corner (window pixels), are the
+// darker of the two wherever they overlap: max(a, b) = a + b - min(a, b), and so are their sums.
+// `a` and `b` are each drawing's own sums where it lies (placed_sums); the overlap's are taken here.
+double pair_correlation(const Window& w, const cv::Mat& a, cv::Point at_a, const Sums& a_sums, const cv::Mat& b,
+                        cv::Point at_b, const Sums& b_sums) {
+  Sums both{a_sums.t + b_sums.t, a_sums.tt + b_sums.tt, a_sums.xt + b_sums.xt};
+  const cv::Rect overlap = cv::Rect(at_a, a.size()) & cv::Rect(at_b, b.size()) & cv::Rect(0, 0, w.x.cols, w.x.rows);
+  charge_time();
+  for (int y = overlap.y; y < overlap.y + overlap.height; ++y) {
+    const float* ar = a.ptr<float>(y - at_a.y);
+    const float* br = b.ptr<float>(y - at_b.y);
+    const float* xr = w.x.ptr<float>(y);
+    const std::uint8_t* kr = w.keep.ptr<std::uint8_t>(y);
+    for (int x = overlap.x; x < overlap.x + overlap.width; ++x) {
+      if (!kr[x]) continue;
+      const double v = std::min(ar[x - at_a.x], br[x - at_b.x]);
+      both.t -= v, both.tt -= v * v, both.xt -= v * xr[x];
+    }
   }
-  return correlation(w, both, 0, 0);
+  return correlation_of(w, both);
 }
 
 }  // namespace
@@ -347,10 +372,20 @@ PairRead read_pair_by_template(const TemplateSheet& sheet, cv::Rect box, const F
     int first_corner = 0, second_corner = 0;
     cv::Point shift;
   } best;
+  // Each drawing's sums at each corner and shift, taken once: the pairs only add their overlaps.
+  const int side = 2 * at.search + 1;
+  std::vector<std::optional<Sums>> sums(candidates.size() * 4 * side * side);
+  auto sums_at = [&](std::size_t k, int corner, cv::Point shift, cv::Point place) -> const Sums& {
+    std::optional<Sums>& s = sums[((k * 4 + corner) * side + shift.y + at.search) * side + shift.x + at.search];
+    if (!s) s = placed_sums(w, drawn[k].ink, place.x, place.y);
+    return *s;
+  };
   auto score_of = [&](std::size_t i, std::size_t j, const Placing& p) {
     if (drawn[i].empty() || drawn[j].empty()) return -1.0;
-    return pair_correlation(w, drawn[i].ink, at_corner(local, drawn[i].ink.size(), p.first_corner), drawn[j].ink,
-                            at_corner(local, drawn[j].ink.size(), p.second_corner) + p.shift);
+    const cv::Point at_i = at_corner(local, drawn[i].ink.size(), p.first_corner);
+    const cv::Point at_j = at_corner(local, drawn[j].ink.size(), p.second_corner) + p.shift;
+    return pair_correlation(w, drawn[i].ink, at_i, sums_at(i, p.first_corner, {0, 0}, at_i), drawn[j].ink, at_j,
+                            sums_at(j, p.second_corner, p.shift, at_j));
   };
   for (std::size_t i = 0; i < candidates.size(); ++i)
     for (std::size_t j = 0; j < candidates.size(); ++j) {

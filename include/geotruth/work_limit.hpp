@@ -55,10 +55,11 @@ class WorkBudget {
 /// once the wall clock says the limit could have been reached).
 void charge_work(std::uint64_t units = 1);
 
-/// Charges `units` steps of work that examine no pairs of elements (a picture's templates compared,
-/// its glyphs read, its strokes joined) to this thread's budget: only the scene's CPU time is
-/// checked, as charge_work checks it, and --max-pairs is left to the pairs. Throws InputError
-/// like charge_work when the time is up. A step should cost well under a millisecond.
+/// Charges `units` steps of work that examine no pairs of elements (reading a picture: a letter's
+/// drawing placed, two strokes compared, a chord between two dots followed) to this thread's
+/// budget: only the scene's CPU time is checked, as charge_work checks it, and --max-pairs is left
+/// to the pairs. Throws InputError like charge_work when the time is up. A step should cost well
+/// under a millisecond (the clocks are read every 4,096 units at most).
 void charge_time(std::uint64_t units = 1);
 
 }  // namespace geotruth

@@ -64,14 +64,14 @@ struct StreamItem {
   std::string picture;  ///< a picture file, read into its scene by scene_of (on the thread that needs it)
 };
 
-/// Reads one picture file into a scene (import --from picture, docs/reader.md) within the scene's
-/// work limits (a reading past them is the error record that names the limit); a picture that
+/// Reads one picture file into a scene (import --from picture, docs/reader.md); a picture that
 /// cannot be read is an ImportedScene carrying the error. geotruth-parallel sets it (the reader
 /// lives in its vision module); unset, a picture record is an error record saying so.
 using PictureFileReader = std::function<ImportedScene(const std::string& path)>;
 void set_picture_reader(PictureFileReader reader);
-/// Reads `path` with the reader set (or gives the error of a process without one), within a budget
-/// of its own (the reader charges it: charge_time).
+/// Reads `path` with the reader set (or gives the error of a process without one) within a budget
+/// of its own, `work` (the reader charges it: charge_time): a reading past it is the picture's
+/// error record naming the limit.
 ImportedScene read_picture_file(const std::string& path, const WorkLimits& work);
 
 /// The picture files an input stands for: a folder's .png, .jpg and .jpeg files (in its sub-folders

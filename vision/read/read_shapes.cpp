@@ -154,6 +154,7 @@ std::vector<SectorRead> find_sectors(const Sheet& sheet, const std::vector<Piece
               continue;
           }
           const P2 fi = ends(i)[1 - ei], fj = ends(j)[1 - ej];
+          if (dist(fi, fj) <= merge) continue;  // two radii to one far end: a stroke drawn twice, no sector
           const double ri = dist(c, fi), rj = dist(c, fj), r = (ri + rj) / 2;
           if (std::abs(ri - rj) > merge || r < 4 * merge) continue;
           if (std::any_of(rounds.begin(), rounds.end(), [&](const Round& o) {
@@ -482,6 +483,10 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
     if (std::getenv("GEOTRUTH_READER_DEBUG"))
       std::fprintf(stderr, "sector %.1f %.1f r %.1f from %.1f sweep %.1f\n", sector.centre.x, sector.centre.y,
                    sector.radius, sector.start_deg, sector.sweep_deg);
+    // Its angles to a tenth of a degree: a sweep that rounds to nothing or to a full turn is no sector.
+    const long start = std::llround(sector.start_deg * 10),
+               end = std::llround(std::fmod(sector.start_deg + sector.sweep_deg, 360.0) * 10);
+    if ((start - end) % 3600 == 0) continue;
     if (taken[sector.sides[0]] || taken[sector.sides[1]]) continue;
     taken[sector.sides[0]] = taken[sector.sides[1]] = true;
     const double from = sector.start_deg * kPi / 180, span = sector.sweep_deg * kPi / 180;
@@ -496,10 +501,8 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
       }
       if (samples > 0 && along >= 0.7 * samples) taken[i] = true;
     }
-    const double end = std::fmod(sector.start_deg + sector.sweep_deg, 360.0);
-    auto degrees = [](double v) -> Rational { return Rational(static_cast<long>(std::llround(v * 10))) / 10; };
     add("sector",
-        SectorShape{vec(sector.centre), px(sector.radius * to_picture), degrees(sector.start_deg), degrees(end)});
+        SectorShape{vec(sector.centre), px(sector.radius * to_picture), Rational(start) / 10, Rational(end) / 10});
   }
 
   // The straight bits read along an ellipse's stroke are the ellipse's (drop_pieces_on_rounds does

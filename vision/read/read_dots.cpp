@@ -15,6 +15,8 @@ namespace geotruth::vision::read {
 
 namespace {
 
+constexpr double kPi = 3.14159265358979323846;
+
 // How the pixels from (x, y) on where `dt` stays at least `level` (8-connected) reach farther than
 // `reach` from it: not at all (a round blob), on one side (the wedge of two strokes leaving a dot
 // at a shallow angle: VisOnlyQA 00565's B, B-I and B-K 2 degrees apart), or on two sides more
@@ -86,7 +88,7 @@ Edge edge_of(const Paper& paper, P2 centre, double reach) {
   std::vector<double> crossings;
   constexpr int kRays = 24;
   for (int k = 0; k < kRays; ++k) {
-    const double a = 2 * 3.14159265358979323846 * k / kRays;
+    const double a = 2 * kPi * k / kRays;
     const P2 way{std::cos(a), std::sin(a)};
     double before = core;
     for (double t = 0.25; t <= reach; t += 0.25) {
@@ -208,7 +210,7 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
       continue;
     }
     const Dot dot = measure();
-    if (unexplained < std::max(3.0, 0.1 * 3.14159265358979323846 * r * r))
+    if (unexplained < std::max(3.0, 0.1 * kPi * r * r))
       hidden.push_back(dot);
     else
       dots.push_back(dot);

@@ -148,8 +148,7 @@ std::vector<SectorRead> find_sectors(const Sheet& sheet, const std::vector<Piece
             // A radius that runs on past the centre along another stroke through it (the centre on
             // an ellipse's or a polygon's outline): the centre is where the two radii's lines meet,
             // near both ends.
-            const P2 u = pieces[i].dir, v = pieces[j].dir;
-            if (std::abs(u.x * v.y - u.y * v.x) < 0.2 || !crossing(pieces[i], pieces[j], c)) continue;
+            if (pieces[i].sine_to(pieces[j]) < 0.2 || !crossing(pieces[i], pieces[j], c)) continue;
             if (dist(c, ci) > 3 * merge || dist(c, cj) > 3 * merge || std::min(dist(c, ci), dist(c, cj)) > merge)
               continue;
           }

@@ -310,8 +310,10 @@ class SceneReader {
       for (const auto& [key, value] : drawn->members) {
         if (key == "id" || key == "type" || key == "kind" || key == "style" || key == "drawn" || key == "extra")
           fail(at(dp, key), "\"" + key + "\" is not geometry: \"drawn\" takes the keys that place and size the shape");
+        // By name, not by capture: clang 14 (Debian 12's) cannot capture a structured binding.
+        const std::string& name = key;
         auto it =
-            std::find_if(merged.members.begin(), merged.members.end(), [&](const auto& m) { return m.first == key; });
+            std::find_if(merged.members.begin(), merged.members.end(), [&](const auto& m) { return m.first == name; });
         if (it == merged.members.end())
           merged.members.emplace_back(key, value);
         else

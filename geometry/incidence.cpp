@@ -77,7 +77,7 @@ class Builder {
     out_.vertices.reserve(scene_.points.size());
     for (std::size_t i = 0; i < scene_.points.size(); ++i) {
       const Point& p = scene_.points[i];
-      out_.vertices.emplace_back(i, p.at, p.labelled);
+      out_.vertices.push_back({i, p.at, p.labelled});
     }
     make_pieces();
     merge_pieces();
@@ -635,7 +635,7 @@ class Builder {
         if (*out_.vertices[it->second].at == x) known = it->second;
       if (!known) {
         crossing_at.emplace(hash, out_.vertices.size());
-        out_.vertices.emplace_back(std::nullopt, std::move(x), false);
+        out_.vertices.push_back({std::nullopt, std::move(x), false});
       }
       const std::size_t vertex = known.value_or(out_.vertices.size() - 1);
       for (auto line : {i, j}) {

@@ -153,12 +153,12 @@ std::vector<SegmentCrossing> SegmentSet::crossings() const {
   out.reserve(pairs.size());
   for (const auto& [i, j, proper] : pairs) {
     if (proper) {
-      out.emplace_back(i, j, impl_->crossing_point(i, j));
+      out.push_back({i, j, impl_->crossing_point(i, j)});
       continue;
     }
     const auto &s = *impl_->entries[i], &t = *impl_->entries[j];  // decided exactly
     if (auto x = segment_crossing(*s.exact.first, *s.exact.second, *t.exact.first, *t.exact.second))
-      out.emplace_back(i, j, std::move(*x));
+      out.push_back({i, j, std::move(*x)});
   }
   return out;
 }

@@ -31,8 +31,6 @@ using read::ReadPoint;
 using read::Round;
 using Json = nlohmann::ordered_json;
 
-constexpr double kPi = 3.14159265358979323846;
-
 // A measured length in the picture's pixels, as an exact decimal of two places.
 Rational px(double v) {
   return Rational(static_cast<long>(std::llround(v * 100))) / 100;

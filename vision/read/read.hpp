@@ -44,6 +44,10 @@ struct Glyph {
   /// The letters the figure's font draws clearly here (kFoundScore, 0.7), and its own, and how well
   /// (read_letters_by_font): what else the place may be once the letters around are known.
   std::vector<std::pair<std::string, double>> font_scores;
+  /// What the glyph classifier read in this ink, and how surely, when the font read it again
+  /// (by_font): an independent reading of the same glyph ("" none).
+  std::string classifier_text;
+  double classifier_confidence = 0;
 };
 
 /// How well the figure's font draws `letter` at `glyph`'s place (its font_scores), -1 when not kept.
@@ -397,6 +401,14 @@ void doubt_near_swaps(const std::vector<LetterPlace>& places, const std::vector<
 /// the sure letters well.
 std::optional<LetterFont> read_letters_by_font(Sheet& sheet, const std::vector<Piece>& pieces,
                                                const std::vector<Round>& rounds, const std::vector<Dot>& dots);
+
+/// The pixels the font's reading of the letters leaves out (8-bit, nonzero covered): every piece
+/// 1.5 × `cap` long or more (shorter: a letter's own bar) and every round as wide as its ink and a
+/// pixel each side, and every dot. A piece that ends in a glyph's box (`sheet.glyphs`) with a dot on
+/// it within 1.5 × `cap` before that end is covered up to that dot's radius and a stroke's width past
+/// it: the stroke ends at the dot, and the ink beyond is the letter's (a stem continuing the line).
+cv::Mat covered_by_marks(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds,
+                         const std::vector<Dot>& dots, double cap);
 
 /// The distance from p to the segment of a piece.
 double piece_distance(const Piece& piece, P2 p);

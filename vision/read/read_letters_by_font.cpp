@@ -119,23 +119,27 @@ bool read_as_run_letter(const std::vector<Glyph>& glyphs, std::size_t g, const s
   });
 }
 
-// The pixels strokes and dots cover: each drawn as wide as its ink and a pixel each side.
-cv::Mat covered_by_marks(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds,
-                         const std::vector<Dot>& dots, double cap) {
-  cv::Mat covered = cv::Mat::zeros(sheet.height, sheet.width, CV_8U);
-  const int thickness = static_cast<int>(std::lround(2 * sheet.half)) + 3;
-  for (const Piece& p : pieces) {
-    if (p.length() < 1.5 * cap) continue;  // a letter's own bar read as a piece
-    cv::line(covered, cv::Point2d(p.a().x - 0.5, p.a().y - 0.5), cv::Point2d(p.b().x - 0.5, p.b().y - 0.5), 255,
-             thickness);
+// Where piece p's ink ends on one side (t1 when `at_t1`, else t0): at its end, or, when that end
+// lies in a glyph's box and a dot on the piece lies within a letter and a half before it, a dot's
+// radius and a stroke's width past that dot (its fringe is no letter's ink). The stroke ends at the
+// dot and the letter written beyond it continues its line: an E's stem, which the piece runs on up
+// (covering the E's foot and lower bar reads it F: VisOnlyQA 00282noise_1).
+double ink_end(const Sheet& sheet, const Piece& p, const std::vector<Dot>& dots, double cap, bool at_t1) {
+  const double end = at_t1 ? p.t1 : p.t0;
+  const P2 tip = p.at(end);
+  const bool in_glyph = std::any_of(sheet.glyphs.begin(), sheet.glyphs.end(), [&](const Glyph& g) {
+    return tip.x >= g.box.x - 1 && tip.x <= g.box.x + g.box.width + 1 && tip.y >= g.box.y - 1 &&
+           tip.y <= g.box.y + g.box.height + 1;
+  });
+  if (!in_glyph) return end;
+  double past = -1, nearest = 1.5 * cap;  // how far past the nearest such dot the ink goes
+  for (const Dot& d : dots) {
+    if (std::abs(p.offset(d.at)) > d.radius) continue;
+    const double before = at_t1 ? end - p.along(d.at) : p.along(d.at) - end;
+    if (before > 0 && before < nearest) nearest = before, past = d.radius + sheet.stroke;
   }
-  for (const Round& r : rounds)
-    cv::circle(covered, cv::Point2d(r.centre.x - 0.5, r.centre.y - 0.5), static_cast<int>(std::lround(r.radius)), 255,
-               thickness);
-  for (const Dot& d : dots)
-    cv::circle(covered, cv::Point2d(d.at.x - 0.5, d.at.y - 0.5), static_cast<int>(std::ceil(d.radius + 1)), 255,
-               cv::FILLED);
-  return covered;
+  if (past < 0 || past >= nearest) return end;
+  return at_t1 ? end - nearest + past : end + nearest - past;
 }
 
 // Letter-sized ink that no stroke, dot or glyph read explains: pieces within a third of a letter of
@@ -320,6 +324,24 @@ std::size_t run_read_through(const std::vector<KnownLetter>& known, const std::v
 }
 
 }  // namespace
+
+cv::Mat covered_by_marks(const Sheet& sheet, const std::vector<Piece>& pieces, const std::vector<Round>& rounds,
+                         const std::vector<Dot>& dots, double cap) {
+  cv::Mat covered = cv::Mat::zeros(sheet.height, sheet.width, CV_8U);
+  const int thickness = static_cast<int>(std::lround(2 * sheet.half)) + 3;
+  for (const Piece& p : pieces) {
+    if (p.length() < 1.5 * cap) continue;  // a letter's own bar read as a piece
+    const P2 a = p.at(ink_end(sheet, p, dots, cap, false)), b = p.at(ink_end(sheet, p, dots, cap, true));
+    cv::line(covered, cv::Point2d(a.x - 0.5, a.y - 0.5), cv::Point2d(b.x - 0.5, b.y - 0.5), 255, thickness);
+  }
+  for (const Round& r : rounds)
+    cv::circle(covered, cv::Point2d(r.centre.x - 0.5, r.centre.y - 0.5), static_cast<int>(std::lround(r.radius)), 255,
+               thickness);
+  for (const Dot& d : dots)
+    cv::circle(covered, cv::Point2d(d.at.x - 0.5, d.at.y - 0.5), static_cast<int>(std::ceil(d.radius + 1)), 255,
+               cv::FILLED);
+  return covered;
+}
 
 bool in_run(char c, std::size_t count) {
   return c == 'O' || static_cast<std::size_t>(c - 'A') < count + 1;
@@ -681,6 +703,7 @@ std::optional<LetterFont> read_names_by_font(Sheet& sheet, const std::vector<Pie
       if (k != l && fit.scores[k] > other) other = fit.scores[k], other_letter = k;
     Glyph g = place.glyph >= 0 ? sheet.glyphs[static_cast<std::size_t>(place.glyph)] : Glyph{};
     const double margin = fit.scores[l] - other;
+    if (place.glyph >= 0 && !g.by_font) g.classifier_text = g.text, g.classifier_confidence = g.confidence;
     g.text = candidates[l];
     g.box = fit.boxes[l];
     g.centre = {g.box.x + g.box.width / 2.0, g.box.y + g.box.height / 2.0};

@@ -261,9 +261,9 @@ constexpr const char* kFigureThreeTen = R"({"id":"tangram-medium-3-10","frame":{
 
 TEST(ReaderLetters, TwoLettersTheClassifierAndTheFontBothReadAreNotInDoubtOfASwap) {
   // In noise, saved as JPEG, the font draws item 3-10's O and D each within a few hundredths of
-  // the other letter (O 0.72, D 0.54 as confidences), and the two points were in doubt of being the other way
-  // round; the classifier read each glyph's ink as its letter nearly surely: two independent reads
-  // agree at both places. Fails without the rule (the swap doubt).
+  // the other letter (O 0.72, D 0.54 as confidences), and the two points were in doubt of being
+  // the other way round; the classifier read each glyph's ink as its letter nearly surely: two
+  // independent reads agree at both places. Fails without the rule (the swap doubt).
   const Scene truth = scene_of(kFigureThreeTen);
   RenderOptions options;
   options.noise.gaussian_sigma = 12;

@@ -2,12 +2,14 @@
 // the public GePBench engine, reproduced by hand, must be flagged.
 #include "geometry/relations.hpp"
 #include "geometry/conics.hpp"
+#include "geometry/relations/engine.hpp"
 
 #include <geotruth/audit.hpp>
 #include <geotruth/input.hpp>
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 
 using namespace geotruth;
@@ -551,4 +553,21 @@ TEST(Relations, ARayTangentToACircleIsTangentOnly) {
   ASSERT_EQ(audit.verdicts.size(), 1u);
   EXPECT_EQ(audit.verdicts[0].verdict, Verdict::ok);
   EXPECT_EQ(audit.verdicts[0].truth, "B");
+}
+
+// A curve is traced by chords within 1e-5 units of it: a chord over a step h stays within
+// bend·h²/8 of its arc, so a unit circle's turn takes ⌈2π / √(8e-5)⌉ = 703 steps. A spiral whose
+// exact parameters lie past the doubles (1e308 and more: the fuzz corpus's
+// `spiral-past-the-doubles`) made the count infinite, and its cast to int undefined (INT_MIN on
+// x86, clamped to one chord); such a trace takes the most steps, and none is NaN.
+TEST(Relations, ACurveIsTracedInStepsAnIntHoldsWhateverItsSize) {
+  using geometry::relations::trace_steps;
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(trace_steps(2 * M_PI, 1, 8), 703);
+  EXPECT_EQ(trace_steps(0.001, 1, 8), 8);
+  EXPECT_EQ(trace_steps(1e300, 1e300, 1), 4000);
+  EXPECT_EQ(trace_steps(6, kInf, 1), 4000);
+  EXPECT_EQ(trace_steps(kInf, 1, 1), 4000);
+  EXPECT_EQ(trace_steps(0, kInf, 1), 1);  // 0 / 0: no span to trace
+  EXPECT_EQ(trace_steps(-kInf, 1, 8), 8);
 }

@@ -88,6 +88,12 @@ struct View {
 
 View view_of(const Shape& shape, const Frame& frame);
 
+/// How many chords trace a curve whose second derivative is at most `bend` over a parameter span
+/// `span` within 1e-5 frame units of it (a chord over a step h stays within bend·h²/8 of its arc):
+/// between `fewest` and 4,000, and 4,000 for a span or bend past the doubles (an exact parameter
+/// of 1e308 and more), which no int could hold.
+int trace_steps(double span, double bend, int fewest);
+
 /// A circle or an ellipse as conics.hpp takes it.
 inline ExactEllipse conic_of(const View& v) {
   return {*v.centre, v.ra, v.rb, v.e1, v.e2};

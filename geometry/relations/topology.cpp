@@ -162,8 +162,8 @@ struct Traced {
 
 void add_curve_trace(Traced& t, const D2& centre, double ra, double rb, const D2& e1, const D2& e2, double from,
                      double sweep, std::vector<D2> prefix = {}, std::vector<D2> suffix = {}) {
-  const double bend = std::max(ra, rb), h0 = std::sqrt(8e-5 / std::max(bend, 1e-12));
-  const int steps = std::clamp(static_cast<int>(std::ceil(sweep / h0)), 8, 4000);
+  const double bend = std::max(ra, rb);
+  const int steps = trace_steps(sweep, bend, 8);
   const double h = sweep / steps;
   std::vector<D2> line = std::move(prefix);
   for (int k = 0; k <= steps; ++k) {

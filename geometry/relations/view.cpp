@@ -78,7 +78,7 @@ void trace_spiral(const SpiralShape& g, View& v) {
   const double omega = std::abs(to_double(g.sin_omega)), T = std::max(0.0, to_double(g.max_theta));
   const double r_max = std::abs(a) + (std::abs(b) + eps) * T, r1_max = std::abs(b) + eps + eps * omega * T;
   const double r2_max = 2 * eps * omega + eps * omega * omega * T, bend = r_max + 2 * r1_max + r2_max;
-  const int steps = std::clamp(static_cast<int>(std::ceil(T / std::sqrt(8e-5 / std::max(bend, 1e-12)))), 1, 4000);
+  const int steps = trace_steps(T, bend, 1);
   const double h = T / steps, cx = to_double(g.center.x), cy = to_double(g.center.y);
   const double phi = to_double(g.sin_phi), signed_eps = to_double(g.sin_eps), signed_omega = to_double(g.sin_omega);
   for (int k = 0; k <= steps; ++k) {  // spiral_radius, with the parameters converted once
@@ -89,6 +89,13 @@ void trace_spiral(const SpiralShape& g, View& v) {
 }
 
 }  // namespace
+
+int trace_steps(double span, double bend, int fewest) {
+  constexpr int kMost = 4000;
+  const double wanted = std::ceil(span / std::sqrt(8e-5 / std::max(bend, 1e-12)));
+  if (!(wanted > fewest)) return fewest;  // NaN too: a span of 0 over an infinite bend
+  return wanted >= kMost ? kMost : static_cast<int>(wanted);
+}
 
 View view_of(const Shape& s, const Frame& frame) {
   View v;

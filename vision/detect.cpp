@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <geotruth/work_limit.hpp>
+#include <numbers>
 
 #include "vision/detectors.hpp"
 #include "vision/figure.hpp"
@@ -13,8 +14,6 @@
 #include "vision/pixels.hpp"
 
 namespace geotruth::vision {
-
-constexpr double kPi = 3.14159265358979323846;
 
 // Letters and digits: ink components about the size of a label, not long strokes or specks.
 // `compact` tells the glyphs that are not a bar (a dash of a dashed line looks like an "I").
@@ -43,10 +42,10 @@ namespace {
 
 // Share of the ellipse's outline that has ink within a pixel.
 double ink_support(const Detections::Ellipse& e, const cv::Mat& ink) {
-  const int n = std::clamp(static_cast<int>(2 * kPi * e.a / 2), 24, 720);
+  const int n = std::clamp(static_cast<int>(2 * std::numbers::pi * e.a / 2), 24, 720);
   const EllipsePoints outline(e);
   int hits = 0;
-  for (int k = 0; k < n; ++k) hits += ink_within_pixel(ink, outline.at(2 * kPi * k / n));
+  for (int k = 0; k < n; ++k) hits += ink_within_pixel(ink, outline.at(2 * std::numbers::pi * k / n));
   return static_cast<double>(hits) / n;
 }
 
@@ -104,8 +103,8 @@ std::vector<cv::Vec6d> ellipses_from_arcs(const cv::Mat& framed) {
       if (bulge >= 3) arcs.push_back(piece);
     };
     for (std::size_t k = kStep; k + kStep < chain.size(); ++k) {
-      const double turn = std::remainder(direction(k, k + kStep) - direction(k - kStep, k), 2 * kPi);
-      if (std::abs(turn) > 35 * kPi / 180) {
+      const double turn = std::remainder(direction(k, k + kStep) - direction(k - kStep, k), 2 * std::numbers::pi);
+      if (std::abs(turn) > 35 * std::numbers::pi / 180) {
         flush(k);
         start = k + 1;
         k += kStep;
@@ -119,7 +118,7 @@ std::vector<cv::Vec6d> ellipses_from_arcs(const cv::Mat& framed) {
     const double ax = fit.size.width / 2, by = fit.size.height / 2, a = std::max(ax, by), b = std::min(ax, by);
     if (!(b > 2) || !std::isfinite(a) || a > std::max(framed.cols, framed.rows)) return;
     // Each point's offset from the fit: its radial offset in the ellipse's own frame.
-    const double t = fit.angle * kPi / 180, c = std::cos(t), s = std::sin(t);
+    const double t = fit.angle * std::numbers::pi / 180, c = std::cos(t), s = std::sin(t);
     double sum = 0;
     for (const cv::Point& p : points) {
       const double x = (p.x - fit.center.x) * c + (p.y - fit.center.y) * s;
@@ -144,7 +143,7 @@ std::vector<cv::Vec6d> ellipses_from_arcs(const cv::Mat& framed) {
            std::hypot(boxes[i].width, boxes[i].height) + std::hypot(boxes[j].width, boxes[j].height);
   };
   for (std::size_t i = 0; i < arcs.size(); ++i) {
-    const double r = arcs[i].size() / (2 * kPi);
+    const double r = arcs[i].size() / (2 * std::numbers::pi);
     if (arcs[i].size() >= 60 || cv::norm(arcs[i].front() - arcs[i].back()) <= std::max(3.0, r / 4)) propose(arcs[i]);
     charge_time(arcs.size() - i);
     for (std::size_t j = i + 1; j < arcs.size(); ++j) {
@@ -257,7 +256,7 @@ std::vector<Detections::Contour> polygons_of(const std::vector<std::vector<cv::P
 
 double ellipse_distance(P2 p, const Detections::Ellipse& e) {
   // Distance along the ray from the centre: exact for circles, close enough to filter segments.
-  const double t = e.angle_deg * kPi / 180, dx = p.x - e.center.x, dy = p.y - e.center.y;
+  const double t = e.angle_deg * std::numbers::pi / 180, dx = p.x - e.center.x, dy = p.y - e.center.y;
   const double u = dx * std::cos(t) + dy * std::sin(t), v = -dx * std::sin(t) + dy * std::cos(t);
   const double rho = std::hypot(u, v);
   if (rho == 0) return e.b;
@@ -278,7 +277,7 @@ std::vector<P2> find_arrowheads(const cv::Mat& ink) {
     if (area < 20 || perimeter <= 0) continue;
     std::vector<cv::Point2f> triangle;
     const double triangle_area = cv::minEnclosingTriangle(c, triangle);
-    const double circularity = 4 * kPi * area / (perimeter * perimeter);
+    const double circularity = 4 * std::numbers::pi * area / (perimeter * perimeter);
     if (triangle_area <= 0 || area / triangle_area < 0.65 || circularity > 0.85) continue;
     const cv::Moments m = cv::moments(c);
     heads.push_back({m.m10 / m.m00, m.m01 / m.m00});

@@ -6,12 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 
 namespace geotruth::vision {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr int kMaxSide = 16384;
 
 // Frame units → image pixels: one uniform scale, the frame's origin corner at `offset`, y-up
@@ -32,7 +32,7 @@ struct Transform {
 // Segments for a chord error of at most 0.05 px on a curve of radius r px.
 int segments_for_radius(double r) {
   if (r <= 0.1) return 16;
-  return std::clamp(static_cast<int>(std::ceil(kPi / std::acos(1 - 0.05 / r))), 16, 20000);
+  return std::clamp(static_cast<int>(std::ceil(std::numbers::pi / std::acos(1 - 0.05 / r))), 16, 20000);
 }
 
 class Builder {
@@ -97,12 +97,12 @@ class Builder {
   // An arc (or whole curve) of the ellipse centre + (a cos t, b sin t) rotated by `rot`, all in
   // frame units, for t from t0 to t1 degrees.
   std::vector<P2> ellipse_path(const Vec2& center, double a, double b, double rot_deg, double t0, double t1) {
-    const double cx = to_double(center.x), cy = to_double(center.y), rot = rot_deg * kPi / 180;
+    const double cx = to_double(center.x), cy = to_double(center.y), rot = rot_deg * std::numbers::pi / 180;
     const int n = std::max(
         2, static_cast<int>(std::ceil(segments_for_radius(tf_.length(std::max(a, b))) * std::abs(t1 - t0) / 360)));
     std::vector<P2> path;
     for (int k = 0; k <= n; ++k) {
-      const double t = (t0 + (t1 - t0) * k / n) * kPi / 180, x = a * std::cos(t), y = b * std::sin(t);
+      const double t = (t0 + (t1 - t0) * k / n) * std::numbers::pi / 180, x = a * std::cos(t), y = b * std::sin(t);
       path.push_back(tf_(cx + x * std::cos(rot) - y * std::sin(rot), cy + x * std::sin(rot) + y * std::cos(rot)));
     }
     return path;
@@ -166,7 +166,7 @@ class Builder {
             Curve c;
             c.element = shape.id, c.category = "sectors", c.closed = true, c.dashed = dashed;
             auto arc_end = [&](double deg) {  // an irrational point: its offset through one double
-              const double t = deg * kPi / 180;
+              const double t = deg * std::numbers::pi / 180;
               return Vec2{g.center.x + Rational(r * std::cos(t)), g.center.y + Rational(r * std::sin(t))};
             };
             c.straights = {add_straight(shape.id, g.center, arc_end(t0)),
@@ -279,7 +279,7 @@ class Builder {
     P2 best = at;
     double best_clearance = -1;
     for (int k = 0; k < 8; ++k) {  // east first, then counter-clockwise on screen
-      const double t = k * kPi / 4;
+      const double t = k * std::numbers::pi / 4;
       const P2 c{at.x + d * std::cos(t), at.y - d * std::sin(t)};
       const double inside = c.x > 0 && c.y > 0 && c.x < fig_.width && c.y < fig_.height ? 0 : 1e3;
       const double score = clearance(c) - inside;

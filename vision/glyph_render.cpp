@@ -7,13 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <numbers>
 
 #include "vision/noise.hpp"
 
 namespace geotruth::vision {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 using SurfacePtr = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>;
 using ContextPtr = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>;
 
@@ -57,7 +57,7 @@ Layout lay_out(cairo_t* cr, const SheetText& text) {
 // The text's frame in the sheet: centred on `at`, rotated about it.
 void place(cairo_t* cr, const SheetText& text, const Layout& layout) {
   cairo_translate(cr, text.at.x, text.at.y);
-  cairo_rotate(cr, -text.rotation_deg * kPi / 180);
+  cairo_rotate(cr, -text.rotation_deg * std::numbers::pi / 180);
   cairo_translate(cr, -(layout.x0 + layout.x1) / 2, -(layout.y0 + layout.y1) / 2);
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "vision/glyph_render.hpp"
 #include "vision/glyphs.hpp"
@@ -13,8 +14,6 @@
 
 namespace geotruth::vision {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 double uniform(Random& r, double lo, double hi) {
   return lo + (hi - lo) * r.uniform();
@@ -27,25 +26,25 @@ SheetStroke random_mark(Random& r, PixelPoint c, double size) {
   SheetStroke s;
   s.width = uniform(r, 1, std::max(1.5, 0.12 * size));
   const int kind = static_cast<int>(r.next() % 6);
-  const double turn = uniform(r, 0, 2 * kPi);
+  const double turn = uniform(r, 0, 2 * std::numbers::pi);
   auto at = [&](double x, double y, double angle) {
     return PixelPoint{c.x + x * std::cos(angle) - y * std::sin(angle), c.y + x * std::sin(angle) + y * std::cos(angle)};
   };
   switch (kind) {
     case 0: {  // a dot
       const double radius = uniform(r, 1.2, std::max(1.5, 0.22 * size));
-      for (int k = 0; k < 24; ++k) s.path.push_back(at(radius, 0, 2 * kPi * k / 24));
+      for (int k = 0; k < 24; ++k) s.path.push_back(at(radius, 0, 2 * std::numbers::pi * k / 24));
       s.filled = true;
       break;
     }
     case 1: {  // a straight piece 30°–60° off the horizontal
       const double half = uniform(r, 0.25, 0.6) * size,
-                   angle = (r.uniform() < 0.5 ? 1 : -1) * uniform(r, 30, 60) * kPi / 180;
+                   angle = (r.uniform() < 0.5 ? 1 : -1) * uniform(r, 30, 60) * std::numbers::pi / 180;
       s.path = {at(-half, 0, angle), at(half, 0, angle)};
       break;
     }
     case 2: {  // an arc of at most 80°
-      const double radius = uniform(r, 0.5, 1.5) * size, span = uniform(r, 30, 80) * kPi / 180;
+      const double radius = uniform(r, 0.5, 1.5) * size, span = uniform(r, 30, 80) * std::numbers::pi / 180;
       const PixelPoint centre = at(-radius, 0, turn);
       for (int k = 0; k <= 12; ++k) {
         const double a = turn - span / 2 + span * k / 12;
@@ -60,13 +59,13 @@ SheetStroke random_mark(Random& r, PixelPoint c, double size) {
       break;
     }
     case 4: {  // a right-angle mark, its corner anywhere but at the bottom left (an L)
-      const double side = uniform(r, 0.3, 0.7) * size, angle = uniform(r, 30, 330) * kPi / 180;
+      const double side = uniform(r, 0.3, 0.7) * size, angle = uniform(r, 30, 330) * std::numbers::pi / 180;
       s.path = {at(0, -side, angle), at(0, 0, angle), at(side, 0, angle)};
       break;
     }
     default: {  // a bend of a stroke: two pieces at 100°–160°, opening downwards or sideways
-      const double arm = uniform(r, 0.3, 0.6) * size, bend = uniform(r, 100, 160) * kPi / 180;
-      const double angle = uniform(r, -60, 60) * kPi / 180;
+      const double arm = uniform(r, 0.3, 0.6) * size, bend = uniform(r, 100, 160) * std::numbers::pi / 180;
+      const double angle = uniform(r, -60, 60) * std::numbers::pi / 180;
       s.path = {at(-arm, 0, angle), at(0, 0, angle), at(-arm * std::cos(bend), arm * std::sin(bend), angle)};
       break;
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <numbers>
 #include <numeric>
 
 namespace geotruth::vision {
@@ -97,7 +98,7 @@ void apply_noise(Image& image, const Figure& fig, const RenderOptions& options, 
   const std::size_t n = static_cast<std::size_t>(image.width) * image.height;
   for (int k = 0; k < noise.disturb_strokes; ++k) {
     const P2 a{random.uniform() * image.width, random.uniform() * image.height};
-    const double t = random.uniform() * 3.14159265358979323846, len = (0.1 + 0.3 * random.uniform()) * image.width;
+    const double t = random.uniform() * std::numbers::pi, len = (0.1 + 0.3 * random.uniform()) * image.width;
     erase_stroke(image, a, {a.x + len * std::cos(t), a.y + len * std::sin(t)}, 1.5 * options.stroke_width);
   }
   if (noise.perlin > 0) {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <string>
 
 #include "vision/figure.hpp"
@@ -22,7 +23,7 @@ class Random {
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  ///< [0, 1)
   double normal() {                                                           ///< Box–Muller
     const double u = 1 - uniform(), v = uniform();
-    return std::sqrt(-2 * std::log(u)) * std::cos(2 * 3.14159265358979323846 * v);
+    return std::sqrt(-2 * std::log(u)) * std::cos(2 * std::numbers::pi * v);
   }
 
  private:

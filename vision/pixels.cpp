@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <numeric>
 #include <stdexcept>
 
 namespace geotruth::vision {
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kAngleTolDeg = 2, kDistanceTolPx = 3;
 using P2 = PixelPoint;
 }  // namespace
@@ -47,7 +47,7 @@ std::vector<Detections::Line> cluster_segments(const std::vector<Detections::Seg
     Group* home = nullptr;
     for (auto& g : groups) {
       const double cos_angle = std::abs(ux * g.ux + uy * g.uy);
-      if (cos_angle < std::cos(kAngleTolDeg * kPi / 180)) continue;
+      if (cos_angle < std::cos(kAngleTolDeg * std::numbers::pi / 180)) continue;
       auto off = [&](P2 p) { return std::abs(-(p.x - g.origin.x) * g.uy + (p.y - g.origin.y) * g.ux); };
       if (off(s.a) <= kDistanceTolPx && off(s.b) <= kDistanceTolPx) {
         home = &g;
@@ -59,9 +59,9 @@ std::vector<Detections::Line> cluster_segments(const std::vector<Detections::Seg
       home = &groups.back();
       double theta = std::atan2(ux, -uy);  // the normal's angle
       double rho = s.a.x * std::cos(theta) + s.a.y * std::sin(theta);
-      if (theta < 0) theta += kPi, rho = -rho;
-      if (theta >= kPi) theta -= kPi, rho = -rho;
-      home->line.theta_deg = theta * 180 / kPi, home->line.rho = rho;
+      if (theta < 0) theta += std::numbers::pi, rho = -rho;
+      if (theta >= std::numbers::pi) theta -= std::numbers::pi, rho = -rho;
+      home->line.theta_deg = theta * 180 / std::numbers::pi, home->line.rho = rho;
     }
     for (P2 p : {s.a, s.b}) {
       const double t = (p.x - home->origin.x) * home->ux + (p.y - home->origin.y) * home->uy;

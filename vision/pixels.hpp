@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <geotruth/vision.hpp>
+#include <numbers>
 #include <vector>
 
 namespace geotruth::vision {
@@ -35,7 +36,7 @@ class EllipsePoints {
   }
 
  private:
-  static constexpr double kDegree = 3.14159265358979323846 / 180;
+  static constexpr double kDegree = std::numbers::pi / 180;
   const Detections::Ellipse& e_;
   double cos_, sin_;
 };

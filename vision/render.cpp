@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <numbers>
 #include <vector>
 
 #include "vision/figure.hpp"
@@ -94,7 +95,7 @@ Image render(const Scene& scene, const RenderOptions& options) {
     cairo_fill(cr);
   }
   for (const Dot& dot : fig.dots) {
-    cairo_arc(cr, dot.at.x, dot.at.y, std::max(2.0, 1.25 * w), 0, 2 * 3.14159265358979323846);
+    cairo_arc(cr, dot.at.x, dot.at.y, std::max(2.0, 1.25 * w), 0, 2 * std::numbers::pi);
     cairo_fill(cr);
   }
   if (options.draw_labels) {

@@ -20,6 +20,7 @@
 #include <geotruth/work_limit.hpp>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <optional>
 #include <string_view>
 
@@ -34,8 +35,6 @@ bool shaped_as_its_capital(char c) {
   return std::string_view("cosvwxz").find(static_cast<char>(std::tolower(static_cast<unsigned char>(c)))) !=
          std::string_view::npos;
 }
-
-constexpr double kPi = 3.14159265358979323846;
 
 // Letters are looked for up to this many letter heights from their point (AlphaGeometry's farthest
 // placement on its largest canvases is about 10).
@@ -159,12 +158,12 @@ std::vector<Attachment> attach_letters(const std::vector<Glyph>& glyphs, const s
   auto penalty = [&](const Glyph& g, const ReadPoint& p) {
     double cost = dotted && p.dot < 0 ? 2.0 : 0.0;
     const double towards = std::atan2(g.centre.y - p.at.y, g.centre.x - p.at.x);
-    double nearest = kPi;
+    double nearest = std::numbers::pi;
     for (const double a : p.leaving) {
-      const double d = std::abs(std::remainder(towards - a, 2 * kPi));
+      const double d = std::abs(std::remainder(towards - a, 2 * std::numbers::pi));
       nearest = std::min(nearest, d);
     }
-    constexpr double kOnStroke = 25 * kPi / 180;
+    constexpr double kOnStroke = 25 * std::numbers::pi / 180;
     if (nearest < kOnStroke) cost += 0.5 * (kOnStroke - nearest) / kOnStroke;
     return cost;
   };

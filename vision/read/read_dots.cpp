@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <numbers>
 
 #include "vision/pixels.hpp"
 #include "vision/read/read.hpp"
@@ -14,8 +15,6 @@
 namespace geotruth::vision::read {
 
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 // How the pixels from (x, y) on where `dt` stays at least `level` (8-connected) reach farther than
 // `reach` from it: not at all (a round blob), on one side (the wedge of two strokes leaving a dot
@@ -88,7 +87,7 @@ Edge edge_of(const Paper& paper, P2 centre, double reach) {
   std::vector<double> crossings;
   constexpr int kRays = 24;
   for (int k = 0; k < kRays; ++k) {
-    const double a = 2 * kPi * k / kRays;
+    const double a = 2 * std::numbers::pi * k / kRays;
     const P2 way{std::cos(a), std::sin(a)};
     double before = core;
     for (double t = 0.25; t <= reach; t += 0.25) {
@@ -210,7 +209,7 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
       continue;
     }
     const Dot dot = measure();
-    if (unexplained < std::max(3.0, 0.1 * kPi * r * r))
+    if (unexplained < std::max(3.0, 0.1 * std::numbers::pi * r * r))
       hidden.push_back(dot);
     else
       dots.push_back(dot);

@@ -13,6 +13,7 @@
 #include <functional>
 #include <geotruth/work_limit.hpp>
 #include <map>
+#include <numbers>
 #include <numeric>
 #include <set>
 
@@ -872,9 +873,9 @@ void complete_letters(std::vector<Glyph>& glyphs, std::vector<Attachment>& attac
     std::vector<cv::Point2d> centres;
     if (placement.ring) {
       const double r = placement.radius;
-      const int n = std::max(12, static_cast<int>(std::ceil(2 * 3.14159265358979323846 * r / step)));
+      const int n = std::max(12, static_cast<int>(std::ceil(2 * std::numbers::pi * r / step)));
       for (int k = 0; k < n; ++k) {
-        const double a = 2 * 3.14159265358979323846 * k / n;
+        const double a = 2 * std::numbers::pi * k / n;
         cv::Point2d c(points[p].at.x + placement.shift.x + r * std::cos(a),
                       points[p].at.y + placement.shift.y + r * std::sin(a));
         if (placement.lower_left) c += cv::Point2d(0.35 * cap, -0.5 * cap);

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <geotruth/work_limit.hpp>
+#include <numbers>
 #include <numeric>
 
 #include "vision/read/points.hpp"
@@ -11,13 +12,11 @@
 namespace geotruth::vision::read {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 bool on_arc(const Round& r, P2 p, double margin_px) {
   if (r.full) return true;
-  double angle = std::atan2(p.y - r.centre.y, p.x - r.centre.x) * 180 / kPi - r.start_deg;
+  double angle = std::atan2(p.y - r.centre.y, p.x - r.centre.x) * 180 / std::numbers::pi - r.start_deg;
   angle = std::fmod(std::fmod(angle, 360) + 360, 360);
-  const double margin_deg = margin_px / std::max(1.0, r.radius) * 180 / kPi;
+  const double margin_deg = margin_px / std::max(1.0, r.radius) * 180 / std::numbers::pi;
   return angle <= r.sweep_deg + margin_deg || angle >= 360 - margin_deg;
 }
 
@@ -95,7 +94,7 @@ void merge_concurrent_points(std::vector<ReadPoint>& points, const std::vector<P
 // all their lines (within `on`) and within four dot radii, the strokes meet at that point: the dot
 // and its strokes join it there.
 void join_wedged_dots(std::vector<ReadPoint>& points, const std::vector<Piece>& pieces, double on, double merge) {
-  constexpr double kWedge = 15 * kPi / 180;
+  constexpr double kWedge = 15 * std::numbers::pi / 180;
   for (std::size_t k = 0; k < points.size(); ++k) {
     const ReadPoint& p = points[k];
     if (p.dot < 0 || p.pieces.size() < 2 || !p.rounds.empty()) continue;
@@ -417,12 +416,12 @@ std::vector<ReadPoint> read_points(const Sheet& sheet, const std::vector<Piece>&
       const Piece& piece = pieces[static_cast<std::size_t>(i)];
       const double t = piece.along(p.at), angle = std::atan2(piece.dir.y, piece.dir.x);
       if (t < piece.t1 - merge) p.leaving.push_back(angle);
-      if (t > piece.t0 + merge) p.leaving.push_back(angle + kPi);
+      if (t > piece.t0 + merge) p.leaving.push_back(angle + std::numbers::pi);
     }
     for (const int c : p.rounds) {
       const Round& r = rounds[static_cast<std::size_t>(c)];
       const double tangent = std::atan2(p.at.x - r.centre.x, -(p.at.y - r.centre.y));
-      p.leaving.push_back(tangent), p.leaving.push_back(tangent + kPi);
+      p.leaving.push_back(tangent), p.leaving.push_back(tangent + std::numbers::pi);
     }
   }
   return points;
@@ -441,7 +440,7 @@ std::optional<P2> least_squares_point(const std::vector<const Piece*>& pieces) {
 
 bool crossing(const Piece& a, const Piece& b, P2& at) {
   const double det = a.dir.x * b.dir.y - a.dir.y * b.dir.x;
-  if (std::abs(det) < std::sin(0.5 * kPi / 180)) return false;
+  if (std::abs(det) < std::sin(0.5 * std::numbers::pi / 180)) return false;
   const double dx = b.origin.x - a.origin.x, dy = b.origin.y - a.origin.y;
   const double t = (dx * b.dir.y - dy * b.dir.x) / det;
   at = a.at(t);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "vision/pixels.hpp"
 #include "vision/read/read.hpp"
@@ -14,7 +15,6 @@
 namespace geotruth::vision::read {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kFullCoverage = 0.9;  // inked along this share of its length: drawn all round
 constexpr double kMinArcDeg = 90;      // a shorter arc is an angle mark (or a straight stroke's bit), not a curve
 
@@ -23,9 +23,9 @@ constexpr double kMinArcDeg = 90;      // a shorter arc is an angle mark (or a s
 std::vector<cv::Point2f> centre_line(const Sheet& sheet, const Detections::Ellipse& e, double band) {
   std::vector<cv::Point2f> out;
   const EllipsePoints outline(e);
-  const int n = std::clamp(static_cast<int>(2 * kPi * e.a), 24, 20000);
+  const int n = std::clamp(static_cast<int>(2 * std::numbers::pi * e.a), 24, 20000);
   for (int k = 0; k < n; ++k) {
-    const double t = 2 * kPi * k / n;
+    const double t = 2 * std::numbers::pi * k / n;
     const P2 p = outline.at(t), q = outline.at(t + 1e-3);
     double nx = q.y - p.y, ny = -(q.x - p.x);
     const double len = std::hypot(nx, ny);
@@ -72,12 +72,12 @@ struct RoundWalk {
 RoundWalk walk_round(const Sheet& sheet, const Detections::Ellipse& e, double tolerance, double gap_max) {
   RoundWalk out;
   const EllipsePoints outline(e);
-  const int n = std::clamp(static_cast<int>(2 * kPi * e.a), 24, 20000);
+  const int n = std::clamp(static_cast<int>(2 * std::numbers::pi * e.a), 24, 20000);
   std::vector<int> state(n);  // 1 ink, 0 paper, -1 unknown or outside
   std::vector<double> peaks;
   int ink = 0, known = 0;
   for (int k = 0; k < n; ++k) {
-    const double t = 2 * kPi * k / n;
+    const double t = 2 * std::numbers::pi * k / n;
     const P2 p = outline.at(t), q = outline.at(t + 1e-3);
     double nx = q.y - p.y, ny = -(q.x - p.x);
     const double len = std::hypot(nx, ny);
@@ -137,7 +137,8 @@ bool ink_follows(const Sheet& sheet, const Detections::Ellipse& e, double band) 
 }  // namespace
 
 P2 Oval::local(P2 p) const {
-  const double t = angle_deg * kPi / 180, c = std::cos(t), s = std::sin(t), dx = p.x - centre.x, dy = p.y - centre.y;
+  const double t = angle_deg * std::numbers::pi / 180, c = std::cos(t), s = std::sin(t), dx = p.x - centre.x,
+               dy = p.y - centre.y;
   return {dx * c + dy * s, -dx * s + dy * c};
 }
 
@@ -156,7 +157,7 @@ bool refit_round(const Sheet& sheet, Detections::Ellipse& e, double band) {
   const double reach = std::max(band, 0.08 * e.a);
   std::vector<cv::Point2f> nearest;
   for (int k = 0; k < 64; ++k) {
-    const double t = 2 * kPi * k / 64;
+    const double t = 2 * std::numbers::pi * k / 64;
     const P2 p{e.center.x + e.a * std::cos(t), e.center.y + e.a * std::sin(t)};
     for (double s = 0; s <= reach; s = s > 0 ? -s : 1 - s) {
       const P2 q{p.x + s * std::cos(t), p.y + s * std::sin(t)};
@@ -205,7 +206,7 @@ void read_arcs(const Sheet& sheet, const std::vector<Detections::Ellipse>& propo
     // the tolerance of many arcs that touch it.
     int explained = 0, samples = 0;
     for (double a = 0; a <= walk.sweep_deg; a += 3) {
-      const double t = (walk.start_deg + a) * kPi / 180;
+      const double t = (walk.start_deg + a) * std::numbers::pi / 180;
       const P2 p{e.center.x + e.a * std::cos(t), e.center.y + e.a * std::sin(t)};
       ++samples;
       bool near = false;
@@ -314,7 +315,7 @@ void read_rounds(const Sheet& sheet, const std::vector<Detections::Ellipse>& pro
     int along = 0;
     const int samples = 72;
     for (int k = 0; k < samples; ++k) {
-      const P2 q = outline.at(2 * kPi * k / samples);
+      const P2 q = outline.at(2 * std::numbers::pi * k / samples);
       along += std::any_of(rounds.begin(), rounds.end(), [&](const Round& r) { return on_round(r, q, tolerance); });
     }
     return along >= samples / 3;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <numeric>
 #include <optional>
 
@@ -16,8 +17,6 @@
 
 namespace geotruth::vision::read {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 Rational px(double v) {
   return Rational(static_cast<long>(std::llround(v * 100))) / 100;
@@ -53,7 +52,8 @@ double regular_gap(const std::vector<Z>& z) {
   double best = std::numeric_limits<double>::infinity();
   for (double turn : {1.0, -1.0}) {
     std::vector<Z> w(n);
-    for (std::size_t k = 0; k < n; ++k) w[k] = std::polar(1.0, turn * 2 * kPi * static_cast<double>(k) / n);
+    for (std::size_t k = 0; k < n; ++k)
+      w[k] = std::polar(1.0, turn * 2 * std::numbers::pi * static_cast<double>(k) / n);
     Z a{};
     for (std::size_t k = 0; k < n; ++k) a += (z[k] - c) * std::conj(w[k]);
     a /= static_cast<double>(n);
@@ -85,14 +85,15 @@ double star_gap(const std::vector<Z>& z) {
       auto tip = [&](std::size_t j) { return z[(2 * j + first) % z.size()] - c; };
       auto inner = [&](std::size_t j) { return z[(2 * j + 1 + first) % z.size()] - c; };
       std::vector<Z> w(n);
-      for (std::size_t j = 0; j < n; ++j) w[j] = std::polar(1.0, turn * 2 * kPi * static_cast<double>(j) / n);
-      const Z half = std::polar(1.0, turn * kPi / static_cast<double>(n));
+      for (std::size_t j = 0; j < n; ++j)
+        w[j] = std::polar(1.0, turn * 2 * std::numbers::pi * static_cast<double>(j) / n);
+      const Z half = std::polar(1.0, turn * std::numbers::pi / static_cast<double>(n));
       Z a{}, b{};
       for (std::size_t j = 0; j < n; ++j) a += tip(j) * std::conj(w[j]), b += inner(j) * std::conj(w[j] * half);
       a /= static_cast<double>(n), b /= static_cast<double>(n);
       if (std::norm(a) == 0) continue;
       const double ratio = (b * std::conj(a)).real() / std::norm(a);
-      if (ratio <= 0 || ratio >= std::cos(kPi / static_cast<double>(n))) continue;
+      if (ratio <= 0 || ratio >= std::cos(std::numbers::pi / static_cast<double>(n))) continue;
       double gap = 0;
       for (std::size_t j = 0; j < n; ++j)
         gap = std::max({gap, std::abs(tip(j) - a * w[j]), std::abs(inner(j) - a * ratio * w[j] * half)});
@@ -162,18 +163,19 @@ std::vector<SectorRead> find_sectors(const Sheet& sheet, const std::vector<Piece
             continue;
           const double ti = std::atan2(fi.y - c.y, fi.x - c.x), tj = std::atan2(fj.y - c.y, fj.x - c.x);
           double sweep = tj - ti;  // from i's end toward +y
-          while (sweep <= 0) sweep += 2 * kPi;
+          while (sweep <= 0) sweep += 2 * std::numbers::pi;
           const double one = arc_coverage(sheet, c, r, ti, sweep, tolerance),
-                       other = arc_coverage(sheet, c, r, tj, 2 * kPi - sweep, tolerance);
+                       other = arc_coverage(sheet, c, r, tj, 2 * std::numbers::pi - sweep, tolerance);
           const bool this_way = one >= 0.9 && other < 0.9, that_way = other >= 0.9 && one < 0.9;
           if (!this_way && !that_way) continue;
           SectorRead sector;
           sector.centre = c, sector.radius = r;
-          sector.start_deg = (this_way ? ti : tj) * 180 / kPi;
-          sector.sweep_deg = (this_way ? sweep : 2 * kPi - sweep) * 180 / kPi;
+          sector.start_deg = (this_way ? ti : tj) * 180 / std::numbers::pi;
+          sector.sweep_deg = (this_way ? sweep : 2 * std::numbers::pi - sweep) * 180 / std::numbers::pi;
           sector.sides[0] = static_cast<int>(i), sector.sides[1] = static_cast<int>(j);
           // A third radius ending on the arc: these are two sectors side by side, not one.
-          const double from = sector.start_deg * kPi / 180, span = sector.sweep_deg * kPi / 180;
+          const double from = sector.start_deg * std::numbers::pi / 180,
+                       span = sector.sweep_deg * std::numbers::pi / 180;
           bool split = false;
           for (std::size_t k = 0; k < pieces.size() && !split; ++k) {
             if (k == i || k == j) continue;
@@ -181,7 +183,7 @@ std::vector<SectorRead> find_sectors(const Sheet& sheet, const std::vector<Piece
               const P2 near = ends(k)[ek], far = ends(k)[1 - ek];
               if (dist(near, c) > merge || std::abs(dist(far, c) - r) > merge) continue;
               double t = std::atan2(far.y - c.y, far.x - c.x) - from;
-              while (t < 0) t += 2 * kPi;
+              while (t < 0) t += 2 * std::numbers::pi;
               split = split || (t > 0.02 && t < span - 0.02);
             }
           }
@@ -206,7 +208,7 @@ struct Arc {
   double radius = 0;
 };
 std::vector<Arc> find_arcs(const std::vector<Piece>& pieces, const std::vector<bool>& taken, double merge) {
-  const double most_turn = 50 * kPi / 180;
+  const double most_turn = 50 * std::numbers::pi / 180;
   const int n = static_cast<int>(pieces.size());
   // The direction a piece runs in when entered by its end `from` (0: at a(), 1: at b()).
   auto heading = [&](int i, int from) { return from == 0 ? pieces[i].dir : P2{-pieces[i].dir.x, -pieces[i].dir.y}; };
@@ -261,7 +263,7 @@ std::vector<Arc> find_arcs(const std::vector<Piece>& pieces, const std::vector<b
         chain.push_back(j), used[j] = true;
         i = j, out = 1 - f;
       }
-      if (chain.size() < 2 || sign_changes > 1 || std::abs(turning) < kPi / 2) continue;
+      if (chain.size() < 2 || sign_changes > 1 || std::abs(turning) < std::numbers::pi / 2) continue;
       Arc arc{chain, {}, std::abs(turning), {}, 0};
       for (std::size_t k = 0; k < chain.size(); ++k) {
         const Piece& piece = pieces[chain[k]];
@@ -307,19 +309,20 @@ SpiralFit fit_spiral(const std::vector<P2>& chain, P2 guess) {
     for (std::size_t k = 1; k < samples.size(); ++k) {
       double step = std::atan2(samples[k].y - c.y, samples[k].x - c.x) -
                     std::atan2(samples[k - 1].y - c.y, samples[k - 1].x - c.x);
-      step -= 2 * kPi * std::round(step / (2 * kPi));
+      step -= 2 * std::numbers::pi * std::round(step / (2 * std::numbers::pi));
       psi[k] = psi[k - 1] + step;
     }
     const bool mirrored = psi.back() < psi.front();
     const double r_in = dist(samples.front(), c);
     const double sense = mirrored ? -1 : 1;
-    const double start = std::fmod(sense * psi[0] + 4 * kPi, 2 * kPi);  // θ of the inner end, first turn
+    const double start =
+        std::fmod(sense * psi[0] + 4 * std::numbers::pi, 2 * std::numbers::pi);  // θ of the inner end, first turn
     const double n = static_cast<double>(samples.size());
     std::vector<double> theta(samples.size());
     for (int turns = 0; turns <= 6; ++turns) {
       double sx = 0, sy = 0, sxx = 0, sxy = 0;
       for (std::size_t k = 0; k < samples.size(); ++k) {
-        theta[k] = start + 2 * kPi * turns + sense * (psi[k] - psi[0]);
+        theta[k] = start + 2 * std::numbers::pi * turns + sense * (psi[k] - psi[0]);
         const double r = dist(samples[k], c);
         sx += theta[k], sy += r, sxx += theta[k] * theta[k], sxy += theta[k] * r;
       }
@@ -347,12 +350,12 @@ SpiralFit fit_spiral(const std::vector<P2>& chain, P2 guess) {
 // θ of the turn of `spiral` within `tolerance` of q, radially, up to `most` (by default a turn past
 // the spiral's end).
 std::optional<double> spiral_theta(const SpiralFit& spiral, P2 q, double tolerance, double most = -1) {
-  if (most < 0) most = spiral.theta_end + 2 * kPi;
+  if (most < 0) most = spiral.theta_end + 2 * std::numbers::pi;
   const double r = dist(q, spiral.centre);
   double psi = std::atan2(q.y - spiral.centre.y, q.x - spiral.centre.x);
   if (spiral.mirrored) psi = -psi;
-  psi = std::fmod(psi + 4 * kPi, 2 * kPi);
-  for (double theta = psi; theta <= most; theta += 2 * kPi)
+  psi = std::fmod(psi + 4 * std::numbers::pi, 2 * std::numbers::pi);
+  for (double theta = psi; theta <= most; theta += 2 * std::numbers::pi)
     if (std::abs(r - spiral.a - spiral.b * theta) <= tolerance) return theta;
   return std::nullopt;
 }
@@ -392,14 +395,15 @@ std::vector<std::pair<SpiralFit, std::vector<int>>> find_spirals(const std::vect
     // the costly step, and most pictures' arcs are a polygon's corners or a sector's).
     double left = 0;
     for (std::size_t j = 0; j < arcs.size(); ++j) left += used[j] ? 0 : arcs[j].turning;
-    if (left <= 2.3 * kPi) break;
+    if (left <= 2.3 * std::numbers::pi) break;
     std::vector<int> near;
     for (std::size_t j = 0; j < arcs.size(); ++j)
       if (!used[j] &&
           dist(arcs[seed].centre, arcs[j].centre) <= std::min(arcs[seed].radius, arcs[j].radius) / 3 + merge)
         near.push_back(static_cast<int>(j));
     // The seed alone when it turns enough to fix a spiral by itself (half a turn).
-    const SpiralFit first = fit_to(arcs[seed].turning >= kPi ? std::vector<int>{seed} : near, arcs[seed].centre);
+    const SpiralFit first =
+        fit_to(arcs[seed].turning >= std::numbers::pi ? std::vector<int>{seed} : near, arcs[seed].centre);
     if (first.b <= 0) continue;
     std::vector<int> on;
     double turning = 0;
@@ -409,11 +413,11 @@ std::vector<std::pair<SpiralFit, std::vector<int>>> find_spirals(const std::vect
       for (const P2& q : arcs[j].samples) close += spiral_theta(first, q, tolerance).has_value();
       if (close >= 0.8 * arcs[j].samples.size()) on.push_back(static_cast<int>(j)), turning += arcs[j].turning;
     }
-    if (turning <= 2.3 * kPi) continue;
+    if (turning <= 2.3 * std::numbers::pi) continue;
     const SpiralFit fit = fit_to(on, first.centre);
     if (std::getenv("GEOTRUTH_READER_DEBUG"))
       std::fprintf(stderr, "spiral about (%.1f, %.1f): %zu arcs, %.2f turns, b %.2f, rms %.2f px\n", fit.centre.x,
-                   fit.centre.y, on.size(), turning / (2 * kPi), fit.b, fit.rms);
+                   fit.centre.y, on.size(), turning / (2 * std::numbers::pi), fit.b, fit.rms);
     if (fit.b <= 0 || fit.rms > tolerance) continue;
     // Its arcs, and any other mostly on it (an arc read twice, a stretch of a crossing stroke).
     for (std::size_t j = 0; j < arcs.size(); ++j) {
@@ -488,14 +492,14 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
     if ((start - end) % 3600 == 0) continue;
     if (taken[sector.sides[0]] || taken[sector.sides[1]]) continue;
     taken[sector.sides[0]] = taken[sector.sides[1]] = true;
-    const double from = sector.start_deg * kPi / 180, span = sector.sweep_deg * kPi / 180;
+    const double from = sector.start_deg * std::numbers::pi / 180, span = sector.sweep_deg * std::numbers::pi / 180;
     for (std::size_t i = 0; i < pieces.size(); ++i) {
       if (taken[i]) continue;
       int samples = 0, along = 0;
       for (double t = pieces[i].t0; t <= pieces[i].t1; t += 2, ++samples) {
         const P2 q = pieces[i].at(t);
         double angle = std::atan2(q.y - sector.centre.y, q.x - sector.centre.x) - from;
-        while (angle < 0) angle += 2 * kPi;
+        while (angle < 0) angle += 2 * std::numbers::pi;
         along += std::abs(dist(q, sector.centre) - sector.radius) <= on_arc && angle <= span + 0.05;
       }
       if (samples > 0 && along >= 0.7 * samples) taken[i] = true;
@@ -533,8 +537,8 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
         double last = 0;
         for (double t = pieces[i].t0; t <= pieces[i].t1; t += 2, ++all) {
           const P2 q = pieces[i].at(t);
-          inside += dist(q, fit.centre) <= fit.a + 2 * kPi * fit.b;
-          if (const auto theta = spiral_theta(fit, q, on_arc, theta_end + 2 * kPi))
+          inside += dist(q, fit.centre) <= fit.a + 2 * std::numbers::pi * fit.b;
+          if (const auto theta = spiral_theta(fit, q, on_arc, theta_end + 2 * std::numbers::pi))
             ++samples_on, last = std::max(last, *theta);
         }
         if (all == 0 || (samples_on < 0.8 * all && inside < all)) continue;
@@ -577,7 +581,7 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
         if (corners[b].ends.size() != 1 || taken[corners[b].ends[0].first]) continue;
         const Piece &p = pieces[corners[a].ends[0].first], &q = pieces[corners[b].ends[0].first];
         P2 x;
-        if (&p == &q || p.sine_to(q) < std::sin(20 * kPi / 180) || !crossing(p, q, x)) continue;
+        if (&p == &q || p.sine_to(q) < std::sin(20 * std::numbers::pi / 180) || !crossing(p, q, x)) continue;
         const double far = std::max(dist(x, corners[a].at), dist(x, corners[b].at));
         if (far < best) best = far, best_a = static_cast<int>(a), best_b = static_cast<int>(b);
       }
@@ -671,7 +675,8 @@ std::vector<ShapeDoubt> add_shapes(const Sheet& sheet, const std::vector<Piece>&
       const P2 prev = corners[fc[(k + fc.size() - 1) % fc.size()]].at, at = corners[fc[k]].at,
                next_at = corners[fc[(k + 1) % fc.size()]].at;
       const double cross = (at.x - prev.x) * (next_at.y - at.y) - (at.y - prev.y) * (next_at.x - at.x);
-      if (std::abs(cross) > std::sin(3 * kPi / 180) * dist(prev, at) * dist(at, next_at)) vertices.push_back(at);
+      if (std::abs(cross) > std::sin(3 * std::numbers::pi / 180) * dist(prev, at) * dist(at, next_at))
+        vertices.push_back(at);
     }
     return vertices;
   };

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <numeric>
 
 #include "vision/pixels.hpp"
@@ -13,8 +14,6 @@
 
 namespace geotruth::vision::read {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 // Whether piece p lies along round r: 70 % of its samples (2 px apart) on its stroke. A straight
 // bit of a circle's stroke does (its ends may stray by the tolerance); a chord or a crossing line
@@ -206,7 +205,7 @@ std::vector<Piece> read_pieces(const Sheet& sheet, const std::vector<cv::Vec4f>&
   for (const Piece& p : pieces) {
     bool merged = false;
     for (Piece& k : kept) {
-      if (std::abs(p.dir.x * k.dir.x + p.dir.y * k.dir.y) < std::cos(2.0 * kPi / 180)) continue;
+      if (std::abs(p.dir.x * k.dir.x + p.dir.y * k.dir.y) < std::cos(2.0 * std::numbers::pi / 180)) continue;
       if (std::abs(k.offset(p.a())) > tolerance + 0.5 || std::abs(k.offset(p.b())) > tolerance + 0.5) continue;
       const double a = k.along(p.a()), b = k.along(p.b());
       const double lo = std::min(a, b), hi = std::max(a, b);
@@ -282,10 +281,10 @@ void drop_rounds_of_strokes(const Sheet& sheet, std::vector<Round>& rounds, cons
     std::vector<const Piece*> others;
     for (const Piece& p : pieces)
       if (!lies_along(p, r, tolerance)) others.push_back(&p);
-    const int n = std::clamp(static_cast<int>(2 * kPi * r.radius), 24, 20000);
+    const int n = std::clamp(static_cast<int>(2 * std::numbers::pi * r.radius), 24, 20000);
     int known = 0, own = 0;  // samples on the picture and not under a letter; those no other stroke explains
     for (int k = 0; k < n; ++k) {
-      const double a = 2 * kPi * k / n;
+      const double a = 2 * std::numbers::pi * k / n;
       const P2 q{r.centre.x + r.radius * std::cos(a), r.centre.y + r.radius * std::sin(a)};
       if (!sheet.inside(q) || sheet.is_unknown(q)) continue;
       ++known;
@@ -325,10 +324,10 @@ PictureReading measure_wobble(const Sheet& sheet, const std::vector<Piece>& piec
   for (const Round& r : rounds) {
     if (!r.full) continue;
     std::vector<P2> path;
-    const int n = std::clamp(static_cast<int>(2 * kPi * r.radius / 2), 24, 4000);
+    const int n = std::clamp(static_cast<int>(2 * std::numbers::pi * r.radius / 2), 24, 4000);
     for (int k = 0; k < n; ++k)
-      path.push_back(
-          {r.centre.x + r.radius * std::cos(2 * kPi * k / n), r.centre.y + r.radius * std::sin(2 * kPi * k / n)});
+      path.push_back({r.centre.x + r.radius * std::cos(2 * std::numbers::pi * k / n),
+                      r.centre.y + r.radius * std::sin(2 * std::numbers::pi * k / n)});
     paths.push_back(std::move(path)), closed.push_back(true);
   }
   // Crowded: another stroke passes within the tolerance.

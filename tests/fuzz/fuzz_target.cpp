@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/json_reader.hpp"
+#include "round_trip.hpp"
 
 namespace {
 
@@ -45,25 +46,6 @@ std::vector<Scene> read_any(SourceFormat format, std::string_view text, const Li
   return scenes;
 }
 
-// read_scene(write_scene(s)) == s: the written scene reads back as the same scene.
-void check_round_trip(const Scene& scene) {
-  const std::string text = write_scene(scene);
-  const SceneOrError again = read_scene(text);
-  if (const auto* error = std::get_if<InputError>(&again)) {
-    std::fprintf(stderr, "round trip: the written scene does not read back: %s: %s\n%s\n", error->pointer.c_str(),
-                 error->message.c_str(), text.c_str());
-    std::abort();
-  }
-  const Scene& back = std::get<Scene>(again);
-  if (back == scene) return;
-  std::fprintf(stderr, "round trip: differs in%s%s%s%s%s%s%s%s%s\n%s\n", back.frame == scene.frame ? "" : " frame",
-               back.points == scene.points ? "" : " points", back.lines == scene.lines ? "" : " lines",
-               back.circles == scene.circles ? "" : " circles", back.shapes == scene.shapes ? "" : " shapes",
-               back.entities == scene.entities ? "" : " entities", back.links == scene.links ? "" : " links",
-               back.questions == scene.questions ? "" : " questions", back.id == scene.id ? "" : " id", text.c_str());
-  std::abort();
-}
-
 // The JSON reader's fast path accepts only what its exact path accepts, as the same tree.
 void check_json_paths(std::string_view text, const Limits& limits) {
   const auto fast = json::read_fast(text, limits);
@@ -77,7 +59,7 @@ void check_json_paths(std::string_view text, const Limits& limits) {
 }
 
 void exercise(const Scene& scene) {
-  check_round_trip(scene);
+  fuzz::check_round_trip(scene);
   for (const auto mode : {IncidenceMode::declared, IncidenceMode::geometric, IncidenceMode::merged})
     count_figure(scene, build_incidence(scene, mode));
   audit_scene(scene);

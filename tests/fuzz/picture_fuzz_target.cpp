@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "round_trip.hpp"
+
 namespace {
 
 using namespace geotruth;
@@ -60,11 +62,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const InputError&) {  // the work limit: an error record
     return 0;
   }
-  if (const auto invalid = validate(scene)) fail("the scene read is not valid", invalid->pointer + ": " + invalid->message);
-  const std::string text = write_scene(scene);
-  const SceneOrError again = read_scene(text);
-  if (!std::holds_alternative<Scene>(again) || !(std::get<Scene>(again) == scene))
-    fail("the scene read does not read back", text);
+  if (const auto invalid = validate(scene))
+    fail("the scene read is not valid", invalid->pointer + ": " + invalid->message);
+  fuzz::check_round_trip(scene);
   try {
     const WorkBudget budget(limits);
     count_figure(scene, build_incidence(scene, IncidenceMode::merged));

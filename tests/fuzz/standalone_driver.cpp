@@ -91,7 +91,7 @@ std::string mutate(std::string s, const std::vector<std::string>& pool, std::mt1
         s.insert(at, other.substr(from, 1 + pick(std::min<std::size_t>(128, other.size() - from))));
         break;
       }
-      default:  // another format
+      default:                                              // another format
         if (!s.empty()) s[0] = static_cast<char>(pick(6));  // the fuzz target's six formats (kFormats)
     }
   }

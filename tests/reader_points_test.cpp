@@ -66,6 +66,36 @@ TEST(ReaderPoints, AStrokeEndingOnALineBesideACrossingStaysItsOwnPoint) {
   EXPECT_TRUE(at_y);
 }
 
+TEST(ReaderPoints, AStrokeEndingInAnothersInkShortOfTheirJunctionJoinsIt) {
+  // Three strokes meet at V; p comes in 6 degrees off q and was walked only to 12 px short of V,
+  // where its ink parts from q's (12 sin 6° = 1.25 px off q's line). Its end is 12 px from V, past
+  // the 7 px that merges the points of a junction, yet every line passes through V: one point.
+  Sheet sheet;
+  const P2 v{100, 100};
+  const std::vector<Piece> pieces{stroke(v, 60, 0, 80), stroke(v, 66, 12, 80), stroke(v, 180, 0, 80),
+                                  stroke(v, 250, 0, 80)};
+  const auto points = read_points(sheet, pieces, {}, {});
+  const auto near_v = within(points, v, 20);
+  ASSERT_EQ(near_v.size(), 1u);
+  EXPECT_NEAR(near_v[0]->at.x, v.x, 1e-6);
+  EXPECT_NEAR(near_v[0]->at.y, v.y, 1e-6);
+  EXPECT_EQ(near_v[0]->pieces.size(), 4u);
+}
+
+TEST(ReaderPoints, AStrokeEndingShortOfAJunctionInBarePaperStaysItsOwnPoint) {
+  // The same stroke p, its line through V, but no stroke runs beside it to V: the 12 px between
+  // its end and V are paper, so it ends there.
+  Sheet sheet;
+  const P2 v{100, 100};
+  const std::vector<Piece> pieces{stroke(v, 0, 0, 80), stroke(v, 66, 12, 80), stroke(v, 180, 0, 80),
+                                  stroke(v, 250, 0, 80)};
+  const auto points = read_points(sheet, pieces, {}, {});
+  const auto near_v = within(points, v, 20);
+  ASSERT_EQ(near_v.size(), 2u);
+  const P2 end = pieces[1].a();
+  EXPECT_TRUE(std::any_of(near_v.begin(), near_v.end(), [&](const ReadPoint* p) { return dist(p->at, end) < 1e-6; }));
+}
+
 TEST(ReaderPoints, ADotInTheWedgeOfTwoStrokesJoinsThePointBehindItWhereTheyMeet) {
   // Strokes leave C at 83 and 97 degrees; where they overlap, 9 px below C, their ink was read as a
   // dot of radius 3 (Tangram's sketches), and both end at it; a third stroke ends at C. C lies

@@ -60,6 +60,10 @@ check "count --from picture: exit 0" 0 $?
 check "count --from picture: four letters" 1 "$(grep -c '"letters":4' "$tmp/count.jsonl")"
 check "count --from picture: three triangles formed by letters" 1 "$(grep -c '"triangles":3' "$tmp/count.jsonl")"
 check "count --from picture: the band is the picture's" 1 "$(grep -c '"source":"picture"' "$tmp/count.jsonl")"
+check "count --from picture: the picture's band says why" 1 \
+  "$(grep -c '"source":"picture","reason":"read from the picture: strokes' "$tmp/count.jsonl")"
+"$geotruth" count --from picture "$tmp/pics/triangle.png" 2>&1 >/dev/null | grep -q "^bands: each picture's own"
+check "count --from picture: the run's band line names the pictures' own" 0 $?
 "$geotruth" count --from picture "$tmp/pics" --threads 1 >"$tmp/one.jsonl" 2>/dev/null
 "$geotruth" count --from picture "$tmp/pics" --threads 2 >"$tmp/two_threads.jsonl" 2>/dev/null
 check "count --from picture --threads 2: the same records" "" "$(cmp "$tmp/one.jsonl" "$tmp/two_threads.jsonl")"
@@ -71,8 +75,13 @@ check "audit --truth-from picture: exit 0" 0 $?
 check "audit --truth-from picture: verdicts from the picture" 2 "$(grep -c '"truth_source":"picture"' "$tmp/audit/verdicts.jsonl")"
 check "audit --truth-from picture: the triangles counted on the picture" 1 \
   "$(grep '"question":"t"' "$tmp/audit/verdicts.jsonl" | grep -c '"verdict":"ok"')"
+check "audit --truth-from picture: each scene's band is its picture's, with why" 2 \
+  "$(grep -c '"bands":{[^}]*"source":"picture","reason":"read from the picture' "$tmp/audit/scenes.jsonl")"
+check "audit --truth-from picture: the summary gives the pictures' bands" 2 \
+  "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["picture_bands"]["scenes"])' "$tmp/audit/summary.json")"
 "$geotruth" audit "$tmp/scenes.jsonl" -o "$tmp/audit2" >/dev/null 2>&1
 check "audit: truths from the description say so" 2 "$(grep -c '"truth_source":"description"' "$tmp/audit2/verdicts.jsonl")"
+check "audit: scenes judged at the run's band have no band of their own" 0 "$(grep -c '"bands"' "$tmp/audit2/scenes.jsonl")"
 "$geotruth" audit "$tmp/scenes.jsonl" -o "$tmp/audit3" --truth-from picture >/dev/null 2>&1
 check "audit --truth-from picture without --image: usage error" 2 $?
 # An item with only questions and a picture (VisOnlyQA's real files) is answered from its picture.

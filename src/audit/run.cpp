@@ -17,6 +17,8 @@
 #include <ostream>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "audit/error_report.hpp"
 #include "audit/jsonl.hpp"
@@ -117,6 +119,7 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& run_bands, const
   if (!item.raw.key.empty() && item.raw.key != scene.id) out.scene["key"] = item.raw.key;
   if (!audit.difficulty.empty()) out.scene["difficulty"] = audit.difficulty;
   out.scene["hash"] = audit.content_hash;
+  if (own) out.scene["bands"] = bands_json(*own, true);  // the picture's own, not the run's
   if (picture && !picture->image.empty()) out.scene["image"] = picture->image;
   if (picture && !picture->mapping.empty()) out.scene["mapping"] = picture->mapping;
   if (picture) out.overlay = std::move(picture->overlay_png);
@@ -204,6 +207,8 @@ class AuditTally {
     for (const auto& f : r["findings"]) ++findings_by_kind_[f["kind"]];
     std::string difficulty = r.value("difficulty", "");
     if (!difficulty.empty()) ++by_difficulty_[difficulty]["scenes"];
+    if (r.contains("bands") && r["bands"].value("source", "") == "picture")
+      picture_bands_.emplace_back(r["bands"]["eps_num_px"].get<double>(), r["bands"]["eps_vis_px"].get<double>());
     return difficulty;
   }
   // A verdicts.jsonl record, of a scene of `difficulty`.
@@ -238,6 +243,7 @@ class AuditTally {
     records_ += other.records_, errors_ += other.errors_, questions_ += other.questions_;
     pictures_ += other.pictures_, pictures_with_findings_ += other.pictures_with_findings_;
     decided_by_picture_ += other.decided_by_picture_;
+    picture_bands_.insert(picture_bands_.end(), other.picture_bands_.begin(), other.picture_bands_.end());
   }
   // summary.json of the audit in `dir` (whose scenes.jsonl names the duplicates).
   ordered_json summary(const fs::path& dir) && {
@@ -279,6 +285,7 @@ class AuditTally {
                              {"with_findings", pictures_with_findings_},
                              {"questions_decided", decided_by_picture_}};
     if (fs::exists(dir / kBands)) summary["bands"] = ordered_json::parse(std::ifstream(dir / kBands));
+    if (!picture_bands_.empty()) summary["picture_bands"] = picture_bands_summary();
     return summary;
   }
 
@@ -291,6 +298,24 @@ class AuditTally {
   std::size_t records_ = 0, errors_ = 0, questions_ = 0;
   // audit --image: scenes judged against their pictures, those with findings, questions they decided.
   std::size_t pictures_ = 0, pictures_with_findings_ = 0, decided_by_picture_ = 0;
+  // The bands (eps_num, eps_vis) of the scenes read from their pictures, each judged at its own.
+  std::vector<std::pair<double, double>> picture_bands_;
+
+  // The range of the pictures' own bands, and what they are.
+  ordered_json picture_bands_summary() const {
+    auto range = [&](auto member) {
+      std::vector<double> values;
+      for (const auto& band : picture_bands_) values.push_back(band.*member);
+      std::sort(values.begin(), values.end());
+      return ordered_json{{"min", values.front()}, {"median", values[values.size() / 2]}, {"max", values.back()}};
+    };
+    return {{"scenes", picture_bands_.size()},
+            {"eps_num_px", range(&std::pair<double, double>::first)},
+            {"eps_vis_px", range(&std::pair<double, double>::second)},
+            {"reason",
+             "each scene read from its picture is judged at the picture's own band, from its strokes' width and "
+             "wobble (its line in scenes.jsonl gives it and why); \"bands\" is the band of the others"}};
+  }
 };
 
 // Audits one record into its lines, and counts it in `tally`.
@@ -491,6 +516,13 @@ void print_summary(const std::string& dir, std::ostream& out) {
         << " px (" << b["source"].get<std::string>() << ")";
     if (b.contains("reason")) out << ": " << b["reason"].get<std::string>();
     out << "\n";
+  }
+  if (s.contains("picture_bands")) {
+    const auto& p = s["picture_bands"];
+    out << p["scenes"] << " scenes read from their pictures, each at its own band: eps_num "
+        << p["eps_num_px"]["min"].get<double>() << "-" << p["eps_num_px"]["max"].get<double>() << " px (median "
+        << p["eps_num_px"]["median"].get<double>() << "), eps_vis " << p["eps_vis_px"]["min"].get<double>() << "-"
+        << p["eps_vis_px"]["max"].get<double>() << " px (scenes.jsonl gives each and why)\n";
   }
   out << "\n";
   out << std::left << std::setw(22) << "question kind";

@@ -93,6 +93,11 @@ RunBands resolve_bands(const BandRequest& options, std::vector<std::string>& inp
     run.bands = floor;
   }
   char line[160];
+  if (*format == SourceFormat::picture && !fixed) {
+    // picture_bands: each scene read from a picture is judged at the band its strokes set.
+    log << "bands: each picture's own, from its strokes' width and wobble (every record's \"bands\" gives it)\n";
+    return run;
+  }
   std::snprintf(line, sizeof line, "bands: eps_num %.2f px, eps_vis %.2f px (%s)", run.bands.eps_num_px,
                 run.bands.eps_vis_px, run.bands.source.c_str());
   log << line << ": " << run.bands.reason << '\n';

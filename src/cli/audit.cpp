@@ -74,6 +74,9 @@ int audit(AuditCommand command, const BandOptions& bands) {
     throw CLI::ValidationError("--truth-from", "picture needs the pictures: give --image DIR");
   AuditOptions options;
   RunBands run = resolve_bands(bands, command.in, std::cerr);
+  if (command.truth_from == "picture" && run.bands.source != "option")
+    std::cerr << "bands of the truths read from the pictures: each picture's own, from its strokes' width and wobble "
+                 "(scenes.jsonl gives each)\n";
   options.inputs = command.in.inputs;
   options.format = command.in.format();
   options.limits = command.in.limits;

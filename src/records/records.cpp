@@ -78,7 +78,7 @@ ordered_json analyze_record(const Scene& scene, const Bands& run_bands, Incidenc
   const Incidence incidence = build_incidence(scene, mode, bands);
   ordered_json result;
   result["id"] = scene.id;
-  result["bands"] = bands_json(bands);
+  result["bands"] = bands_json(bands, own.has_value());  // a picture's own band says why
   result["scene"] = scene_json(scene);
   result["incidence"] = incidence_json(scene, incidence);
   // The segments, triangles and (convex) quadrilaterals formed by letters, by name.
@@ -105,7 +105,7 @@ ordered_json count_record(const Scene& scene, const Bands& run_bands, IncidenceM
   result["id"] = scene.id;
   result.update(counts_json(counts));
   result["mode"] = mode_name(incidence.mode);
-  result["bands"] = bands_json(bands);
+  result["bands"] = bands_json(bands, own.has_value());  // a picture's own band says why
   std::vector<Finding> findings = incidence.findings;
   findings.insert(findings.end(), counts.findings.begin(), counts.findings.end());
   for (auto& f : picture_doubt_findings(scene)) findings.push_back(std::move(f));

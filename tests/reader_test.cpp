@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <geotruth/audit.hpp>
 #include <geotruth/counts.hpp>
 #include <geotruth/incidence.hpp>
 #include <geotruth/input.hpp>
@@ -360,6 +361,25 @@ TEST(Reader, APictureBandFollowsTheStrokeAndWobble) {
   run.source = "option";  // a band the user gives holds
   EXPECT_FALSE(picture_bands(scene, run));
   EXPECT_FALSE(picture_bands(scene_of(R"({"id":"plain"})"), Bands{}));
+}
+
+TEST(Reader, AnAuditJudgesAPictureReadAtThePicturesBandWhoeverCallsIt) {
+  // C lies 2 px off AB: a clear triangle for no band, too close to call at the default 0.5 / 3 px,
+  // on AB at a picture's 4 / 8 px (no triangle). Score and export call audit_scene with the run's
+  // band, as audit does: the picture's own holds for all.
+  const std::string figure =
+      R"("frame":{"width":640,"height":640},"points":[{"id":"A","at":[100,300]},{"id":"B","at":[500,300]},)"
+      R"({"id":"C","at":[300,302]}],"lines":[{"through":["A","B"]},{"through":["B","C"]},{"through":["C","A"]}],)"
+      R"("questions":[{"id":"t","ask":"count","of":"triangles","answer":"0"}])";
+  const Scene read =
+      scene_of(R"({"id":"read",)" + figure + R"(,"extra":{"picture":{"band":{"eps_num_px":4,"eps_vis_px":8}}}})");
+  const Scene described = scene_of(R"({"id":"described",)" + figure + "}");
+  const Bands run;  // the default band
+  EXPECT_EQ(audit_scene(read, run).verdicts.at(0).verdict, Verdict::ok);
+  EXPECT_EQ(audit_scene(described, run).verdicts.at(0).verdict, Verdict::ambiguous);
+  Bands fixed = run;
+  fixed.source = "option";  // a band the user gives holds for pictures too
+  EXPECT_EQ(audit_scene(read, fixed).verdicts.at(0).verdict, Verdict::ambiguous);
 }
 
 }  // namespace

@@ -101,6 +101,8 @@ struct AuditContext {
 /// scene without it), when one of its facts is about such an element or about a gap the picture
 /// cannot show (pixel_ambiguous, pixel_disagreement), or, for counting, existence and reference
 /// questions, when the picture draws a shape the scene does not (extra_detection).
+/// A scene read from a picture (`import --from picture`) is judged at the picture's own band, from
+/// its strokes, unless `bands` was fixed by option (source "option").
 SceneAudit audit_scene(const Scene& scene, const Bands& bands = {}, const AuditContext& context = {});
 
 }  // namespace geotruth

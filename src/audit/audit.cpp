@@ -303,7 +303,9 @@ bool has_description(const Scene& scene) {
          !scene.entities.empty() || !scene.links.empty() || !scene.arrows.empty() || !scene.layers.empty();
 }
 
-SceneAudit audit_scene(const Scene& scene, const Bands& bands, const AuditContext& context) {
+SceneAudit audit_scene(const Scene& scene, const Bands& run_bands, const AuditContext& context) {
+  const std::optional<Bands> picture_band = picture_bands(scene, run_bands);
+  const Bands& bands = picture_band ? *picture_band : run_bands;
   SceneAudit out;
   std::optional<SceneEvaluator> own;
   SceneEvaluator& evaluator = context.evaluator ? *context.evaluator : own.emplace(scene, bands);

@@ -86,12 +86,11 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& run_bands, const
     at_picture_scale->frame.px_per_unit = Rational(*picture->px_per_unit);
   }
   const Scene& scene = at_picture_scale ? *at_picture_scale : parsed_scene;
-  const std::optional<Bands> own = picture_bands(scene, run_bands);
-  const Bands& bands = own ? *own : run_bands;
+  const std::optional<Bands> own = picture_bands(scene, run_bands);  // audit_scene's band, said with the scene
   SceneAudit audit;
   try {
     const WorkBudget budget(limits.work);
-    audit = audit_scene(scene, bands, {.picture = picture ? &*picture : nullptr});
+    audit = audit_scene(scene, run_bands, {.picture = picture ? &*picture : nullptr});
   } catch (const InputError& limit) {  // the scene's work limit: an error record like a bad one
     return error_audit(item, limit);
   }

@@ -93,7 +93,7 @@ RunBands resolve_bands(const BandRequest& options, std::vector<std::string>& inp
     run.bands = floor;
   }
   char line[160];
-  if (*format == SourceFormat::picture && !fixed) {
+  if (*format == SourceFormat::picture && !fixed && options.pictures_own_band) {
     // picture_bands: each scene read from a picture is judged at the band its strokes set.
     log << "bands: each picture's own, from its strokes' width and wobble (every record's \"bands\" gives it)\n";
     return run;

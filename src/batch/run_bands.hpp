@@ -16,6 +16,9 @@ struct BandRequest {
   std::string mode;                        ///< "" (the dataset's choice), "auto" or "default"
   std::optional<double> eps_num, eps_vis;  ///< a fixed band (source "option")
   double render_size = 0;
+  /// Whether the run judges a scene read from a picture at the picture's own band (count, analyze,
+  /// audit: picture_bands) rather than the run's (crosscheck): the run's band line says which.
+  bool pictures_own_band = true;
 };
 
 /// The band of a run, with the residual evidence of an `auto` band.

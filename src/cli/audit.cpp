@@ -166,9 +166,7 @@ int filter(FilterCommand command, const BandOptions& band_options) {
     const bool judge_picture = !read_from_picture(scene);
     std::optional<PictureEvidence> picture;
     if (pictures && (judge_picture || writer)) picture = pictures(scene, item.raw.key);
-    const std::optional<Bands> own = picture_bands(scene, run.bands);
-    const SceneAudit audit =
-        audit_scene(scene, own ? *own : run.bands, {.picture = picture && judge_picture ? &*picture : nullptr});
+    const SceneAudit audit = audit_scene(scene, run.bands, {.picture = picture && judge_picture ? &*picture : nullptr});
     ordered_json reasons = ordered_json::array();
     for (const auto& v : audit.verdicts) {
       const bool bad = command.policy == "strict" ? v.verdict != Verdict::ok

@@ -172,7 +172,8 @@ ordered_json unchecked_json(const Scene& scene, const RawRecord& record, const B
   return result;
 }
 
-int crosscheck_images(CrosscheckCommand command, const BandOptions& band_options) {
+int crosscheck_images(CrosscheckCommand command, BandOptions band_options) {
+  band_options.pictures_own_band = false;  // a scene is checked at the run's band, read from a picture or not
   const RunBands run = resolve_bands(band_options, command.in, std::cerr);
   const vision::RenderOptions options = command.picture.options(run.bands);
   vision::CrossCheckOptions check_options;

@@ -26,7 +26,10 @@ inline constexpr SubcommandInfo kSubcommands[] = {
     {"analyze", "parse and validate scenes; print each normalized, with its incidence structure and conflicts",
      Executable::geotruth},
     {"count", "Tangram counts: letters, circles, segments and triangles formed by letters", Executable::geotruth},
-    {"import", "convert Geometry3K, PGDP5K, line-list, GePBench or AI2D items to native scenes", Executable::geotruth},
+    {"import",
+     "convert Geometry3K, PGDP5K, line-list, GePBench, AI2D or VisOnlyQA items to native scenes, or read pictures into "
+     "them",
+     Executable::geotruth},
     {"generate", "generate items with questions whose every answer is certified (Tangram, GePBench) or constructed",
      Executable::parallel},
     {"audit", "recompute every answer of a dataset; write verdicts, scene findings, a summary and an HTML report",

@@ -26,6 +26,15 @@ check "import --from picture: evidence and band under extra.picture" 2 "$(grep -
 check "import --from picture: the circle read" 1 "$(grep -c '"circles":\[{"id":"circle1"' "$tmp/read.jsonl")"
 check "import --from picture: four letters read beside the triangle's points" 4 \
   "$(grep '"id":"triangle"' "$tmp/read.jsonl" | grep -o '"letter":{"text"' | wc -l)"
+# --overlay: each picture's reading drawn over it, named after its id; only for pictures.
+"$geotruth" import --from picture "$tmp/pics" --overlay "$tmp/overlays" -o "$tmp/read_again.jsonl" 2>/dev/null
+check "import --from picture --overlay: exit 0" 0 $?
+check "import --from picture --overlay: the same scenes" "" "$(cmp "$tmp/read.jsonl" "$tmp/read_again.jsonl")"
+check "import --from picture --overlay: a PNG per picture" "circle.png triangle.png" \
+  "$(ls "$tmp/overlays" | tr '\n' ' ' | sed 's/ $//')"
+check "import --from picture --overlay: PNG files" "PNG" "$(head -c 4 "$tmp/overlays/triangle.png" | tail -c 3)"
+"$geotruth" import --from geometry3k "$tmp/scenes.jsonl" --overlay "$tmp/no_overlays" >/dev/null 2>&1
+check "import --overlay without --from picture: usage error" 2 $?
 # The scenes read are native scenes: analyze reads them back without an error.
 "$geotruth" analyze "$tmp/read.jsonl" >/dev/null 2>&1
 check "analyze: the scenes read are valid native scenes" 0 $?

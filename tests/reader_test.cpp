@@ -382,5 +382,35 @@ TEST(Reader, AnAuditJudgesAPictureReadAtThePicturesBandWhoeverCallsIt) {
   EXPECT_EQ(audit_scene(read, fixed).verdicts.at(0).verdict, Verdict::ambiguous);
 }
 
+TEST(Reader, AReadingOverlayDrawsWhatWasReadAndCirclesTheDoubts) {
+  // A white picture; the scene read from it: A and B (B in doubt) joined by a line, a crossing _1.
+  const Scene read = scene_of(
+      R"({"id":"o","frame":{"width":200,"height":120},"points":[{"id":"A","at":[40,60]},{"id":"B","at":[160,60]},)"
+      R"({"id":"_1","at":[100,60],"label":false}],"lines":[{"through":["A","_1","B"]}],)"
+      R"("extra":{"picture":{"doubts":[{"kind":"letter_uncertain","elements":["B"],"detail":"B may be R"}]}}})");
+  const Image white{200, 120, std::vector<std::uint8_t>(200 * 120 * 3, 255)};
+  const Image drawn = reading_overlay(read, white);
+  ASSERT_EQ(drawn.width, 200);
+  ASSERT_EQ(drawn.height, 120);
+  auto rgb = [&](int x, int y) {
+    const std::size_t i = 3 * (static_cast<std::size_t>(y) * 200 + static_cast<std::size_t>(x));
+    return std::tuple<int, int, int>{drawn.rgb[i], drawn.rgb[i + 1], drawn.rgb[i + 2]};
+  };
+  const auto [r, g, b] = rgb(70, 60);  // on the line read, between A and the crossing
+  EXPECT_GT(b, r + 60);
+  EXPECT_EQ(rgb(100, 20), std::make_tuple(255, 255, 255));  // paper, nothing read there
+  // B circled in red (1.2 letter heights, 11 px with no glyph read: 13.2 px), A not.
+  int red_near_b = 0, red_near_a = 0;
+  for (int y = 0; y < 120; ++y)
+    for (int x = 0; x < 200; ++x) {
+      const auto [pr, pg, pb] = rgb(x, y);
+      if (pr < 180 || pg > 120 || pb > 120) continue;
+      red_near_b += std::hypot(x - 160.0, y - 60.0) < 16;
+      red_near_a += std::hypot(x - 40.0, y - 60.0) < 16;
+    }
+  EXPECT_GT(red_near_b, 20);
+  EXPECT_EQ(red_near_a, 0);
+}
+
 }  // namespace
 }  // namespace geotruth::vision

@@ -197,4 +197,10 @@ CrossCheck crosscheck(const Scene& scene, const Image& image, const CrossCheckOp
 /// disagreement circled in red.
 Image overlay(const Scene& scene, const Image& image, const CrossCheck& check);
 
+/// What the reader read from `image` (`read`: its scene, read_picture's): the picture faded, the
+/// lines and circles read in blue, each point a blue dot with its name beside it (a point named
+/// without a glyph, by the figure's range, in a lighter blue), unnamed points small and grey, and
+/// each doubtful finding's points circled in red (a stroke in doubt drawn dashed between them).
+Image reading_overlay(const Scene& read, const Image& image);
+
 }  // namespace geotruth::vision

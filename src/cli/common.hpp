@@ -148,7 +148,9 @@ struct CountCommand {
 };
 int count(CountCommand command, const FigureOptions& figure);
 
-int import_scenes(const InputOptions& in, const BatchOptions& batch, const std::string& output);
+/// `overlay_dir` (--from picture): where each picture's reading is drawn over it (reading_overlay).
+int import_scenes(const InputOptions& in, const BatchOptions& batch, const std::string& output,
+                  const std::string& overlay_dir = "");
 
 struct AuditCommand {
   InputOptions in;
@@ -291,9 +293,12 @@ using DrawAndCheckFunction = void(const Scene& scene, const PictureRequest& requ
 DrawAndCheckFunction* draw_and_check();
 
 /// geotruth-vision.so (src/cli/read_picture.cpp) exports `geotruth_picture_reader`: a function that
-/// reads one picture file into its scene (import --from picture, docs/reader.md).
-using PictureReaderFunction = void(std::uint64_t max_image_pixels, PictureFileReader& out);
+/// reads one picture file into its scene (import --from picture, docs/reader.md), and with an
+/// `overlay_dir` draws its reading over it there, as <id>.png (vision::reading_overlay).
+using PictureReaderFunction = void(std::uint64_t max_image_pixels, const std::string& overlay_dir,
+                                   PictureFileReader& out);
 /// A picture reader that loads the vision module on its first call (from any thread).
-PictureFileReader lazy_picture_reader(std::uint64_t max_image_pixels = 64ull << 20);
+PictureFileReader lazy_picture_reader(std::uint64_t max_image_pixels = 64ull << 20,
+                                      const std::string& overlay_dir = "");
 
 }  // namespace geotruth::cli

@@ -62,9 +62,13 @@ std::map<std::string_view, Configure> light_subcommands() {
          auto in = std::make_shared<InputOptions>();
          auto batch = std::make_shared<BatchOptions>();
          auto output = std::make_shared<std::string>();
+         auto overlay = std::make_shared<std::string>();
          in->add_to(app, "source files (- for stdin), in the format given by --from");
          in->add_threads_to(app);
          app.add_option("-o,--output", *output, "output JSONL file (default: stdout)");
+         app.add_option("--overlay", *overlay,
+                        "--from picture: directory for each picture's reading drawn over it, <id>.png: lines, circles "
+                        "and named points read in blue, unnamed points grey, doubtful findings circled in red");
          batch->add_to(app);
          return [=] {
            if (in->from == "native") {
@@ -72,7 +76,11 @@ std::map<std::string_view, Configure> light_subcommands() {
                           "ai2d, visonlyqa, picture)\n";
              return int{kUsage};
            }
-           return geotruth::cli::import_scenes(*in, *batch, *output);
+           if (!overlay->empty() && in->from != "picture") {
+             std::cerr << "geotruth import: --overlay draws the readings of pictures: it needs --from picture\n";
+             return int{kUsage};
+           }
+           return geotruth::cli::import_scenes(*in, *batch, *output, *overlay);
          };
        }},
   };

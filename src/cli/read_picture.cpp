@@ -1,6 +1,7 @@
 // import --from picture (and count, analyze, audit --truth-from picture): one picture file read into
 // its scene. Built into geotruth-vision.so with vision/ (OpenCV), which geotruth-parallel loads on
 // the first picture (cli/vision_loader.cpp); geotruth itself never loads it.
+#include <filesystem>
 #include <fstream>
 #include <geotruth/reader.hpp>
 #include <iterator>
@@ -10,7 +11,7 @@
 namespace geotruth::cli {
 namespace {
 
-ImportedScene read_file(const std::string& path, const vision::DecodeLimits& limits) {
+ImportedScene read_file(const std::string& path, const vision::DecodeLimits& limits, const std::string& overlay_dir) {
   ImportedScene out;
   out.key = picture_id(path);
   std::ifstream in(path, std::ios::binary);
@@ -36,6 +37,16 @@ ImportedScene read_file(const std::string& path, const vision::DecodeLimits& lim
     out.scene = InputError{invalid->pointer, "the scene read from " + path + " is not valid: " + invalid->message};
     return out;
   }
+  if (!overlay_dir.empty()) {
+    const std::filesystem::path overlay = std::filesystem::path(overlay_dir) / (out.key + ".png");
+    const auto png = vision::encode(vision::reading_overlay(read.scene, image), vision::ImageFormat::png);
+    std::ofstream file(overlay, std::ios::binary);
+    file.write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
+    if (!file) {
+      out.scene = InputError{"", "cannot write the overlay " + overlay.string()};
+      return out;
+    }
+  }
   out.scene = std::move(read.scene);
   return out;
 }
@@ -43,8 +54,9 @@ ImportedScene read_file(const std::string& path, const vision::DecodeLimits& lim
 }  // namespace
 }  // namespace geotruth::cli
 
-extern "C" void geotruth_picture_reader(std::uint64_t max_image_pixels, geotruth::PictureFileReader& out) {
+extern "C" void geotruth_picture_reader(std::uint64_t max_image_pixels, const std::string& overlay_dir,
+                                        geotruth::PictureFileReader& out) {
   geotruth::vision::DecodeLimits limits;
   limits.max_pixels = max_image_pixels;
-  out = [limits](const std::string& path) { return geotruth::cli::read_file(path, limits); };
+  out = [limits, overlay_dir](const std::string& path) { return geotruth::cli::read_file(path, limits, overlay_dir); };
 }

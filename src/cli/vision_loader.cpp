@@ -40,17 +40,17 @@ DrawAndCheckFunction* draw_and_check() {
   return load<DrawAndCheckFunction>(GEOTRUTH_VISION_MODULE, "geotruth_draw_and_check");
 }
 
-PictureFileReader lazy_picture_reader(std::uint64_t max_image_pixels) {
+PictureFileReader lazy_picture_reader(std::uint64_t max_image_pixels, const std::string& overlay_dir) {
   struct Loaded {
     std::once_flag once;
     PictureFileReader reader;
     std::string error;
   };
   auto loaded = std::make_shared<Loaded>();
-  return [loaded, max_image_pixels](const std::string& path) -> ImportedScene {
+  return [loaded, max_image_pixels, overlay_dir](const std::string& path) -> ImportedScene {
     std::call_once(loaded->once, [&] {
       try {
-        load<PictureReaderFunction>(GEOTRUTH_VISION_MODULE, "geotruth_picture_reader")(max_image_pixels,
+        load<PictureReaderFunction>(GEOTRUTH_VISION_MODULE, "geotruth_picture_reader")(max_image_pixels, overlay_dir,
                                                                                        loaded->reader);
       } catch (const std::exception& e) {
         loaded->error = e.what();

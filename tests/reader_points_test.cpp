@@ -34,6 +34,19 @@ std::vector<const ReadPoint*> within(const std::vector<ReadPoint>& points, P2 at
   return out;
 }
 
+// The one point read within `radius` of `at` lies there and has `pieces` strokes.
+void expect_one_point_at(const std::vector<ReadPoint>& points, P2 at, double radius, std::size_t pieces) {
+  const auto near = within(points, at, radius);
+  ASSERT_EQ(near.size(), 1u);
+  EXPECT_NEAR(near[0]->at.x, at.x, 1e-6);
+  EXPECT_NEAR(near[0]->at.y, at.y, 1e-6);
+  EXPECT_EQ(near[0]->pieces.size(), pieces);
+}
+
+bool has_point_at(const std::vector<const ReadPoint*>& points, P2 at) {
+  return std::any_of(points.begin(), points.end(), [&](const ReadPoint* p) { return dist(p->at, at) < 1e-6; });
+}
+
 TEST(ReaderPoints, AJunctionReadAsScatteredStrokeEndsIsOnePointWhereTheirLinesMeet) {
   // Four strokes whose lines meet at J, each inked from 4-5.5 px out (a blurred junction without its
   // dot): neighbouring ends lie 5.8-6.4 px apart, beyond the 3.5 px that merges points at once.
@@ -42,11 +55,7 @@ TEST(ReaderPoints, AJunctionReadAsScatteredStrokeEndsIsOnePointWhereTheirLinesMe
   const std::vector<Piece> pieces{stroke(j, 0, 4, 80), stroke(j, 80, 5, 80), stroke(j, 160, 4.5, 80),
                                   stroke(j, 240, 5.5, 80)};
   const auto points = read_points(sheet, pieces, {}, {});
-  const auto near_j = within(points, j, 10);
-  ASSERT_EQ(near_j.size(), 1u);
-  EXPECT_NEAR(near_j[0]->at.x, j.x, 1e-6);
-  EXPECT_NEAR(near_j[0]->at.y, j.y, 1e-6);
-  EXPECT_EQ(near_j[0]->pieces.size(), 4u);
+  expect_one_point_at(points, j, 10, 4);
   EXPECT_EQ(points.size(), 5u);  // J and the four far ends
 }
 
@@ -60,10 +69,8 @@ TEST(ReaderPoints, AStrokeEndingOnALineBesideACrossingStaysItsOwnPoint) {
   const auto points = read_points(sheet, pieces, {}, {});
   const auto near = within(points, x, 10);
   ASSERT_EQ(near.size(), 2u);
-  const bool at_x = std::any_of(near.begin(), near.end(), [&](const ReadPoint* p) { return dist(p->at, x) < 1e-6; });
-  const bool at_y = std::any_of(near.begin(), near.end(), [&](const ReadPoint* p) { return dist(p->at, y) < 1e-6; });
-  EXPECT_TRUE(at_x);
-  EXPECT_TRUE(at_y);
+  EXPECT_TRUE(has_point_at(near, x));
+  EXPECT_TRUE(has_point_at(near, y));
 }
 
 TEST(ReaderPoints, AStrokeEndingInAnothersInkShortOfTheirJunctionJoinsIt) {
@@ -74,12 +81,7 @@ TEST(ReaderPoints, AStrokeEndingInAnothersInkShortOfTheirJunctionJoinsIt) {
   const P2 v{100, 100};
   const std::vector<Piece> pieces{stroke(v, 60, 0, 80), stroke(v, 66, 12, 80), stroke(v, 180, 0, 80),
                                   stroke(v, 250, 0, 80)};
-  const auto points = read_points(sheet, pieces, {}, {});
-  const auto near_v = within(points, v, 20);
-  ASSERT_EQ(near_v.size(), 1u);
-  EXPECT_NEAR(near_v[0]->at.x, v.x, 1e-6);
-  EXPECT_NEAR(near_v[0]->at.y, v.y, 1e-6);
-  EXPECT_EQ(near_v[0]->pieces.size(), 4u);
+  expect_one_point_at(read_points(sheet, pieces, {}, {}), v, 20, 4);
 }
 
 TEST(ReaderPoints, AStrokeEndingShortOfAJunctionInBarePaperStaysItsOwnPoint) {
@@ -92,8 +94,7 @@ TEST(ReaderPoints, AStrokeEndingShortOfAJunctionInBarePaperStaysItsOwnPoint) {
   const auto points = read_points(sheet, pieces, {}, {});
   const auto near_v = within(points, v, 20);
   ASSERT_EQ(near_v.size(), 2u);
-  const P2 end = pieces[1].a();
-  EXPECT_TRUE(std::any_of(near_v.begin(), near_v.end(), [&](const ReadPoint* p) { return dist(p->at, end) < 1e-6; }));
+  EXPECT_TRUE(has_point_at(near_v, pieces[1].a()));
 }
 
 TEST(ReaderPoints, ADotInTheWedgeOfTwoStrokesJoinsThePointBehindItWhereTheyMeet) {

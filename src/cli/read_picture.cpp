@@ -5,6 +5,7 @@
 #include <fstream>
 #include <geotruth/reader.hpp>
 #include <iterator>
+#include <vector>
 
 #include "cli/common.hpp"
 
@@ -39,7 +40,13 @@ ImportedScene read_file(const std::string& path, const vision::DecodeLimits& lim
   }
   if (!overlay_dir.empty()) {
     const std::filesystem::path overlay = std::filesystem::path(overlay_dir) / (out.key + ".png");
-    const auto png = vision::encode(vision::reading_overlay(read.scene, image), vision::ImageFormat::png);
+    std::vector<std::uint8_t> png;
+    try {
+      png = vision::encode(vision::reading_overlay(read.scene, image), vision::ImageFormat::png);
+    } catch (const std::exception& e) {  // OpenCV's own checks: an error record, not a crash
+      out.scene = InputError{"", "cannot draw the overlay of " + path + ": " + e.what()};
+      return out;
+    }
     std::ofstream file(overlay, std::ios::binary);
     file.write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
     if (!file) {

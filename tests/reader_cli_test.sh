@@ -98,4 +98,13 @@ printf '%s\n' '{"id":"triangle","questions":[{"id":"l","ask":"count","of":"lette
 "$geotruth" audit "$tmp/bare.jsonl" -o "$tmp/audit4" --image "$tmp/pics" >/dev/null 2>&1
 check "audit --image: an item without a description read from its picture" 1 \
   "$(grep -c '"truth_source":"picture"' "$tmp/audit4/verdicts.jsonl")"
+# A flagged item read from its picture: the reading drawn over the picture beside the report.
+printf '%s\n' '{"id":"triangle","questions":[{"id":"w","ask":"count","of":"triangles","answer":"5"}]}' >"$tmp/wrong.jsonl"
+"$geotruth" audit "$tmp/wrong.jsonl" -o "$tmp/audit5" --image "$tmp/pics" >/dev/null 2>&1
+check "audit --image: a wrong answer from the picture" 1 "$(grep -c '"verdict":"wrong"' "$tmp/audit5/verdicts.jsonl")"
+check "audit --image: its reading drawn over the picture" 1 "$(ls "$tmp/audit5/overlays" | grep -c '^triangle.*\.png$')"
+check "audit --image: the scene's line names the overlay and its truth's source" 1 \
+  "$(grep '"truth_source":"picture"' "$tmp/audit5/scenes.jsonl" | grep -c '"overlay":')"
+check "audit --image: a scene read from its picture is not counted as checked against it" "absent" \
+  "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("pictures", "absent"))' "$tmp/audit5/summary.json")"
 finish reader_cli

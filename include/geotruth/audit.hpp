@@ -77,6 +77,12 @@ using PictureCheck = std::function<PictureEvidence(const Scene& scene, const std
 /// InputError naming the picture that is missing or cannot be read. Callable from several threads.
 using PictureReader = std::function<SceneOrError(const Scene& scene, const std::string& source_key)>;
 
+/// The reading of an item's picture drawn over it, as PNG (vision::reading_overlay): `read` is the
+/// scene a PictureReader read from the picture of `item` (found as the reader finds it). Empty when
+/// there is no picture to draw on. Callable from several threads.
+using ReadingOverlay =
+    std::function<std::vector<std::uint8_t>(const Scene& item, const Scene& read, const std::string& source_key)>;
+
 /// Whether a scene describes anything to compute a truth from (points, lines, circles, shapes,
 /// entities, links, arrows, layers): an item with only a picture and questions (VisOnlyQA's real
 /// files) does not, and is answered from its picture when one is given.

@@ -68,7 +68,8 @@ SceneOrError scene_for_truth(const Scene& scene, const std::string& source_key, 
 }
 
 AuditedRecord audit_record(const StreamItem& item, const Bands& run_bands, const Limits& limits,
-                           const PictureCheck* pictures, const PictureReader* read_pictures, bool truth_from_picture) {
+                           const PictureCheck* pictures, const PictureReader* read_pictures, bool truth_from_picture,
+                           const ReadingOverlay* reading_overlays) {
   const SceneOrError described = scene_of(item, limits);
   if (const auto* error = std::get_if<InputError>(&described)) return error_audit(item, *error);
   const SceneOrError parsed =
@@ -118,6 +119,7 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& run_bands, const
   if (!item.raw.key.empty() && item.raw.key != scene.id) out.scene["key"] = item.raw.key;
   if (!audit.difficulty.empty()) out.scene["difficulty"] = audit.difficulty;
   out.scene["hash"] = audit.content_hash;
+  if (from_picture) out.scene["truth_source"] = "picture";
   if (own) out.scene["bands"] = bands_json(*own, true);  // the picture's own, not the run's
   if (picture && !picture->image.empty()) out.scene["image"] = picture->image;
   if (picture && !picture->mapping.empty()) out.scene["mapping"] = picture->mapping;
@@ -129,6 +131,9 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& run_bands, const
     out.scene["import_notes"] = std::move(notes);
   }
   if (flagged) out.flagged = ordered_json{{"record", item.ordinal}, {"scene", scene_json(scene)}};
+  // What was read, drawn over the picture, where a reading gave a flagged answer or finding.
+  if (flagged && from_picture && reading_overlays && *reading_overlays)
+    out.overlay = (*reading_overlays)(std::get<Scene>(described), parsed_scene, item.raw.key);
   return out;
 }
 
@@ -201,8 +206,10 @@ class AuditTally {
       return "";
     }
     hash_keys_.push_back(std::hash<std::string>{}(r["hash"].get<std::string>()));
-    pictures_ += r.contains("image") || overlay;
-    pictures_with_findings_ += overlay;
+    // A scene read from its picture is not checked against it (its overlay shows the reading).
+    const bool checked = r.value("truth_source", "") != "picture";
+    pictures_ += checked && (r.contains("image") || overlay);
+    pictures_with_findings_ += checked && overlay;
     for (const auto& f : r["findings"]) ++findings_by_kind_[f["kind"]];
     std::string difficulty = r.value("difficulty", "");
     if (!difficulty.empty()) ++by_difficulty_[difficulty]["scenes"];
@@ -320,7 +327,7 @@ class AuditTally {
 // Audits one record into its lines, and counts it in `tally`.
 Lines audit_item(const StreamItem& item, const AuditOptions& options, AuditTally& tally) {
   AuditedRecord audited = audit_record(item, options.bands, options.limits, &options.pictures, &options.read_pictures,
-                                       options.truth_from_picture);
+                                       options.truth_from_picture, &options.reading_overlays);
   Lines out;
   for (const auto& v : audited.verdicts) out.verdicts += to_line(v) + "\n";
   out.scene = to_line(audited.scene) + "\n";

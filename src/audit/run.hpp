@@ -27,6 +27,7 @@ struct AuditOptions {
   /// When set, scenes without a description are answered from their picture read; with
   /// `truth_from_picture` every scene is (its description ignored, its questions kept).
   PictureReader read_pictures;
+  ReadingOverlay reading_overlays;  ///< drawn for each scene read from its picture that is flagged
   bool truth_from_picture = false;
   bool resume = false;
   Shard shard;                         ///< the records this run audits (all by default)
@@ -48,12 +49,14 @@ struct AuditedRecord {
   std::vector<ordered_json> verdicts;
   ordered_json scene;
   std::optional<ordered_json> flagged;
-  std::vector<std::uint8_t> overlay;  ///< the picture's overlay (PNG) when the picture check found something
+  /// The picture's overlay (PNG): the picture check's when it found something; for a scene read from
+  /// its picture and flagged, the reading drawn over it.
+  std::vector<std::uint8_t> overlay;
   bool error = false;
 };
 AuditedRecord audit_record(const StreamItem& item, const Bands& bands, const Limits& limits,
                            const PictureCheck* pictures = nullptr, const PictureReader* read_pictures = nullptr,
-                           bool truth_from_picture = false);
+                           bool truth_from_picture = false, const ReadingOverlay* reading_overlays = nullptr);
 
 /// The scene whose truths are computed: `scene` itself, or (with a reader, when `truth_from_picture`
 /// or the scene has no description) the scene read from its picture with its id and questions.

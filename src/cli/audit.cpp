@@ -2,9 +2,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <geotruth/audit.hpp>
 #include <iostream>
+#include <memory>
 #include <optional>
+#include <variant>
+#include <vector>
 
 #include "audit/run.hpp"
 #include "batch/merge.hpp"
@@ -36,27 +40,42 @@ std::optional<std::filesystem::path> named_picture(const Scene& scene, const std
 
 }  // namespace
 
+// The dataset's picture of `scene` under `image` (a file; or a folder, `folder`: the picture the
+// item names itself, else by its id or source key), or the error saying what was looked for.
+std::variant<std::string, InputError> picture_path(const std::string& image, const PictureFolder* folder,
+                                                   const Scene& scene, const std::string& source_key) {
+  if (!folder) return image;
+  if (auto named = named_picture(scene, image)) return named->string();
+  const std::vector<std::string> names{scene.id, source_key};
+  if (const auto found = folder->find(names)) return found->string();
+  return InputError{
+      "", "no picture to read scene \"" + scene.id + "\" from (looked for " + folder->looked_for(names) + ")"};
+}
+
+std::shared_ptr<const PictureFolder> folder_of(const std::string& image) {
+  return std::filesystem::is_directory(image) ? std::make_shared<const PictureFolder>(image) : nullptr;
+}
+
 PictureReader picture_truths(const std::string& image, const WorkLimits& work) {
-  std::shared_ptr<const PictureFolder> folder;
-  if (std::filesystem::is_directory(image)) folder = std::make_shared<const PictureFolder>(image);
-  return [image, folder, work](const Scene& scene, const std::string& source_key) -> SceneOrError {
-    std::string path = image;
-    if (auto named = folder ? named_picture(scene, image) : std::nullopt) {
-      path = named->string();
-    } else if (folder) {
-      const std::vector<std::string> names{scene.id, source_key};
-      const auto found = folder->find(names);
-      if (!found)
-        return InputError{
-            "", "no picture to read scene \"" + scene.id + "\" from (looked for " + folder->looked_for(names) + ")"};
-      path = found->string();
-    }
-    ImportedScene read = read_picture_file(path, work);
+  return [image, folder = folder_of(image), work](const Scene& scene, const std::string& source_key) -> SceneOrError {
+    const auto path = picture_path(image, folder.get(), scene, source_key);
+    if (const auto* error = std::get_if<InputError>(&path)) return *error;
+    ImportedScene read = read_picture_file(std::get<std::string>(path), work);
     if (auto* error = std::get_if<InputError>(&read.scene)) return *error;
     Scene out = std::move(std::get<Scene>(read.scene));
     out.id = scene.id;
     out.questions = scene.questions;
     return out;
+  };
+}
+
+ReadingOverlay reading_overlays(const std::string& image) {
+  return [image, folder = folder_of(image), draw = reading_overlay_function()](
+             const Scene& item, const Scene& read, const std::string& source_key) -> std::vector<std::uint8_t> {
+    const auto path = picture_path(image, folder.get(), item, source_key);
+    std::vector<std::uint8_t> png;
+    if (const auto* file = std::get_if<std::string>(&path)) draw(*file, read, png);
+    return png;
   };
 }
 
@@ -87,6 +106,7 @@ int audit(AuditCommand command, const BandOptions& bands) {
   if (!command.image_dir.empty()) {
     options.pictures = picture_check(command.image_dir, options.bands, command.max_image_pixels);
     options.read_pictures = picture_truths(command.image_dir, command.in.limits.work);
+    options.reading_overlays = reading_overlays(command.image_dir);
     options.truth_from_picture = command.truth_from == "picture";
   }
   options.resume = command.batch.resume;

@@ -200,6 +200,9 @@ int score(ScoreCommand command, const BandOptions& bands);
 /// questions (audit and filter --truth-from picture; items without a description under --image),
 /// each picture read within `work`.
 PictureReader picture_truths(const std::string& image, const WorkLimits& work);
+/// The reading of an item's picture under `image` drawn over it (audit --image: flagged items read
+/// from their picture).
+ReadingOverlay reading_overlays(const std::string& image);
 
 /// --truth-from: "description" (default) or "picture" (needs --image).
 void add_truth_from(CLI::App& app, std::string& truth_from);
@@ -297,6 +300,11 @@ DrawAndCheckFunction* draw_and_check();
 /// `overlay_dir` draws its reading over it there, as <id>.png (vision::reading_overlay).
 using PictureReaderFunction = void(std::uint64_t max_image_pixels, const std::string& overlay_dir,
                                    PictureFileReader& out);
+/// geotruth-vision.so also exports `geotruth_reading_overlay`: the picture file at `path` with the
+/// scene read from it drawn over it (vision::reading_overlay), as PNG; empty when it cannot be drawn.
+using ReadingOverlayFunction = void(const std::string& path, const Scene& read, std::vector<std::uint8_t>& png);
+/// Loads it (from any thread: it keeps no state).
+ReadingOverlayFunction* reading_overlay_function();
 /// A picture reader that loads the vision module on its first call (from any thread).
 PictureFileReader lazy_picture_reader(std::uint64_t max_image_pixels = 64ull << 20,
                                       const std::string& overlay_dir = "");

@@ -61,6 +61,20 @@ ImportedScene read_file(const std::string& path, const vision::DecodeLimits& lim
 }  // namespace
 }  // namespace geotruth::cli
 
+extern "C" void geotruth_reading_overlay(const std::string& path, const geotruth::Scene& read,
+                                         std::vector<std::uint8_t>& png) {
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string error;
+  const geotruth::vision::Image image = geotruth::vision::decode(bytes, error, {});
+  if (image.width == 0) return;
+  try {
+    png = geotruth::vision::encode(geotruth::vision::reading_overlay(read, image), geotruth::vision::ImageFormat::png);
+  } catch (const std::exception&) {  // OpenCV's own checks: no overlay, the audit goes on
+    png.clear();
+  }
+}
+
 extern "C" void geotruth_picture_reader(std::uint64_t max_image_pixels, const std::string& overlay_dir,
                                         geotruth::PictureFileReader& out) {
   geotruth::vision::DecodeLimits limits;

@@ -40,6 +40,10 @@ DrawAndCheckFunction* draw_and_check() {
   return load<DrawAndCheckFunction>(GEOTRUTH_VISION_MODULE, "geotruth_draw_and_check");
 }
 
+ReadingOverlayFunction* reading_overlay_function() {
+  return load<ReadingOverlayFunction>(GEOTRUTH_VISION_MODULE, "geotruth_reading_overlay");
+}
+
 PictureFileReader lazy_picture_reader(std::uint64_t max_image_pixels, const std::string& overlay_dir) {
   struct Loaded {
     std::once_flag once;

@@ -38,8 +38,6 @@ std::optional<std::filesystem::path> named_picture(const Scene& scene, const std
   return std::nullopt;
 }
 
-}  // namespace
-
 // The dataset's picture of `scene` under `image` (a file; or a folder, `folder`: the picture the
 // item names itself, else by its id or source key), or the error saying what was looked for.
 std::variant<std::string, InputError> picture_path(const std::string& image, const PictureFolder* folder,
@@ -55,6 +53,8 @@ std::variant<std::string, InputError> picture_path(const std::string& image, con
 std::shared_ptr<const PictureFolder> folder_of(const std::string& image) {
   return std::filesystem::is_directory(image) ? std::make_shared<const PictureFolder>(image) : nullptr;
 }
+
+}  // namespace
 
 PictureReader picture_truths(const std::string& image, const WorkLimits& work) {
   return [image, folder = folder_of(image), work](const Scene& scene, const std::string& source_key) -> SceneOrError {

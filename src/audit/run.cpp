@@ -96,8 +96,9 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& run_bands, const
     return error_audit(item, limit);
   }
   AuditedRecord out;
-  bool flagged = false;
+  bool flagged = false, answer_flagged = false;
   for (const auto& v : audit.verdicts) {
+    answer_flagged = answer_flagged || v.verdict != Verdict::ok;
     flagged = flagged || v.verdict != Verdict::ok;
     ordered_json line{{"record", item.ordinal}, {"scene", scene.id}, {"question", v.question}, {"kind", v.kind}};
     if (!v.text.empty()) line["text"] = v.text;
@@ -131,8 +132,9 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& run_bands, const
     out.scene["import_notes"] = std::move(notes);
   }
   if (flagged) out.flagged = ordered_json{{"record", item.ordinal}, {"scene", scene_json(scene)}};
-  // What was read, drawn over the picture, where a reading gave a flagged answer or finding.
-  if (flagged && from_picture && reading_overlays && *reading_overlays)
+  // What was read, drawn over the picture, where a reading gave an answer that is not ok (not for
+  // its doubts alone: most pictures have some, and the overlays of a large dataset would fill a disk).
+  if (answer_flagged && from_picture && reading_overlays && *reading_overlays)
     out.overlay = (*reading_overlays)(std::get<Scene>(described), parsed_scene, item.raw.key);
   return out;
 }

@@ -50,7 +50,7 @@ struct AuditedRecord {
   ordered_json scene;
   std::optional<ordered_json> flagged;
   /// The picture's overlay (PNG): the picture check's when it found something; for a scene read from
-  /// its picture and flagged, the reading drawn over it.
+  /// its picture with an answer that is not ok, the reading drawn over it.
   std::vector<std::uint8_t> overlay;
   bool error = false;
 };

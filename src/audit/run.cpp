@@ -96,10 +96,9 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& run_bands, const
     return error_audit(item, limit);
   }
   AuditedRecord out;
-  bool flagged = false, answer_flagged = false;
+  bool answer_flagged = false;
   for (const auto& v : audit.verdicts) {
     answer_flagged = answer_flagged || v.verdict != Verdict::ok;
-    flagged = flagged || v.verdict != Verdict::ok;
     ordered_json line{{"record", item.ordinal}, {"scene", scene.id}, {"question", v.question}, {"kind", v.kind}};
     if (!v.text.empty()) line["text"] = v.text;
     if (!v.template_name.empty()) line["template"] = v.template_name;
@@ -111,6 +110,7 @@ AuditedRecord audit_record(const StreamItem& item, const Bands& run_bands, const
     line["reasons"] = reasons_json(v.reasons);
     out.verdicts.push_back(std::move(line));
   }
+  bool flagged = answer_flagged;
   ordered_json findings = ordered_json::array();
   for (const auto& f : audit.findings) {
     flagged = flagged || f.severity != Severity::note;

@@ -12,19 +12,31 @@
 namespace geotruth::cli {
 namespace {
 
+// The picture file at `path` decoded, or (width 0) `error` saying why not.
+vision::Image decode_file(const std::string& path, const vision::DecodeLimits& limits, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot open picture " + path;
+    return {};
+  }
+  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  vision::Image image = vision::decode(bytes, error, limits);
+  if (image.width == 0) error = path + ": " + error;
+  return image;
+}
+
+// The reading `read` drawn over `image`, as PNG (vision::reading_overlay); throws what OpenCV throws.
+std::vector<std::uint8_t> reading_overlay_png(const Scene& read, const vision::Image& image) {
+  return vision::encode(vision::reading_overlay(read, image), vision::ImageFormat::png);
+}
+
 ImportedScene read_file(const std::string& path, const vision::DecodeLimits& limits, const std::string& overlay_dir) {
   ImportedScene out;
   out.key = picture_id(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    out.scene = InputError{"", "cannot open picture " + path};
-    return out;
-  }
-  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   std::string error;
-  const vision::Image image = vision::decode(bytes, error, limits);
+  const vision::Image image = decode_file(path, limits, error);
   if (image.width == 0) {
-    out.scene = InputError{"", path + ": " + error};
+    out.scene = InputError{"", error};
     return out;
   }
   vision::PictureRead read;
@@ -42,7 +54,7 @@ ImportedScene read_file(const std::string& path, const vision::DecodeLimits& lim
     const std::filesystem::path overlay = std::filesystem::path(overlay_dir) / (out.key + ".png");
     std::vector<std::uint8_t> png;
     try {
-      png = vision::encode(vision::reading_overlay(read.scene, image), vision::ImageFormat::png);
+      png = reading_overlay_png(read.scene, image);
     } catch (const std::exception& e) {  // OpenCV's own checks: an error record, not a crash
       out.scene = InputError{"", "cannot draw the overlay of " + path + ": " + e.what()};
       return out;
@@ -63,13 +75,11 @@ ImportedScene read_file(const std::string& path, const vision::DecodeLimits& lim
 
 extern "C" void geotruth_reading_overlay(const std::string& path, const geotruth::Scene& read,
                                          std::vector<std::uint8_t>& png) {
-  std::ifstream in(path, std::ios::binary);
-  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   std::string error;
-  const geotruth::vision::Image image = geotruth::vision::decode(bytes, error, {});
+  const geotruth::vision::Image image = geotruth::cli::decode_file(path, {}, error);
   if (image.width == 0) return;
   try {
-    png = geotruth::vision::encode(geotruth::vision::reading_overlay(read, image), geotruth::vision::ImageFormat::png);
+    png = geotruth::cli::reading_overlay_png(read, image);
   } catch (const std::exception&) {  // OpenCV's own checks: no overlay, the audit goes on
     png.clear();
   }

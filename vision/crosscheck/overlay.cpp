@@ -42,32 +42,30 @@ Image image_of(const cv::Mat& canvas) {
 
 Image overlay(const Scene& scene, const Image& image, const CrossCheck& check) {
   cv::Mat canvas = faded(image);
-  const cv::Scalar &blue = kBlue, &orange = kOrange, &red = kRed;
-  auto pt = quarter_px;
-  const int shift = kShift;
   const Figure fig =
       build_figure(scene, image.width, image.height, check.scale, check.offset, 0, check.dataset_picture);
   for (const Curve& c : fig.curves) {
     std::vector<cv::Point> poly;
-    for (const P2& p : c.path) poly.push_back(pt(p));
-    cv::polylines(canvas, poly, c.closed, blue, 1, cv::LINE_AA, shift);
+    for (const P2& p : c.path) poly.push_back(quarter_px(p));
+    cv::polylines(canvas, poly, c.closed, kBlue, 1, cv::LINE_AA, kShift);
   }
   const Detections& d = check.detections;
-  for (const auto& line : d.lines) cv::line(canvas, pt(line.a), pt(line.b), orange, 1, cv::LINE_AA, shift);
+  for (const auto& line : d.lines)
+    cv::line(canvas, quarter_px(line.a), quarter_px(line.b), kOrange, 1, cv::LINE_AA, kShift);
   for (const auto& e : d.ellipses)
-    cv::ellipse(canvas, pt(e.center), cv::Size(static_cast<int>(e.a * 4), static_cast<int>(e.b * 4)), e.angle_deg, 0,
-                360, orange, 1, cv::LINE_AA, shift);
-  for (const auto& g : d.glyphs) cv::rectangle(canvas, cv::Rect(g.x, g.y, g.width, g.height), orange, 1);
+    cv::ellipse(canvas, quarter_px(e.center), cv::Size(static_cast<int>(e.a * 4), static_cast<int>(e.b * 4)),
+                e.angle_deg, 0, 360, kOrange, 1, cv::LINE_AA, kShift);
+  for (const auto& g : d.glyphs) cv::rectangle(canvas, cv::Rect(g.x, g.y, g.width, g.height), kOrange, 1);
   for (const P2& h : d.arrowheads)
-    cv::drawMarker(canvas, cv::Point(static_cast<int>(h.x), static_cast<int>(h.y)), orange, cv::MARKER_TILTED_CROSS, 8,
+    cv::drawMarker(canvas, cv::Point(static_cast<int>(h.x), static_cast<int>(h.y)), kOrange, cv::MARKER_TILTED_CROSS, 8,
                    1);
   for (const auto& r : check.reasons) {
     // A segment the counts find on one side only (crosscheck --count-check): drawn between its letters.
     if (r.kind == FindingKind::count_mismatch && r.where.size() == 2 && r.detail.rfind("segment", 0) == 0) {
-      cv::line(canvas, pt(r.where[0]), pt(r.where[1]), red, 2, cv::LINE_AA, shift);
+      cv::line(canvas, quarter_px(r.where[0]), quarter_px(r.where[1]), kRed, 2, cv::LINE_AA, kShift);
       continue;
     }
-    for (const P2& p : r.where) cv::circle(canvas, pt(p), 12 * 4, red, 2, cv::LINE_AA, shift);
+    for (const P2& p : r.where) cv::circle(canvas, quarter_px(p), 12 * 4, kRed, 2, cv::LINE_AA, kShift);
   }
   return image_of(canvas);
 }

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/exact_json.hpp"
 #include "core/json_reader.hpp"
 
 namespace geotruth {
@@ -24,6 +25,14 @@ std::optional<Rational> radius_squared(const Scene& scene, const Circle& circle)
   auto median = squared.begin() + static_cast<std::ptrdiff_t>((squared.size() - 1) / 2);
   std::nth_element(squared.begin(), median, squared.end());
   return *median;
+}
+
+std::string unlisted_reason(const Scene& scene, const std::string& kind) {
+  if (scene.extra.find("\"unlisted\"") == std::string::npos) return "";
+  const ordered_json extra = ordered_json::parse(scene.extra, nullptr, false);
+  if (!extra.is_object() || !extra.contains("unlisted") || !extra["unlisted"].is_object()) return "";
+  const ordered_json& unlisted = extra["unlisted"];
+  return unlisted.contains(kind) && unlisted[kind].is_string() ? unlisted[kind].get<std::string>() : "";
 }
 
 std::array<Rational, 4> bounding_box(const std::vector<Vec2>& points) {

@@ -14,6 +14,7 @@
 #include <geotruth/vision.hpp>
 #include <sstream>
 
+#include "core/exact_json.hpp"
 #include "count_check/count_check.hpp"
 #include "scene_of.hpp"
 #include "test_paths.hpp"
@@ -139,6 +140,76 @@ TEST(CountCheck, ALowercaseReadingInACapitalsFigureIsNoConflict) {
       EXPECT_NE(r.severity, Severity::conflict) << r.detail;
     }
   }
+}
+
+// The reader reads a glyph by the figure's own font; the classifier the counts confirm it with
+// knows letters in general and can be unsure of one a noisy JPEG wore away (VisOnlyQA's A, read
+// by it at 0.27). A scene renaming A to Q is then named by the reader's reading when the reader is
+// sure of A and Q is not its runner-up; an unsure reader, or one that would read Q next, names none.
+TEST(CountCheck, TheReadersSureLetterNamesARenameTheClassifierIsUnsureOf) {
+  const Scene renamed = fixture("letter_renamed");
+  vision::Image picture = picture_of_agreeing(vision::Style::clean, 0);
+  const vision::PictureRead read = vision::read_picture(picture, renamed.id);
+  const auto a =
+      std::find_if(read.scene.points.begin(), read.scene.points.end(), [](const Point& p) { return p.id == "A"; });
+  ASSERT_NE(a, read.scene.points.end());
+  ordered_json extra = ordered_json::parse(a->extra);
+  const auto& box = extra["evidence"]["letter"]["box"];
+  const int x = box[0].get<int>(), y = box[1].get<int>(), w = box[2].get<int>(), h = box[3].get<int>();
+  // Every third pixel row of the glyph worn to paper: the classifier reads it as A at 0.28.
+  for (int row = y; row < y + h; row += 3)
+    for (int col = x; col < x + w; ++col)
+      for (int k = 0; k < 3; ++k) picture.rgb[3 * (static_cast<std::size_t>(row) * picture.width + col) + k] = 255;
+  vision::CrossCheckOptions options;
+  const vision::CrossCheck worn = vision::crosscheck(renamed, picture, options);
+  const vision::InkProbe probe(picture, worn.picture.tolerance_px);
+  ASSERT_LT(probe.reads_as(x, y, w, h, "A"), 0.5);
+  ASSERT_LT(probe.best_reading(x, y, w, h).second, 0.5);
+  ASSERT_LE(probe.reads_as(x, y, w, h, "Q"), 0.02);
+  auto as_read = [&](double confidence, const std::string& runner_up) {
+    Scene scene = read.scene;
+    ordered_json evidence = extra;
+    evidence["evidence"]["letter"]["confidence"] = confidence;
+    evidence["evidence"]["letter"]["runner_up"] = runner_up;
+    std::find_if(scene.points.begin(), scene.points.end(), [](const Point& p) { return p.id == "A"; })->extra =
+        evidence.dump();
+    vision::CrossCheck check = worn;
+    compare_counts(renamed, options.bands, scene, probe, check);
+    return differences(check);
+  };
+  EXPECT_TRUE(has(as_read(0.95, "R"), "letter read otherwise: Q")) << listed(as_read(0.95, "R"));
+  EXPECT_FALSE(has(as_read(0.6, "R"), "letter read otherwise: Q")) << listed(as_read(0.6, "R"));
+  EXPECT_FALSE(has(as_read(0.95, "Q"), "letter read otherwise: Q")) << listed(as_read(0.95, "Q"));
+}
+
+// VisOnlyQA's texts keep one circle at most (extra.unlisted.circles): a circle the picture draws on
+// the scene's points and the text lacks is its silence, a note; the same picture against a scene
+// without that reason is a difference, and so is a circle drawn off the points even with it.
+TEST(CountCheck, ACircleADescriptionMayLeaveOutIsNoDifferenceWhenDrawnOnItsPoints) {
+  const vision::Image picture = picture_of_agreeing(vision::Style::clean, 0);
+  const std::string why = R"({"unlisted":{"circles":"the text keeps one circle at most"}})";
+  // The drawn circle k is centred on O, 60 px from it: through a point of the scene when one lies
+  // on it (P, added at (530, 220)), else on no point but its centre.
+  auto checked = [&](bool unlisted, bool through_a_point) {
+    Scene scene = fixture("circle_removed");
+    if (unlisted) scene.extra = why;
+    if (through_a_point) {
+      Point p;
+      p.id = "P";
+      p.at = Vec2{Rational(530), Rational(220)};
+      scene.points.push_back(p);
+    }
+    return check_counts(scene, picture);
+  };
+  auto circle_differences = [](const vision::CrossCheck& check) {
+    return std::count_if(check.reasons.begin(), check.reasons.end(), [](const auto& r) {
+      return r.severity != Severity::note &&
+             (r.detail.find("circle extra") == 0 || r.detail.find("a circle the scene does not draw") == 0);
+    });
+  };
+  EXPECT_EQ(circle_differences(checked(true, true).check), 0);
+  EXPECT_GT(circle_differences(checked(false, true).check), 0);
+  EXPECT_GT(circle_differences(checked(true, false).check), 0);
 }
 
 TEST(CountCheck, NamesACircleRemovedFromTheScene) {

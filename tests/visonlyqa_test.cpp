@@ -103,6 +103,13 @@ TEST(VisOnlyQA, PlainItemsTakeTheirFigureFromTheTextItemWithTheSamePicture) {
   ASSERT_EQ(circled.circles.size(), 1u);
   EXPECT_EQ(circled.points[*circled.circles[0].center_point].id, "O");
   EXPECT_TRUE(noted(plain.scenes.front().notes, "circle_name"));
+  // A text keeping a circle "(" may have dropped others (unlisted_reason, which the cross-check
+  // reads); a figure without one lists all it has.
+  EXPECT_NE(unlisted_reason(circled, "circles").find("one circle at most"), std::string::npos) << circled.extra;
+  EXPECT_EQ(unlisted_reason(circled, "lines"), "");
+  const Scene& plain_figure = std::get<Scene>(plain.scenes.back().scene);
+  ASSERT_TRUE(plain_figure.circles.empty());
+  EXPECT_EQ(unlisted_reason(plain_figure, "circles"), "");
 }
 
 TEST(VisOnlyQA, EstimatesCarryTheGeneratorsOptionRanges) {

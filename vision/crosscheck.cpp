@@ -26,12 +26,14 @@ namespace check {
 Checker::Checker(const Scene& scene, const Image& image, const CrossCheckOptions& options)
     : image_(image), options_(options), bands_(options_.bands, scene.frame), paper_(measure_paper(image)) {
   stroke_ = estimate_stroke_width();
+  unlisted_circles_ = unlisted_reason(scene, "circles");
   // Tick marks, angle arcs, arrowheads and text are not what a scene describes: an unexplained
   // detection must be a twentieth of the picture long (a line), or its radius a fiftieth of it
   // (a circle), to count.
   const double longer = std::max(image.width, image.height);
   min_extra_line_ = std::max(20.0, 0.05 * longer), min_extra_radius_ = std::max(6.0, 0.02 * longer);
   min_extra_stroke_ = std::max(16.0, 0.035 * longer);
+  out_.picture.min_extra_radius_px = min_extra_radius_;
   // A frame drawn at a scale of its own (VisOnlyQA) is mapped by the picture's point dots; any
   // other frame fills the picture (own renderings) or is registered on its ink (users' pictures).
   if (!(scene.frame.px_per_unit && fit_dots(scene))) {

@@ -255,6 +255,11 @@ struct Scene {
 /// |P − center|² over its `through` points with coordinates; empty when neither is known.
 std::optional<Rational> radius_squared(const Scene& scene, const Circle& circle);
 
+/// Why the scene's description may leave out drawn elements of one kind ("circles"): the reason its
+/// importer wrote in extra.unlisted.<kind> for a source known to drop them (VisOnlyQA's texts keep
+/// one circle at most), or "" when the description lists every one the picture draws.
+std::string unlisted_reason(const Scene& scene, const std::string& kind);
+
 /// The smallest box [x0, y0, x1, y1] holding the points (at least one), exact.
 std::array<Rational, 4> bounding_box(const std::vector<Vec2>& points);
 

@@ -137,6 +137,9 @@ struct PictureReading {
   std::string wobble_source;  ///< "auto" (measured on the strokes that match unambiguously) or "given"
   int wobble_strokes = 0;     ///< auto: how many strokes it was measured on
   double tolerance_px = 3;    ///< how far from its place a stroke's ink may lie and still match
+  /// The smallest circle the scene lacks that counts as drawn: 2 % of the picture's longer side, at
+  /// least 6 px (a letter's bowl, an angle mark or a knot of strokes is smaller).
+  double min_extra_radius_px = 6;
 };
 
 /// What the picture shows of one drawn element of the scene.
@@ -185,6 +188,12 @@ struct CrossCheckOptions {
   bool dataset_picture = false;  ///< the dataset's own picture: shapes as its source draws them (Shape::drawn)
   Bands bands;                   ///< a scene gap the band says holds is "touching"
 };
+
+/// Whether a circle in a picture (pixels) is one a figure constructs on its points: centred on one
+/// of `points` and through another, or through three of them, each within twice the cross-check's
+/// tolerance or 3 % of the radius. A circle a scene lacks where its description may leave circles
+/// out (unlisted_reason) is counted no difference when it is such a one.
+bool circle_on_points(PixelPoint centre, double radius, const std::vector<PixelPoint>& points, double tolerance_px);
 
 /// Compares the scene with an image of it. Scene coordinates map to the image at the scale where
 /// the frame fills it (own renderings at any size). Otherwise (users' images, such as

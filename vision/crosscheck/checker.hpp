@@ -130,6 +130,8 @@ class Checker {
   void find_extras();
   std::optional<Detections::Ellipse> extra_circle(const cv::Mat& unexplained) const;
   cv::Mat stroke_ink() const;
+  bool may_be_unlisted(const Detections::Ellipse& e) const;
+  void note_unlisted(Reason& reason) const;
   void report_unexplained_strokes(const cv::Mat& labels, const cv::Mat& stats, int n, const std::vector<P2>& reported);
   bool stroke_shaped(const cv::Mat& mask) const;
 
@@ -154,6 +156,7 @@ class Checker {
   std::vector<CurveEvidence> evidence_;  // per curve of fig_
   cv::Mat crowd_, distance_to_ink_;
   double stroke_ = 2, min_extra_line_ = 20, min_extra_radius_ = 6, min_extra_stroke_ = 12;
+  std::string unlisted_circles_;  // why the scene's description may leave out circles (unlisted_reason)
 };
 
 }  // namespace geotruth::vision::check

@@ -67,7 +67,8 @@ void Checker::find_extras() {
   std::vector<P2> reported;  // where extra lines and circles were named
   if (const auto circle = extra_circle(keep)) {
     const Detections::Ellipse& e = *circle;
-    ++out_.counts["circles"].extra;
+    const bool unlisted = may_be_unlisted(e);
+    if (!unlisted) ++out_.counts["circles"].extra;
     out_.detections.ellipses.push_back(e);
     reported.push_back(e.center);
     std::string detail = "a circle the scene does not draw: centre (" + fixed(e.center.x) + ", ";
@@ -80,6 +81,7 @@ void Checker::find_extras() {
       detail += fixed(v, 2) + "), radius " + fixed(e.a / m.scale, 2) + " (through the mapping fitted on the dots)";
     }
     add(FindingKind::extra_detection, {}, detail, e.a, {e.center});
+    if (unlisted) note_unlisted(out_.reasons.back());
     cv::circle(keep, cv::Point(static_cast<int>(std::lround(e.center.x)), static_cast<int>(std::lround(e.center.y))),
                static_cast<int>(std::lround(e.a)), 0, thickness);
   }
@@ -113,15 +115,31 @@ void Checker::find_extras() {
   for (const auto& e : found.ellipses) {
     if (e.a < min_extra_radius_ || in_text(e.center)) continue;
     const std::string category = e.circle || e.a / e.b < 1.1 ? "circles" : "ellipses";
-    ++out_.counts[category].extra;
+    const bool unlisted = category == "circles" && may_be_unlisted(e);
+    if (!unlisted) ++out_.counts[category].extra;
     out_.detections.ellipses.push_back(e);
     reported.push_back(e.center);
     add(FindingKind::extra_detection, {},
         "a " + std::string(category == "circles" ? "circle" : "ellipse") + " the scene does not draw (semi-axes " +
             fixed(e.a) + ", " + fixed(e.b) + " px)",
         std::nullopt, {e.center});
+    if (unlisted) note_unlisted(out_.reasons.back());
   }
   if (fig_.texts.empty()) report_unexplained_strokes(labels, stats, n, reported);
+}
+
+// A circle the scene lacks where its description may leave circles out, drawn on the scene's
+// lettered points: the description's silence, not the picture's difference.
+bool Checker::may_be_unlisted(const Detections::Ellipse& e) const {
+  if (unlisted_circles_.empty()) return false;
+  std::vector<PixelPoint> points;
+  for (const Dot& d : fig_.dots) points.push_back(d.at);
+  return circle_on_points(e.center, e.a, points, out_.picture.tolerance_px);
+}
+
+void Checker::note_unlisted(Reason& reason) const {
+  reason.severity = Severity::note;
+  reason.detail += "; drawn on the scene's points, and " + unlisted_circles_;
 }
 
 // A full circle among the ink no stroke of the scene explains: circles through three of its pixels
@@ -234,3 +252,17 @@ bool Checker::stroke_shaped(const cv::Mat& mask) const {
 }
 
 }  // namespace geotruth::vision::check
+
+namespace geotruth::vision {
+
+bool circle_on_points(PixelPoint centre, double radius, const std::vector<PixelPoint>& points, double tolerance_px) {
+  const double reach = std::max(2 * tolerance_px, 0.03 * radius);
+  auto distance = [](PixelPoint a, PixelPoint b) { return std::hypot(a.x - b.x, a.y - b.y); };
+  const bool centred =
+      std::any_of(points.begin(), points.end(), [&](PixelPoint p) { return distance(p, centre) <= reach; });
+  const auto through = std::count_if(points.begin(), points.end(),
+                                     [&](PixelPoint p) { return std::abs(distance(p, centre) - radius) <= reach; });
+  return through >= 3 || (centred && through >= 1);
+}
+
+}  // namespace geotruth::vision

@@ -27,12 +27,25 @@ std::optional<Rational> radius_squared(const Scene& scene, const Circle& circle)
   return *median;
 }
 
-std::string unlisted_reason(const Scene& scene, const std::string& kind) {
-  if (scene.extra.find("\"unlisted\"") == std::string::npos) return "";
+namespace {
+
+// extra.<section>.<kind> of a scene when it is a string, else "".
+std::string extra_reason(const Scene& scene, const char* section, const std::string& kind) {
+  if (scene.extra.find(std::string("\"") + section + "\"") == std::string::npos) return "";
   const ordered_json extra = ordered_json::parse(scene.extra, nullptr, false);
-  if (!extra.is_object() || !extra.contains("unlisted") || !extra["unlisted"].is_object()) return "";
-  const ordered_json& unlisted = extra["unlisted"];
-  return unlisted.contains(kind) && unlisted[kind].is_string() ? unlisted[kind].get<std::string>() : "";
+  if (!extra.is_object() || !extra.contains(section) || !extra[section].is_object()) return "";
+  const ordered_json& reasons = extra[section];
+  return reasons.contains(kind) && reasons[kind].is_string() ? reasons[kind].get<std::string>() : "";
+}
+
+}  // namespace
+
+std::string unlisted_reason(const Scene& scene, const std::string& kind) {
+  return extra_reason(scene, "unlisted", kind);
+}
+
+std::string unshown_reason(const Scene& scene, const std::string& kind) {
+  return extra_reason(scene, "unshown", kind);
 }
 
 std::array<Rational, 4> bounding_box(const std::vector<Vec2>& points) {

@@ -116,6 +116,19 @@ TEST(Geometry3k, WithoutAnImageSizeTheFrameHoldsEveryPoint) {
   EXPECT_EQ(std::make_pair(negative.width, negative.height), std::make_pair(Rational(1), Rational(1)));
 }
 
+TEST(Geometry3k, ItsNamesNeedNotBeLetteredInThePicture) {
+  // Geometry3K's annotators name every point, the picture letters some: the scene says so, and the
+  // picture cross-check reads it (unshown_reason); every other kind is shown in full.
+  const auto scenes = import_source(SourceFormat::geometry3k, R"({"a": {"point_instances": ["A", "B"],
+      "point_positions": {"A": [10, 3], "B": [2, 7]}, "line_instances": ["AB"]}})",
+                                    "names.json");
+  ASSERT_EQ(scenes.size(), 1u);
+  const Scene& s = std::get<Scene>(scenes[0].scene);
+  EXPECT_NE(unshown_reason(s, "letters").find("name every point"), std::string::npos) << s.extra;
+  EXPECT_EQ(unshown_reason(s, "lines"), "");
+  EXPECT_EQ(unlisted_reason(s, "letters"), "");
+}
+
 TEST(Geometry3k, BadInputIsReportedNotGuessed) {
   auto scenes = import_fixture(SourceFormat::geometry3k, "geometry3k/bad_names.json");
   const ImportedScene& s = scenes.at("bad1");

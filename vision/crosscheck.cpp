@@ -27,6 +27,7 @@ Checker::Checker(const Scene& scene, const Image& image, const CrossCheckOptions
     : image_(image), options_(options), bands_(options_.bands, scene.frame), paper_(measure_paper(image)) {
   stroke_ = estimate_stroke_width();
   unlisted_circles_ = unlisted_reason(scene, "circles");
+  unshown_letters_ = unshown_reason(scene, "letters");
   // Tick marks, angle arcs, arrowheads and text are not what a scene describes: an unexplained
   // detection must be a twentieth of the picture long (a line), or its radius a fiftieth of it
   // (a circle), to count.
@@ -62,17 +63,23 @@ CrossCheck Checker::run() {
   match_lines();
   match_rounds();
   match_closed_shapes();
+  const std::size_t before_letters = out_.reasons.size();
   match_letters();
+  const int unshown = note_unshown_letters(before_letters);
   match_arrowheads();
   find_extras();
   measure_gaps();
   std::erase_if(out_.counts, [](const auto& entry) { return entry.second.symbolic == 0 && entry.second.extra == 0; });
   for (const auto& [category, count] : out_.counts)
-    if (count.symbolic != count.matched || count.extra > 0)
+    if (count.symbolic != count.matched || count.extra > 0) {
       add(FindingKind::count_mismatch, {},
           category + ": " + std::to_string(count.symbolic) + " in the scene, " + std::to_string(count.matched) +
               " of them detected, " + std::to_string(count.extra) + " unexplained detections",
           std::nullopt, {});
+      // Only letters the picture need not show are missing: no difference.
+      if (category == "letters" && count.extra == 0 && count.symbolic - count.matched == unshown)
+        out_.reasons.back().severity = Severity::note;
+    }
   record_elements();
   out_.agree = std::none_of(out_.reasons.begin(), out_.reasons.end(),
                             [](const Reason& r) { return r.severity == Severity::conflict; });

@@ -260,6 +260,11 @@ std::optional<Rational> radius_squared(const Scene& scene, const Circle& circle)
 /// one circle at most), or "" when the description lists every one the picture draws.
 std::string unlisted_reason(const Scene& scene, const std::string& kind);
 
+/// Why the picture may not show elements of one kind ("letters") that the scene's description
+/// names: the reason its importer wrote in extra.unshown.<kind> (Geometry3K's annotators name
+/// every point, lettered in the picture or not), or "" when the picture shows every one.
+std::string unshown_reason(const Scene& scene, const std::string& kind);
+
 /// The smallest box [x0, y0, x1, y1] holding the points (at least one), exact.
 std::array<Rational, 4> bounding_box(const std::vector<Vec2>& points);
 

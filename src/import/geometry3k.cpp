@@ -8,6 +8,7 @@
 #include <span>
 #include <streambuf>
 
+#include "core/exact_json.hpp"
 #include "core/json_reader.hpp"
 #include "import/figure_builder.hpp"
 #include "import/importers.hpp"
@@ -147,7 +148,14 @@ ImportedScene import_problem(const std::string& id, const Value& problem, const 
   if (placeholders > 0)
     figure.note("placeholder", std::to_string(placeholders) + " empty \"\" entr" + (placeholders == 1 ? "y" : "ies") +
                                    " (Geometry3K's placeholder for none) read as absent");
-  return figure.finish();
+  ImportedScene out = figure.finish();
+  // The picture cross-check does not count a name the picture does not letter as a difference.
+  if (auto* scene = std::get_if<Scene>(&out.scene))
+    scene->extra = ordered_json{{"unshown",
+                                 {{"letters", "Geometry3K's annotators name every point of the figure, "
+                                              "whether its picture letters it or not"}}}}
+                       .dump();
+  return out;
 }
 
 constexpr const char* kExpected = "a Geometry3K object keyed by problem id";

@@ -205,6 +205,22 @@ void Checker::match_closed_shapes() {
   }
 }
 
+// A letter the scene names and the picture does not show, where the picture need not letter every
+// point (unshown_reason: Geometry3K's annotators name them all): a note with that reason. Returns
+// how many of the reasons from `from` on it made notes.
+int Checker::note_unshown_letters(std::size_t from) {
+  if (unshown_letters_.empty()) return 0;
+  int notes = 0;
+  for (std::size_t i = from; i < out_.reasons.size(); ++i) {
+    Reason& r = out_.reasons[i];
+    if (r.kind != FindingKind::not_detected && r.kind != FindingKind::not_visible) continue;
+    r.severity = Severity::note;
+    r.detail += "; " + unshown_letters_;
+    ++notes;
+  }
+  return notes;
+}
+
 // --- letters: a glyph near each labelled point ------------------------------------------
 void Checker::match_letters() {
   if (std::none_of(fig_.texts.begin(), fig_.texts.end(), [](const Text& t) { return t.letter; })) return;

@@ -131,6 +131,7 @@ class Checker {
   std::optional<Detections::Ellipse> extra_circle(const cv::Mat& unexplained) const;
   cv::Mat stroke_ink() const;
   bool may_be_unlisted(const Detections::Ellipse& e) const;
+  int note_unshown_letters(std::size_t from);
   void note_unlisted(Reason& reason) const;
   void report_unexplained_strokes(const cv::Mat& labels, const cv::Mat& stats, int n, const std::vector<P2>& reported);
   bool stroke_shaped(const cv::Mat& mask) const;
@@ -157,6 +158,7 @@ class Checker {
   cv::Mat crowd_, distance_to_ink_;
   double stroke_ = 2, min_extra_line_ = 20, min_extra_radius_ = 6, min_extra_stroke_ = 12;
   std::string unlisted_circles_;  // why the scene's description may leave out circles (unlisted_reason)
+  std::string unshown_letters_;   // why the picture may not letter every point named (unshown_reason)
 };
 
 }  // namespace geotruth::vision::check

@@ -192,8 +192,7 @@ def visonlyqa_pairs(args, work):
         sys.exit("import failed: " + proc.stderr[-2000:])
     scenes, pictures = [], set()
     for s in read_jsonl(imported):
-        image = json.loads(s.get("extra", "{}")).get("image") if isinstance(s.get("extra"), str) else \
-            (s.get("extra") or {}).get("image")
+        image = (s.get("extra") or {}).get("image")
         if "id" not in s or not s.get("points") or image in pictures:
             continue
         pictures.add(image)

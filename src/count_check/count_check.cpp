@@ -162,6 +162,7 @@ class Comparison {
     result_.picture = tally(count_scene(read_, read_bands).counts);
     for (const PictureDoubt& d : picture_doubts(read_))
       for (const std::string& e : d.finding.elements) doubted_.insert(e);
+    unshown_letters_ = unshown_reason(scene_, "letters");
     match_letters();
     compare_segments_and_triangles(scene_counted, count_scene(with_scene_letters(), read_bands));
     compare_circles();
@@ -342,11 +343,10 @@ class Comparison {
              r.detail.find("letter") != std::string::npos;
     });
     // A picture that need not letter every point the scene names (Geometry3K's) misses none.
-    const std::string unshown = unshown_reason(scene_, "letters");
     add("letter missing", {s.id},
         "the scene names the point " + s.id + ", the picture shows no letter there" +
-            (unshown.empty() ? "" : "; " + unshown),
-        unseen && unshown.empty() ? Severity::conflict : Severity::note, {s.at});
+            (unshown_letters_.empty() ? "" : "; " + unshown_letters_),
+        unseen && unshown_letters_.empty() ? Severity::conflict : Severity::note, {s.at});
   }
 
   void letter_extra(const Letter& r) {
@@ -739,6 +739,7 @@ class Comparison {
   std::map<std::string, std::string> to_scene_;  // read id → scene id
   std::set<std::string> matched_scene_;          // scene letters with a read point
   std::set<std::string> doubted_;                // read ids the reader's own doubts name
+  std::string unshown_letters_;  // why the picture may not letter every point the scene names (unshown_reason)
 };
 
 }  // namespace

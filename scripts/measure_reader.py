@@ -20,7 +20,9 @@ lines as sets of letters
 (the description's lines made maximal: pieces that share a point and are collinear within its
 2-decimal rounding are one line, as drawn; where only the rounding merges lines the text lists
 apart, either reading is right, the one the picture read matching more; a point the text leaves off
-a line but within the rounding of its stroke, between its ends, is on it where the picture reads it so; "lines_as_listed" keeps
+a line but within the rounding of its stroke, between its ends, is on it where the picture reads it so, and a line
+the picture reads on past its end, straight within the rounding and along strokes the text draws, runs on as read;
+"lines_as_listed" keeps
 them apart; the lines read are merged only where a line read in two pieces is one straight line,
 and two read at an angle are judged each on its own, "lines_merged_by_two_letters" merging any
 two that share two letters, as earlier runs did), of circles (the
@@ -235,6 +237,53 @@ def points_on_lines_as_read_where_unsure(truth_lines, points, read, slack=ROUNDI
     return out
 
 
+def lines_run_on_where_unsure(truth_lines, points, read, slack=ROUNDING_SLACK):
+    """The truth's lines run on where the rounding cannot say they stop: a line L the picture read
+    on past L's end through points the description puts within `slack` of L's straight line (all
+    of the read line's points collinear within the rounding), each step between two neighbours
+    along it drawn by a line of the description that holds both (VisOnlyQA 00617: F 0.003 units
+    off line BE beyond B, and B-F drawn as a piece of line BCF, so the ink runs straight from E
+    through B to F). The text cannot tell whether F lies on BE; where the picture read BEF, that
+    reading replaces the description's lines it holds. A read line that holds none of the
+    description's lines, or lies within one, is judged as it is."""
+    def drawn(a, b):
+        return any(a in t and b in t for t in truth_lines)
+
+    out = set(truth_lines)
+    for r in sorted(read - out, key=sorted):
+        if len(r) < 3 or not all(k in points for k in r) or not collinear(points, r, slack):
+            continue
+        held = {t for t in out if t < r}
+        if not held or any(r < t for t in out):
+            continue
+        pts = {k: points[k] for k in r}
+        a, b = max(((p, q) for p in pts.values() for q in pts.values()), key=lambda pq: math.dist(*pq))
+        along = sorted(r, key=lambda k: (b[0] - a[0]) * (pts[k][0] - a[0]) + (b[1] - a[1]) * (pts[k][1] - a[1]))
+        if all(drawn(p, q) for p, q in zip(along, along[1:])):
+            out = (out - held) | {r}
+    return out
+
+
+LINE_MISS_CAUSES = ("a_letter_missed", "within_a_stroke", "other")
+
+
+def line_miss_cause(line, other_side, letters_missed, pixels, stroke_px):
+    """Why a line is on one side only (a true line not read, or a read line not true), for the
+    record: "a_letter_missed" when one of its letters is a letter the picture's reading missed or
+    placed elsewhere (the line cannot be named right); "within_a_stroke" when it and a line of the
+    other side that shares two of its letters differ by points that lie, in the picture, within a
+    stroke's width of one straight line through them all (the text keeps a point 1-3 px off a line
+    the picture draws straight through it: the picture cannot show which); else "other"."""
+    if line & letters_missed:
+        return "a_letter_missed"
+    for other in other_side:
+        both = line | other
+        if len(line & other) >= 2 and all(k in pixels for k in both) and \
+                collinear(pixels, both, stroke_px):
+            return "within_a_stroke"
+    return "other"
+
+
 def full_circles(scene):
     out = []
     points = {p["id"]: p for p in scene.get("points", [])}
@@ -366,11 +415,13 @@ def measure_visonlyqa(args):
             continue
         apply, scale = fit
         tp = 0
+        letters_missed = set()
         for k, (x, y) in truth["points"].items():
             if k in read and math.dist(apply((x, -y)), read[k]) <= tol:
                 tp += 1
             else:
                 misses.append((scene_id, "letter", k))
+                letters_missed.add(k)
         totals["letters_tp"] += tp
         totals["letters_read"] += len(read)
         totals["letters_actual"] += len(truth["points"])
@@ -379,8 +430,9 @@ def measure_visonlyqa(args):
 
         def true_lines_as_read(read_lines):
             """The description's lines, where its rounding cannot tell, as the picture read them."""
-            return points_on_lines_as_read_where_unsure(
-                lines_as_read_where_unsure(listed_lines, maximal, read_lines), truth["points"], read_lines)
+            return lines_run_on_where_unsure(points_on_lines_as_read_where_unsure(
+                lines_as_read_where_unsure(listed_lines, maximal, read_lines), truth["points"], read_lines),
+                truth["points"], read_lines)
 
         read_lines = read_lines_as_drawn(scene, with_range=True)
         true_lines = true_lines_as_read(read_lines)
@@ -396,10 +448,14 @@ def measure_visonlyqa(args):
         totals["lines_by_letters_tp"] += len(true_by_letters & by_letters)
         totals["lines_by_letters_read"] += len(by_letters)
         totals["lines_by_letters_actual"] += len(true_by_letters)
-        for l in true_lines - read_lines:
+        pixels = {k: apply((x, -y)) for k, (x, y) in truth["points"].items()}
+        stroke = number(((scene.get("extra") or {}).get("picture") or {}).get("stroke_px", 2.0))
+        for l in sorted(true_lines - read_lines, key=sorted):
             misses.append((scene_id, "line missed", "".join(sorted(l))))
-        for l in read_lines - true_lines:
+            totals["lines_missed_" + line_miss_cause(l, read_lines, letters_missed, pixels, stroke)] += 1
+        for l in sorted(read_lines - true_lines, key=sorted):
             misses.append((scene_id, "line extra", "".join(sorted(l))))
+            totals["lines_extra_" + line_miss_cause(l, true_lines, letters_missed, pixels, stroke)] += 1
         read_circles = full_circles(scene)
         used = set()
         for (cx, cy), r in truth["circles"]:
@@ -440,6 +496,9 @@ def measure_visonlyqa(args):
     out["lines_as_listed"] = {"precision": round(p, 4), "recall": round(r, 4)}
     p, r = prf(totals["lines_by_letters_tp"], totals["lines_by_letters_read"], totals["lines_by_letters_actual"])
     out["lines_merged_by_two_letters"] = {"precision": round(p, 4), "recall": round(r, 4)}
+    # Why the lines on one side only are there (line_miss_cause), for the record.
+    out["lines"]["missed_by_cause"] = {c: totals["lines_missed_" + c] for c in LINE_MISS_CAUSES}
+    out["lines"]["extra_by_cause"] = {c: totals["lines_extra_" + c] for c in LINE_MISS_CAUSES}
     out["unregistered"] = totals["unregistered"]
     # Points named by the figure's range (their letters clipped at the picture's edge or not seen) count as
     # letters read: the scene names them, and the questions ask about them.
@@ -731,6 +790,7 @@ def measure_geometry3k(args):
         true_lines = lines_as_read_where_unsure(merged_lines(listed),
                                                 maximal_lines(listed, truth, HAND_SLACK_PX * scale), read_lines)
         true_lines = points_on_lines_as_read_where_unsure(true_lines, truth, read_lines, HAND_SLACK_PX * scale)
+        true_lines = lines_run_on_where_unsure(true_lines, truth, read_lines, HAND_SLACK_PX * scale)
         totals["lines_tp"] += len(true_lines & read_lines)
         totals["lines_read"] += len(read_lines)
         totals["lines_actual"] += len(true_lines)

@@ -4,8 +4,10 @@ VisOnlyQA lists "AB, BE" where B lies on AE up to its 2-decimal rounding, and th
 line ABE; a bend the picture can show, and collinear lines that share no point, stay apart; where
 only the rounding merges them, the reading the picture read (lines_as_read_where_unsure); a point
 the text leaves off a line but that lies on its stroke within the rounding, as read
-(points_on_lines_as_read_where_unsure); and the lines read, merged only where a line read in two
-pieces is one straight line (read_lines_as_drawn).
+(points_on_lines_as_read_where_unsure); a line the picture reads on past its end within the rounding,
+along strokes the text draws (lines_run_on_where_unsure); the lines read, merged only where a line
+read in two pieces is one straight line (read_lines_as_drawn); and why a line is on one side only
+(line_miss_cause).
 
 Usage: measure_reader_lines_test.py SOURCE_DIR"""
 import importlib.util
@@ -95,4 +97,31 @@ expect("a line read in two pieces is one line, lines read at an angle stay apart
        measure.read_lines_as_drawn(scene), lines("ABF", "EMQ", "EKM"))
 expect("merged by two letters alone, the lines at an angle fold into one",
        measure.merged_lines(measure.letter_lines(scene)), lines("ABF", "EKMQ"))
+# A line run on past its end within the rounding (VisOnlyQA 00617noise_1): F lies 0.002 off line BE
+# beyond B, and B-F is drawn as a piece of line BCF (C 0.5 off BE: a bend anyone sees). The picture
+# draws E-B-F straight; read as BEF, BEF replaces BE in the truth, and BCF stays.
+points = {"E": (-3.0, 0.0), "B": (0.0, 0.0), "F": (0.3, 0.002), "C": (3.0, 0.5), "G": (0.3, 0.05),
+          "H": (-6.0, 0.0)}
+expect("a line read on past its end within the rounding runs on",
+       measure.lines_run_on_where_unsure(lines("BE", "BCF"), points, lines("BEF", "BCF")), lines("BEF", "BCF"))
+expect("read as listed, the lines stay as listed",
+       measure.lines_run_on_where_unsure(lines("BE", "BCF"), points, lines("BE", "BCF")), lines("BE", "BCF"))
+expect("a point beyond the rounding is not run on to",
+       measure.lines_run_on_where_unsure(lines("BE", "BCG"), points, lines("BEG", "BCG")), lines("BE", "BCG"))
+expect("a step no line of the text draws is not run on along (H-E undrawn)",
+       measure.lines_run_on_where_unsure(lines("BE", "BCF"), points, lines("BEH", "BCF")), lines("BE", "BCF"))
+expect("a read line within a line of the text is judged as it is (a point missed)",
+       measure.lines_run_on_where_unsure(lines("BEH"), points, lines("BE")), lines("BEH"))
+# Why a line is on one side only (line_miss_cause), in pixels: K 1 px off the line through J and L
+# (strokes 2 px wide) read on it; M 6 px off; a line with a letter the reading missed.
+pixels = {"J": (0.0, 0.0), "K": (50.0, 1.0), "L": (100.0, 0.0), "M": (50.0, 6.0), "N": (0.0, 80.0)}
+expect_cause = lambda what, got, want: expect(what, {frozenset([got])}, {frozenset([want])})
+expect_cause("a letter missed is the cause first",
+             measure.line_miss_cause(frozenset("JL"), lines("JKL"), {"L"}, pixels, 2.0), "a_letter_missed")
+expect_cause("a point within a stroke's width of the line is the picture's",
+             measure.line_miss_cause(frozenset("JL"), lines("JKL"), set(), pixels, 2.0), "within_a_stroke")
+expect_cause("a point 6 px off is not",
+             measure.line_miss_cause(frozenset("JL"), lines("JLM"), set(), pixels, 2.0), "other")
+expect_cause("a line no line of the other side shares two letters with is other",
+             measure.line_miss_cause(frozenset("JN"), lines("JKL"), set(), pixels, 2.0), "other")
 sys.exit(1 if failures else 0)

@@ -529,6 +529,112 @@ TEST(ReaderDotted, ADotTwoStrokesLeaveAtAShallowAngleIsADot) {
   EXPECT_EQ(dots_near_b(ink_with(false, 80)), 0);
 }
 
+// VisOnlyQA 00491noise_0: six strokes converge on B at a few degrees and their JPEG ink is thicker
+// than B's dot, so the dot is read 7.3 px off where they meet (2.0 of its radius). A dot read up to
+// three radii off where three strokes ending at it meet is centred there (7.5 px: 2.2 radii); one
+// read farther off than the strokes' ends reach (12 px) stays where it was read.
+TEST(ReaderDotted, ADotReadTwoRadiiOffWhereItsStrokesMeetIsCentredThere) {
+  read::Sheet sheet;
+  sheet.width = sheet.height = 200, sheet.half = 0.5, sheet.ridge = 0.96;
+  sheet.paper.ink = cv::Mat::zeros(200, 200, CV_8U);
+  cv::circle(sheet.paper.ink, {100, 100}, 3, 255, cv::FILLED);
+  const PixelPoint meet{100, 100};
+  auto stroke_from = [&](PixelPoint from, double degrees) {
+    const double t = degrees * M_PI / 180;
+    return read::Piece::from_to({from.x + std::cos(t), from.y + std::sin(t)},
+                                {from.x + 90 * std::cos(t), from.y + 90 * std::sin(t)});
+  };
+  const std::vector<read::Piece> three{stroke_from(meet, 60), stroke_from(meet, 100), stroke_from(meet, 150)};
+  auto centred = [&](PixelPoint read_at) {
+    std::vector<read::Dot> dots{{read_at, 3.4}, {{10, 10}, 3.4}, {{190, 10}, 3.4}, {{10, 190}, 3.4}};
+    read::centre_dots_on_strokes(sheet, dots, three);
+    return dots[0].at;
+  };
+  const PixelPoint off_by_2_2_radii{100 - 5.3, 100 - 5.3}, off_by_12_px{100 - 8.5, 100 - 8.5};
+  EXPECT_NEAR(dist(centred(off_by_2_2_radii), meet), 0, 1e-9);
+  EXPECT_EQ(dist(centred(off_by_12_px), off_by_12_px), 0);
+}
+
+// VisOnlyQA 00867noise_1: the strokes into E's dot point at its letter, written just past the dot.
+// Whether the blob the strokes leave at a shallow angle is a dot asks whether ink runs on past it
+// against them (a shallow crossing); the letter's ink there is no stroke. Drawn as the reader's ink
+// mask (as ADotTwoStrokesLeaveAtAShallowAngleIsADot): with a letter's bar past the dot, in the
+// letter's box, the dot is read; the same bar out of any letter's box is a stroke running on.
+TEST(ReaderDotted, ALetterPastADotIsNoStrokeRunningOnThroughIt) {
+  const cv::Point b{100, 100};
+  cv::Mat ink = cv::Mat::zeros(200, 200, CV_8U);
+  for (const cv::Point d : {cv::Point{20, 20}, cv::Point{180, 20}, cv::Point{20, 180}, cv::Point{180, 180}, b})
+    cv::circle(ink, d, 3, 255, cv::FILLED, cv::LINE_8);
+  for (const double degrees : {59.0, 61.0}) {
+    const double t = degrees * M_PI / 180;
+    cv::line(ink, b,
+             b + cv::Point{static_cast<int>(std::lround(80 * std::cos(t))),
+                           -static_cast<int>(std::lround(80 * std::sin(t)))},
+             255, 3, cv::LINE_8);
+  }
+  // The letter's stem, along the strokes' way past the dot (down and left), 6 to 16 px from it.
+  const double t = 60 * M_PI / 180;
+  const cv::Point stem_from =
+      b - cv::Point{static_cast<int>(std::lround(6 * std::cos(t))), -static_cast<int>(std::lround(6 * std::sin(t)))};
+  const cv::Point stem_to =
+      b - cv::Point{static_cast<int>(std::lround(16 * std::cos(t))), -static_cast<int>(std::lround(16 * std::sin(t)))};
+  cv::line(ink, stem_from, stem_to, 255, 2, cv::LINE_8);
+  auto dots_near_b = [&](bool in_a_letters_box) {
+    read::Sheet sheet;
+    sheet.paper.ink = ink;
+    sheet.width = ink.cols, sheet.height = ink.rows;
+    sheet.half = 0.5, sheet.stroke = 2, sheet.ridge = 0.96;
+    sheet.unknown = cv::Mat::zeros(ink.rows, ink.cols, CV_8U);
+    if (in_a_letters_box)
+      sheet.unknown(cv::Rect(stem_to.x - 3, stem_from.y - 2, 10, stem_to.y - stem_from.y + 5)).setTo(255);
+    int near = 0;
+    for (const read::Dot& d : read::read_dots(sheet, {}, {})) near += std::hypot(d.at.x - b.x, d.at.y - b.y) < 8;
+    return near;
+  };
+  EXPECT_EQ(dots_near_b(true), 1);
+  EXPECT_EQ(dots_near_b(false), 0);
+}
+
+// VisOnlyQA 00517noise_0: strokes leave A's dot a few degrees apart, and a dozen pixels down them
+// their JPEG ink runs together into a round blob as thick as a marker, all of it along the strokes.
+// Such a blob, within twice the radii of a dot seen clear, every stroke through it running on into
+// that dot, is those strokes fanning out, no dot of its own; one that a stroke not through the dot
+// also runs through is a point where strokes meet (00067's C). Given as the reader's ink mask (dots
+// of 3 px, a stroke down from A, the blob a disc of 3 px on it 12 px below A) and the strokes read
+// (five from A, 4 degrees apart, whose ink the blob is).
+TEST(ReaderDotted, ABlobWhereStrokesFanOutOfADotIsNoDot) {
+  const cv::Point a{100, 50}, blob{100, 62};
+  auto dots_read = [&](bool with_a_stroke_of_its_own) {
+    cv::Mat ink = cv::Mat::zeros(200, 200, CV_8U);
+    for (const cv::Point d : {cv::Point{20, 20}, cv::Point{180, 20}, cv::Point{20, 180}, cv::Point{180, 180}, a, blob})
+      cv::circle(ink, d, 3, 255, cv::FILLED, cv::LINE_8);
+    cv::line(ink, a, a + cv::Point{0, 120}, 255, 2, cv::LINE_8);
+    std::vector<read::Piece> pieces;
+    for (const double degrees : {82.0, 86.0, 90.0, 94.0, 98.0}) {
+      const double t = degrees * M_PI / 180;
+      pieces.push_back(
+          read::Piece::from_to({a.x + 0.5, a.y + 0.5}, {a.x + 0.5 + 120 * std::cos(t), a.y + 0.5 + 120 * std::sin(t)}));
+    }
+    if (with_a_stroke_of_its_own) {
+      cv::line(ink, blob, blob + cv::Point{80, 20}, 255, 2, cv::LINE_8);
+      pieces.push_back(read::Piece::from_to({blob.x + 0.5, blob.y + 0.5}, {blob.x + 80.5, blob.y + 20.5}));
+    }
+    read::Sheet sheet;
+    sheet.paper.ink = ink;
+    sheet.width = ink.cols, sheet.height = ink.rows;
+    sheet.half = 0.5, sheet.stroke = 2, sheet.ridge = 0.96;
+    sheet.unknown = cv::Mat::zeros(ink.rows, ink.cols, CV_8U);
+    std::pair<int, int> near{0, 0};  // dots read at A, at the blob
+    for (const read::Dot& d : read::read_dots(sheet, pieces, {})) {
+      near.first += std::hypot(d.at.x - a.x - 0.5, d.at.y - a.y - 0.5) < 2;
+      near.second += std::hypot(d.at.x - blob.x - 0.5, d.at.y - blob.y - 0.5) < 2;
+    }
+    return near;
+  };
+  EXPECT_EQ(dots_read(false), std::make_pair(1, 0));
+  EXPECT_EQ(dots_read(true), std::make_pair(1, 1));
+}
+
 TEST(ReaderDotted, ADotWhereSixStrokesMeetIsADot) {
   // Six strokes more from C: all of the dot's ink lies near some stroke, yet it is as thick as the
   // figure's other dots, where a crossing of two thin strokes is not.

@@ -286,7 +286,7 @@ bool marks_points_with_dots(const Sheet& sheet, const std::vector<Dot>& dots);
 /// centre read 6 px into them, off every stroke by more than a stroke's tolerance). Where three
 /// strokes or more end within the dot's reach, 30 degrees apart or more, and their lines (fitted
 /// along their length, away from the dot) all pass within a pixel (or a stroke's half-width) of one
-/// place on the ink within two radii of the centre read, and miss that centre by more than the
+/// place on the ink within three radii of the centre read, and miss that centre by more than the
 /// on-stroke tolerance, the dot is centred where they meet.
 void centre_dots_on_strokes(const Sheet& sheet, std::vector<Dot>& dots, const std::vector<Piece>& pieces);
 

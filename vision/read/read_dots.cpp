@@ -62,11 +62,16 @@ ThickReach thick_reach(const cv::Mat& dt, int x, int y, double level, double rea
 
 // Whether ink runs on from (x, y) against `way`, from `from` to `to` pixels off (within a pixel of
 // the ray, on half its length or more): the strokes of a thick band go on past the blob (a shallow
-// crossing), where strokes fanning out from a dot end at it.
-bool inked_against(const cv::Mat& ink, int x, int y, cv::Point2d way, double from, double to) {
+// crossing), where strokes fanning out from a dot end at it. A letter's ink is no stroke: samples
+// under a letter are left out (VisOnlyQA 00867noise_1: the strokes into E's dot point at its letter).
+bool inked_against(const Sheet& sheet, int x, int y, cv::Point2d way, double from, double to) {
   int samples = 0, inked = 0;
-  for (double t = from; t <= to; t += 1, ++samples)
-    inked += ink_within_pixel(ink, {x + 0.5 - way.x * t, y + 0.5 - way.y * t});
+  for (double t = from; t <= to; t += 1) {
+    const P2 p{x + 0.5 - way.x * t, y + 0.5 - way.y * t};
+    if (sheet.is_unknown(p)) continue;
+    ++samples;
+    inked += ink_within_pixel(sheet.paper.ink, {p.x, p.y});
+  }
   return samples > 0 && 2 * inked >= samples;
 }
 
@@ -204,7 +209,7 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
       // band's strokes end at it.
       const double far = 2.5 * r + 1;
       if (thick_reach(dt, peak.x, peak.y, std::max(0.75 * r, sheet.ridge + 0.25), far).kind == Reach::round &&
-          !inked_against(ink, peak.x, peak.y, thick.way, r + 1.5, far + 3))
+          !inked_against(sheet, peak.x, peak.y, thick.way, r + 1.5, far + 3))
         wedged.push_back(measure());
       continue;
     }
@@ -272,8 +277,23 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
           return std::hypot(o.at.x - d.at.x, o.at.y - d.at.y) < apart * (o.radius + d.radius);
         });
       };
+      // A blob along the strokes within twice their radii of a dot seen clear, every stroke through
+      // it (two at least) running on into that dot, is those strokes fanning out of the dot, as a
+      // wedged blob there is (VisOnlyQA 00517noise_0: three strokes leaving A's dot a few degrees
+      // apart, as thick as a marker 12 px down them).
+      const double on = sheet.on_stroke();
+      auto fans_out_of_a_clear_dot = [&, clear = dots](const Dot& d) {
+        std::vector<const Piece*> through;
+        for (const Piece& piece : pieces)
+          if (piece_distance(piece, d.at) <= on + d.radius) through.push_back(&piece);
+        return through.size() >= 2 && std::any_of(clear.begin(), clear.end(), [&](const Dot& o) {
+                 return std::hypot(o.at.x - d.at.x, o.at.y - d.at.y) < 2 * (o.radius + d.radius) &&
+                        std::all_of(through.begin(), through.end(),
+                                    [&](const Piece* p) { return piece_distance(*p, o.at) <= on + o.radius; });
+               });
+      };
       for (const Dot& d : hidden)
-        if (d.radius >= 0.85 * marker) dots.push_back(d);
+        if (d.radius >= 0.85 * marker && !fans_out_of_a_clear_dot(d)) dots.push_back(d);
       // A letter written over its point's dot: the dot is far thicker than the letter's strokes
       // (its box's other peaks are a stem's half-width), so a round blob of the marker's thickness
       // there is the dot (one the marker by its edge only, when clear of every dot by twice their

@@ -249,7 +249,7 @@ void centre_dots_on_strokes(const Sheet& sheet, std::vector<Dot>& dots, const st
     for (const Piece* p : ending)
       off_centre = std::max(off_centre, std::abs(p->offset(dot.at))),
       off_meet = std::max(off_meet, std::abs(p->offset(*meet)));
-    if (off_centre <= on || off_meet > concurrent || dist(*meet, dot.at) > 2 * dot.radius ||
+    if (off_centre <= on || off_meet > concurrent || dist(*meet, dot.at) > 3 * dot.radius ||
         !ink_within_pixel(sheet.paper.ink, {meet->x, meet->y}))
       continue;
     if (std::getenv("GEOTRUTH_READER_DEBUG"))

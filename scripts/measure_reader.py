@@ -16,7 +16,7 @@ circles (centre, radius); the similarity from figure units to pixels is fitted t
 (least squares over rotation, scale and translation, after flipping y, with outliers refitted
 away). Printed: precision and recall of letters with their positions (a point the reader names by the
 figure's range, its letter written past the picture's edge or not seen, counts as read: "named_by_range"), of
-lines as sets of letters
+lines as sets of letters ("lines_by_place" matches them by their points' places instead, a misread letter aside)
 (the description's lines made maximal: pieces that share a point and are collinear within its
 2-decimal rounding are one line, as drawn; where only the rounding merges lines the text lists
 apart, either reading is right, the one the picture read matching more; a point the text leaves off
@@ -264,6 +264,31 @@ def lines_run_on_where_unsure(truth_lines, points, read, slack=ROUNDING_SLACK):
     return out
 
 
+def lines_matched_by_place(true_lines, read_lines, true_px, read_px, tolerance):
+    """How many of the true lines a read line matches point for point by place, whatever the
+    letters (each point of either within `tolerance` px of a point of the other; one read line to
+    one true line): the strokes read, a misread letter aside. For the record beside the lines as
+    letter sets, which a missed letter fails."""
+    def places(line, px):
+        return [px[k] for k in line] if all(k in px for k in line) else None
+
+    read = [places(r, read_px) for r in sorted(read_lines, key=sorted)]
+    used, matched = set(), 0
+    for t in sorted(true_lines, key=sorted):
+        want = places(t, true_px)
+        if want is None:
+            continue
+        for i, got in enumerate(read):
+            if i in used or got is None:
+                continue
+            if all(any(math.dist(p, q) <= tolerance for q in got) for p in want) and \
+                    all(any(math.dist(p, q) <= tolerance for p in want) for q in got):
+                used.add(i)
+                matched += 1
+                break
+    return matched
+
+
 LINE_MISS_CAUSES = ("a_letter_missed", "within_a_stroke", "other")
 
 
@@ -449,6 +474,7 @@ def measure_visonlyqa(args):
         totals["lines_by_letters_read"] += len(by_letters)
         totals["lines_by_letters_actual"] += len(true_by_letters)
         pixels = {k: apply((x, -y)) for k, (x, y) in truth["points"].items()}
+        totals["lines_by_place_tp"] += lines_matched_by_place(true_lines, read_lines, pixels, read, tol)
         stroke = number(((scene.get("extra") or {}).get("picture") or {}).get("stroke_px", 2.0))
         for l in sorted(true_lines - read_lines, key=sorted):
             misses.append((scene_id, "line missed", "".join(sorted(l))))
@@ -496,6 +522,9 @@ def measure_visonlyqa(args):
     out["lines_as_listed"] = {"precision": round(p, 4), "recall": round(r, 4)}
     p, r = prf(totals["lines_by_letters_tp"], totals["lines_by_letters_read"], totals["lines_by_letters_actual"])
     out["lines_merged_by_two_letters"] = {"precision": round(p, 4), "recall": round(r, 4)}
+    # The lines matched by their points' places, a misread letter aside (lines_matched_by_place).
+    p, r = prf(totals["lines_by_place_tp"], totals["lines_read"], totals["lines_actual"])
+    out["lines_by_place"] = {"precision": round(p, 4), "recall": round(r, 4)}
     # Why the lines on one side only are there (line_miss_cause), for the record.
     out["lines"]["missed_by_cause"] = {c: totals["lines_missed_" + c] for c in LINE_MISS_CAUSES}
     out["lines"]["extra_by_cause"] = {c: totals["lines_extra_" + c] for c in LINE_MISS_CAUSES}

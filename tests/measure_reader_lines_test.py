@@ -6,8 +6,8 @@ only the rounding merges them, the reading the picture read (lines_as_read_where
 the text leaves off a line but that lies on its stroke within the rounding, as read
 (points_on_lines_as_read_where_unsure); a line the picture reads on past its end within the rounding,
 along strokes the text draws (lines_run_on_where_unsure); the lines read, merged only where a line
-read in two pieces is one straight line (read_lines_as_drawn); and why a line is on one side only
-(line_miss_cause).
+read in two pieces is one straight line (read_lines_as_drawn); why a line is on one side only
+(line_miss_cause); and lines matched by their points' places (lines_matched_by_place).
 
 Usage: measure_reader_lines_test.py SOURCE_DIR"""
 import importlib.util
@@ -124,4 +124,13 @@ expect_cause("a point 6 px off is not",
              measure.line_miss_cause(frozenset("JL"), lines("JLM"), set(), pixels, 2.0), "other")
 expect_cause("a line no line of the other side shares two letters with is other",
              measure.line_miss_cause(frozenset("JN"), lines("JKL"), set(), pixels, 2.0), "other")
+# Lines matched by place (lines_matched_by_place): true ABC and DE; read ABX with X read at C's
+# place (C's letter misread) matches ABC; read DY with Y 10 px from E's place does not (tolerance 8).
+true_px = {"A": (0.0, 0.0), "B": (50.0, 0.0), "C": (100.0, 0.0), "D": (0.0, 60.0), "E": (100.0, 60.0)}
+read_px = {"A": (1.0, 0.0), "B": (50.0, 2.0), "X": (99.0, 1.0), "D": (0.0, 61.0), "Y": (110.0, 60.0)}
+expect_count = lambda what, got, want: expect(what, {frozenset([got])}, {frozenset([want])})
+expect_count("a line read with a misread letter matches by place, one read off by 10 px does not",
+             measure.lines_matched_by_place(lines("ABC", "DE"), lines("ABX", "DY"), true_px, read_px, 8.0), 1)
+expect_count("a line read short (B missing) does not match",
+             measure.lines_matched_by_place(lines("ABC"), lines("AX"), true_px, read_px, 8.0), 0)
 sys.exit(1 if failures else 0)

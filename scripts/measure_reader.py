@@ -162,13 +162,18 @@ ROUNDING_SLACK = 0.015
 HAND_SLACK_PX = 3.0
 
 
+def farthest_pair(pts):
+    """The two of the points farthest apart (the first such pair in the points' order)."""
+    return max(((p, q) for p in pts for q in pts), key=lambda pq: math.dist(*pq))
+
+
 def collinear(points, letters, slack):
     """Whether the letters' points all lie within `slack` of the line through the two farthest
     apart (False when one has no position)."""
     if not all(k in points for k in letters):
         return False
     pts = [points[k] for k in letters]
-    a, b = max(((p, q) for p in pts for q in pts), key=lambda pq: math.dist(*pq))
+    a, b = farthest_pair(pts)
     length = math.dist(a, b)
     return length > 0 and all(
         abs((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / length <= slack for p in pts)
@@ -221,7 +226,7 @@ def points_on_lines_as_read_where_unsure(truth_lines, points, read, slack=ROUNDI
         if k not in points or not all(j in points for j in line):
             return False
         pts = [points[j] for j in line]
-        a, b = max(((p, q) for p in pts for q in pts), key=lambda pq: math.dist(*pq))
+        a, b = farthest_pair(pts)
         length = math.dist(a, b)
         if length == 0:
             return False
@@ -257,7 +262,7 @@ def lines_run_on_where_unsure(truth_lines, points, read, slack=ROUNDING_SLACK):
         if not held or any(r < t for t in out):
             continue
         pts = {k: points[k] for k in r}
-        a, b = max(((p, q) for p in pts.values() for q in pts.values()), key=lambda pq: math.dist(*pq))
+        a, b = farthest_pair(list(pts.values()))
         along = sorted(r, key=lambda k: (b[0] - a[0]) * (pts[k][0] - a[0]) + (b[1] - a[1]) * (pts[k][1] - a[1]))
         if all(drawn(p, q) for p, q in zip(along, along[1:])):
             out = (out - held) | {r}

@@ -272,10 +272,11 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
         return (!along_strokes || e.radius >= sheet.stroke + 1) && e.radius >= 0.85 * marker_edge &&
                e.radius <= 1.3 * marker_edge && e.core >= 0.95 * marker_core;
       };
+      auto within = [](const Dot& o, const Dot& d, double apart) {
+        return std::hypot(o.at.x - d.at.x, o.at.y - d.at.y) < apart * (o.radius + d.radius);
+      };
       auto near_a_dot = [&](const Dot& d, double apart) {
-        return std::any_of(dots.begin(), dots.end(), [&](const Dot& o) {
-          return std::hypot(o.at.x - d.at.x, o.at.y - d.at.y) < apart * (o.radius + d.radius);
-        });
+        return std::any_of(dots.begin(), dots.end(), [&](const Dot& o) { return within(o, d, apart); });
       };
       // A blob along the strokes within twice their radii of a dot seen clear, every stroke through
       // it (two at least) running on into that dot, is those strokes fanning out of the dot, as a
@@ -287,9 +288,9 @@ std::vector<Dot> read_dots(const Sheet& sheet, const std::vector<Piece>& pieces,
         for (const Piece& piece : pieces)
           if (piece_distance(piece, d.at) <= on + d.radius) through.push_back(&piece);
         return through.size() >= 2 && std::any_of(clear.begin(), clear.end(), [&](const Dot& o) {
-                 return std::hypot(o.at.x - d.at.x, o.at.y - d.at.y) < 2 * (o.radius + d.radius) &&
-                        std::all_of(through.begin(), through.end(),
-                                    [&](const Piece* p) { return piece_distance(*p, o.at) <= on + o.radius; });
+                 return within(o, d, 2) && std::all_of(through.begin(), through.end(), [&](const Piece* p) {
+                          return piece_distance(*p, o.at) <= on + o.radius;
+                        });
                });
       };
       for (const Dot& d : hidden)

@@ -294,7 +294,9 @@ def lines_matched_by_place(true_lines, read_lines, true_px, read_px, tolerance):
     return matched
 
 
-LINE_MISS_CAUSES = ("a_letter_missed", "within_a_stroke", "other")
+LINE_MISS_CAUSES = ("a_letter_missed", "within_a_stroke", "a_point_beside_it", "other")
+# A point this many stroke widths off a line at most is beside it (line_miss_cause).
+BESIDE_STROKES = 4
 
 
 def line_miss_cause(line, other_side, letters_missed, pixels, stroke_px):
@@ -303,14 +305,17 @@ def line_miss_cause(line, other_side, letters_missed, pixels, stroke_px):
     placed elsewhere (the line cannot be named right); "within_a_stroke" when it and a line of the
     other side that shares two of its letters differ by points that lie, in the picture, within a
     stroke's width of one straight line through them all (the text keeps a point 1-3 px off a line
-    the picture draws straight through it: the picture cannot show which); else "other"."""
+    the picture draws straight through it: the picture cannot show which); "a_point_beside_it" when
+    they lie within BESIDE_STROKES stroke widths of one (a point a few pixels off a line read on it,
+    or on a line read off it: two strokes meeting at its dot at a slight bend, a dot read a pixel or
+    two off its place); else "other"."""
     if line & letters_missed:
         return "a_letter_missed"
-    for other in other_side:
-        both = line | other
-        if len(line & other) >= 2 and all(k in pixels for k in both) and \
-                collinear(pixels, both, stroke_px):
-            return "within_a_stroke"
+    sharing = [line | other for other in other_side
+               if len(line & other) >= 2 and all(k in pixels for k in line | other)]
+    for tolerance, cause in ((stroke_px, "within_a_stroke"), (BESIDE_STROKES * stroke_px, "a_point_beside_it")):
+        if any(collinear(pixels, both, tolerance) for both in sharing):
+            return cause
     return "other"
 
 

@@ -120,8 +120,10 @@ expect_cause("a letter missed is the cause first",
              measure.line_miss_cause(frozenset("JL"), lines("JKL"), {"L"}, pixels, 2.0), "a_letter_missed")
 expect_cause("a point within a stroke's width of the line is the picture's",
              measure.line_miss_cause(frozenset("JL"), lines("JKL"), set(), pixels, 2.0), "within_a_stroke")
-expect_cause("a point 6 px off is not",
-             measure.line_miss_cause(frozenset("JL"), lines("JLM"), set(), pixels, 2.0), "other")
+expect_cause("a point 6 px off is not, but beside it (within 4 strokes' widths)",
+             measure.line_miss_cause(frozenset("JL"), lines("JLM"), set(), pixels, 2.0), "a_point_beside_it")
+expect_cause("a point 6 px off a line of strokes 1 px wide is other",
+             measure.line_miss_cause(frozenset("JL"), lines("JLM"), set(), pixels, 1.0), "other")
 expect_cause("a line no line of the other side shares two letters with is other",
              measure.line_miss_cause(frozenset("JN"), lines("JKL"), set(), pixels, 2.0), "other")
 # Lines matched by place (lines_matched_by_place): true ABC and DE; read ABX with X read at C's

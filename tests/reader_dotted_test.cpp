@@ -412,6 +412,27 @@ TEST(ReaderDotted, TwoStrokesFanningOutFromADotAreTwoLines) {
   EXPECT_TRUE(joined(single.scene, "A", "B"));
 }
 
+TEST(ReaderDotted, TwoStrokesBentAtADotWithinAStrokeOfTheirChordAreTwoLines) {
+  // H–A, 45 px, and A–F, 560 px, meet at A bent 2.8° (VisOnlyQA 00017noise_0: A–H and A–F, A read
+  // 1.9 px off the chord H–F): A lies 2 px off the chord, within a stroke's reach of it, and the
+  // chord's path is inked all along by the two strokes. The ink leans toward A on both sides of it
+  // and runs into its dot: two lines, H–A and A–F, and none from H to F.
+  const PixelPoint h{150, 640}, f{700, 380}, a = beside(h, f, 45, 2.0);
+  const Figure figure = {{{"H", h}, {"A", a}, {"F", f}, {"C", {420, 120}}, {"D", {620, 760}}},
+                         {{"H", "A"}, {"A", "F"}, {"A", "C"}, {"C", "F"}, {"D", "A"}, {"D", "F"}}};
+  const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "bent_chord"), "bent_chord");
+  for (const auto& [p, q] : figure.segments) EXPECT_TRUE(joined(read.scene, p, q)) << p << q;
+  EXPECT_FALSE(joined(read.scene, "H", "F")) << "H, A and F are not one line";
+  // The same figure drawn straight, A on H–F: one line through all three.
+  Figure straight = figure;
+  for (Dotted& d : straight.points)
+    if (d.name == "A") d.at = beside(h, f, 45, 0);
+  const PictureRead one =
+      read_picture(dumped(draw(20, {}, std::nullopt, straight), "straight_chord"), "straight_chord");
+  EXPECT_TRUE(joined(one.scene, "H", "F"));
+  EXPECT_TRUE(joined(one.scene, "A", "F"));
+}
+
 // VisOnlyQA 00763's A: four strokes leave A to the right 16° apart, and their ink, a band as thick as
 // the dot where it leaves it, pulls the dot's thickest ink 6.5 px off its place, off every stroke by
 // more than a stroke's tolerance; two more leave it to the left. The strokes' lines, fitted along

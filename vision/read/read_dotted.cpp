@@ -124,6 +124,92 @@ bool fans_out(const Sheet& sheet, const Piece& line, const Dot& from, const Dot&
   return inking(sheet, from.at, away, from.radius + 1, 0, sheet.half + 1).coverage < 0.5;
 }
 
+// The slope, against `line`, of the ink's centre line along it from u0 to u1, and the slope's
+// standard error: the ink's centre across the line (its darkness-weighted offset) at each half
+// pixel, fitted by least squares, then again without the samples more than 1.5 px off the first
+// fit (a stroke crossing it). Samples about a dot, under a letter, or holding more ink than one
+// stroke's (another stroke beside or across it: more than 1.4 times the median) are left out. None
+// with fewer than 8 samples.
+struct InkFit {
+  double slope = 0, error = 0, at0 = 0;  // offset = at0 + slope·u
+  double at(double u) const { return at0 + slope * u; }
+};
+std::optional<InkFit> ink_slope(const Sheet& sheet, const Piece& line, double u0, double u1,
+                                const std::vector<Dot>& dots) {
+  const P2 normal{-line.dir.y, line.dir.x};
+  const double reach = sheet.half + 2.5, faint = 0.5 * sheet.paper.ink_level;
+  std::vector<P2> samples;  // (along, across)
+  std::vector<double> weights;
+  for (double t = std::min(u0, u1); t <= std::max(u0, u1); t += 0.5) {
+    const P2 foot = line.at(t);
+    if (sheet.is_unknown(foot) ||
+        std::any_of(dots.begin(), dots.end(), [&](const Dot& d) { return dist(d.at, foot) <= d.radius + 2; }))
+      continue;
+    double weight = 0, moment = 0;
+    for (double s = -reach; s <= reach + 1e-9; s += 0.5) {
+      const double d = darkness_at(sheet.paper, {foot.x + s * normal.x, foot.y + s * normal.y});
+      if (d > faint) weight += d, moment += d * s;
+    }
+    if (weight > 0) samples.push_back({t, moment / weight}), weights.push_back(weight);
+  }
+  if (!weights.empty()) {
+    const double single = median_of(weights);
+    std::vector<P2> kept;
+    for (std::size_t k = 0; k < samples.size(); ++k)
+      if (weights[k] <= 1.4 * single) kept.push_back(samples[k]);
+    samples = std::move(kept);
+  }
+  std::optional<InkFit> fit;
+  for (int round = 0; round < 2; ++round) {
+    if (samples.size() < 8) return std::nullopt;
+    double st = 0, so = 0;
+    for (const P2& s : samples) st += s.x, so += s.y;
+    const double n = static_cast<double>(samples.size()), mt = st / n, mo = so / n;
+    double stt = 0, sto = 0;
+    for (const P2& s : samples) stt += (s.x - mt) * (s.x - mt), sto += (s.x - mt) * (s.y - mo);
+    if (stt <= 0) return std::nullopt;
+    const double slope = sto / stt, at0 = mo - slope * mt;
+    double residual = 0;
+    for (const P2& s : samples) residual += std::pow(s.y - at0 - slope * s.x, 2);
+    fit = InkFit{slope, std::sqrt(residual / std::max(1.0, n - 2) / stt), at0};
+    std::erase_if(samples, [&](const P2& s) { return std::abs(s.y - at0 - slope * s.x) > 1.5; });
+  }
+  return fit;
+}
+
+// Whether the strokes along `line` bend at dot x between its ends: two strokes meeting there at a
+// slight angle, read as one line from end to end (VisOnlyQA 00017noise_0's H–A–F, A–H and A–F 4.8°
+// apart, A 1.9 px off H–F). The ink on each side of x, fitted on its own (ink_slope), must run
+// into x's dot (within 0.75 px of its offset off the line at x, which is a pixel at least), each
+// side leaning toward x, and the two sides' slopes must differ by more than 0.7° and four standard
+// errors. A straight stroke beside x keeps its own offset there; a straight stroke through x, read
+// as a chord between two dots read off their places, leans one way on both sides.
+bool bends_at(const Sheet& sheet, const Piece& line, const Dot& x, const std::vector<Dot>& dots) {
+  constexpr double kBend = 0.012, kIntoDot = 0.75;
+  const double u = line.along(x.at), clear = x.radius + 2, off = line.offset(x.at);
+  // Each side from x to the next dot on the line (the strokes may bend there too).
+  double from = line.t0, to = line.t1;
+  for (const Dot& d : dots) {
+    const double t = line.along(d.at);
+    if (&d == &x || std::abs(line.offset(d.at)) > sheet.on_stroke() + std::abs(off)) continue;
+    if (t < u && t > from) from = t;
+    if (t > u && t < to) to = t;
+  }
+  if (u - clear - from < 8 || to - u - clear < 8) return false;
+  const auto before = ink_slope(sheet, line, from, u - clear, dots);
+  const auto after = ink_slope(sheet, line, u + clear, to, dots);
+  if (!before || !after) return false;
+  const double difference = std::abs(before->slope - after->slope);
+  const bool into_dot = std::abs(before->at(u) - off) <= kIntoDot && std::abs(after->at(u) - off) <= kIntoDot;
+  const bool toward_x = before->slope * off > 0 && after->slope * off < 0;
+  const bool bends =
+      into_dot && toward_x && difference > kBend && difference > 4 * std::hypot(before->error, after->error);
+  if (bends && std::getenv("GEOTRUTH_READER_DEBUG"))
+    std::fprintf(stderr, "bend at %.1f,%.1f, %.1f px off the line %.1f,%.1f - %.1f,%.1f: slopes %.4f and %.4f\n",
+                 x.at.x, x.at.y, off, line.a().x, line.a().y, line.b().x, line.b().y, before->slope, after->slope);
+  return bends;
+}
+
 // A line from dot a to dot b that passes beside a dot x (off it by more than a stroke's reach, within
 // its ink) where a line a–x is drawn is no stroke when the picture is lighter along it than along
 // a–x, by half a–x's contrast, where the two run a pixel or more apart: its ink there is a–x's
@@ -315,12 +401,55 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
       }
     return true;
   };
+  // A line whose strokes bend at a dot between its ends (bends_at) is the chord of two lines that
+  // meet there: it covers neither, and is dropped once both are read.
+  std::vector<std::vector<std::size_t>> bent;  // each line's dots its strokes bend at
+  // Not at a dot another line passes by within its ink (its stroke pulls the ink's centre there:
+  // VisOnlyQA 00565noise_1's H–L and H–J, converging on H past a JPEG blob read as a dot).
+  auto passed_by = [&](std::size_t k, std::size_t x) {
+    for (std::size_t m = 0; m < lines.size(); ++m) {
+      if (m == k || ends[m].first == x || ends[m].second == x) continue;
+      const double t = lines[m].along(dots[x].at);
+      if (std::abs(lines[m].offset(dots[x].at)) <= within_ink && t > lines[m].t0 && t < lines[m].t1) return true;
+    }
+    return false;
+  };
+  auto bends_toward = [&](std::size_t k, const Pair& pair) -> std::optional<std::size_t> {
+    const Piece& l = lines[k];
+    for (const auto& [on, off] : {std::pair{pair.i, pair.j}, std::pair{pair.j, pair.i}}) {
+      if (on != ends[k].first && on != ends[k].second) continue;
+      if (std::abs(l.offset(dots[off].at)) < apart || passed_by(k, off)) continue;
+      if (bends_at(sheet, l, dots[off], dots)) return off;
+    }
+    return std::nullopt;
+  };
   for (const Pair& pair : drawn) {
     const Piece line = piece_between(dots[pair.i].at, dots[pair.j].at, pair.ink);
     // Every line is asked (not only until one covers the pair): each learns the dots it passes beside.
     bool covered = false;
-    for (Piece& l : lines) covered = covers(l, pair) || covered;
-    if (!covered) lines.push_back(line), ends.push_back({pair.i, pair.j});
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      if (!covers(lines[k], pair)) continue;
+      if (const auto at = bends_toward(k, pair))
+        bent[k].push_back(*at);  // the pair is a stroke of its own
+      else
+        covered = true;
+    }
+    if (!covered) lines.push_back(line), ends.push_back({pair.i, pair.j}), bent.emplace_back();
+  }
+  auto read_between = [&](std::size_t a, std::size_t b) {
+    return std::any_of(ends.begin(), ends.end(), [&](const auto& e) {
+      return (e.first == a && e.second == b) || (e.first == b && e.second == a);
+    });
+  };
+  std::vector<bool> bend(dots.size(), false);  // the dots where a chord was dropped
+  for (std::size_t k = lines.size(); k-- > 0;) {
+    const auto [a, b] = ends[k];
+    const auto at = std::find_if(bent[k].begin(), bent[k].end(),
+                                 [&](std::size_t x) { return read_between(a, x) && read_between(x, b); });
+    if (at == bent[k].end()) continue;
+    bend[*at] = true;
+    lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k)),
+        ends.erase(ends.begin() + static_cast<std::ptrdiff_t>(k));
   }
   drop_chords_beside_strokes(sheet, dots, lines, ends, within_ink);
   if (lines.size() < 2) return pieces;
@@ -329,16 +458,27 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
   // by more than a dot, the line is drawn that far: a line need not end at a point); any other stays.
   std::vector<Piece> out = lines;
   const double along_tolerance = sheet.half + 2;
+  // Past an end at such a dot, the stretch of line k from t to u runs along the other dot-to-dot
+  // lines (a stroke read across the two that meet there: VisOnlyQA 00017noise_0's H–A–F, whose read
+  // stroke would take A–F on past A along A–H).
+  auto along_other_lines = [&](std::size_t k, double t, double u) {
+    if (!bend[t < lines[k].t0 ? ends[k].first : ends[k].second]) return false;
+    std::vector<Piece> others;
+    for (std::size_t m = 0; m < lines.size(); ++m)
+      if (m != k) others.push_back(lines[m]);
+    return along_lines(Piece::from_to(lines[k].at(t), lines[k].at(u)), others, dots, along_tolerance);
+  };
   for (const Piece& p : pieces) {
     bool merged = false;
     for (Piece& l : out) {
-      if (&l - out.data() >= static_cast<std::ptrdiff_t>(lines.size())) break;
+      const auto k = static_cast<std::size_t>(&l - out.data());
+      if (k >= lines.size()) break;
       if (std::abs(l.offset(p.a())) > along_tolerance || std::abs(l.offset(p.b())) > along_tolerance) continue;
       const double u0 = std::min(l.along(p.a()), l.along(p.b())), u1 = std::max(l.along(p.a()), l.along(p.b()));
       if (u1 < l.t0 - along_tolerance || u0 > l.t1 + along_tolerance) continue;
       const double beyond = marker + 2 + min_length;
-      if (u0 < l.t0 - beyond) l.t0 = u0;
-      if (u1 > l.t1 + beyond) l.t1 = u1;
+      if (u0 < l.t0 - beyond && !along_other_lines(k, u0, lines[k].t0)) l.t0 = u0;
+      if (u1 > l.t1 + beyond && !along_other_lines(k, lines[k].t1, u1)) l.t1 = u1;
       merged = true;
       break;
     }

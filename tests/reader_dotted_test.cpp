@@ -433,6 +433,32 @@ TEST(ReaderDotted, TwoStrokesBentAtADotWithinAStrokeOfTheirChordAreTwoLines) {
   EXPECT_TRUE(joined(one.scene, "A", "F"));
 }
 
+TEST(ReaderDotted, AStrokeArrivingAtADotBesideALineDoesNotMakeItFanOut) {
+  // VisOnlyQA 00534noise_0: H–K passes B 1.8 px away, 35 px from H; A–B arrives at B from K's side
+  // 12° off H–K. Between K and B the line's ink is doubled by A–B's, not by a second stroke from K:
+  // no line B–K. Drawn here as E–F passing B, lettered A to F; A–B is the longer, read first.
+  const PixelPoint e{600, 700}, f{570, 450}, b = beside(e, f, 60, 1.8);
+  const double turn = 12 * M_PI / 180, toward_f = angle_to(b, f);
+  const PixelPoint a{b.x + 300 * std::cos(toward_f - turn), b.y + 300 * std::sin(toward_f - turn)};
+  const Figure figure = {{{"E", e}, {"F", f}, {"B", b}, {"A", a}, {"C", {250, 600}}, {"D", {850, 420}}},
+                         {{"E", "F"}, {"A", "B"}, {"B", "C"}, {"C", "A"}, {"D", "F"}, {"D", "E"}}};
+  const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "arriving"), "arriving");
+  for (const auto& [p, q] : figure.segments) EXPECT_TRUE(joined(read.scene, p, q)) << p << q;
+  // B, within a stroke's reach of E–F, may be read on it; no line of its own joins it to F.
+  const Point* read_b = named(read.scene, "B");
+  const Point* read_f = named(read.scene, "F");
+  const Point* read_e = named(read.scene, "E");
+  ASSERT_TRUE(read_b && read_f && read_e);
+  for (const Line& l : read.scene.lines) {
+    auto through = [&](const Point* p) {
+      return std::any_of(l.through.begin(), l.through.end(), [&](std::size_t i) { return &read.scene.points[i] == p; });
+    };
+    if (through(read_b) && through(read_f)) {
+      EXPECT_TRUE(through(read_e)) << "a line B–F of its own";
+    }
+  }
+}
+
 // VisOnlyQA 00763's A: four strokes leave A to the right 16° apart, and their ink, a band as thick as
 // the dot where it leaves it, pulls the dot's thickest ink 6.5 px off its place, off every stroke by
 // more than a stroke's tolerance; two more leave it to the left. The strokes' lines, fitted along

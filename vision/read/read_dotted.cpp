@@ -385,6 +385,27 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
   // a stroke of its own where the line's ink runs doubled up to that dot (two strokes fanning out
   // from one point at a slight angle): the line then passes beside the dot.
   const double apart = sheet.half + 0.5;
+  // Another line read (a longer one) ending at dot `off` at an angle to the line l (5° or more), within l's reach
+  // halfway along the stretch just before `off` (toward `on`) where fans_out looks for a second
+  // stroke, doubles l's ink there by itself (VisOnlyQA 00534noise_0: A–B arrives at B 12° off H–K,
+  // which passes B 1.8 px away). One nearly along l may be the second stroke itself.
+  constexpr double kAcross = 0.087;  // sin 5°
+  auto doubled_by_another_line = [&](const Piece& l, std::size_t on, std::size_t off) {
+    const double u = l.along(dots[off].at), u_on = l.along(dots[on].at), back = u_on < u ? -1 : 1;
+    // Halfway along doubled_toward's stretch.
+    const double d = dots[off].radius + 1.5 + std::min(10.0, 0.2 * std::abs(u - u_on));
+    const double reach = sheet.half + std::abs(l.offset(dots[off].at)) + 1.5;
+    for (std::size_t m = 0; m < lines.size(); ++m) {
+      if (&lines[m] == &l || (ends[m].first != off && ends[m].second != off)) continue;
+      const std::size_t far = ends[m].first == off ? ends[m].second : ends[m].first;
+      const double length = dist(dots[far].at, dots[off].at);
+      if (far == on || length <= d) continue;
+      const P2 q{dots[off].at.x + d * (dots[far].at.x - dots[off].at.x) / length,
+                 dots[off].at.y + d * (dots[far].at.y - dots[off].at.y) / length};
+      if (std::abs(l.offset(q)) <= reach && back * (l.along(q) - u) > 0 && l.sine_to(lines[m]) >= kAcross) return true;
+    }
+    return false;
+  };
   auto covers = [&](Piece& l, const Pair& pair) {
     bool beside = false;
     for (const P2 end : {dots[pair.i].at, dots[pair.j].at}) {
@@ -395,7 +416,8 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
     if (beside) return darker_along_line(sheet, l, dots[pair.i], dots[pair.j]) > 0.25 * pair.ink.contrast;
     for (const auto& [on, off] : {std::pair{pair.i, pair.j}, std::pair{pair.j, pair.i}})
       if (std::min(dist(l.a(), dots[on].at), dist(l.b(), dots[on].at)) <= 0.75 &&
-          std::abs(l.offset(dots[off].at)) >= apart && fans_out(sheet, l, dots[on], dots[off])) {
+          std::abs(l.offset(dots[off].at)) >= apart && !doubled_by_another_line(l, on, off) &&
+          fans_out(sheet, l, dots[on], dots[off])) {
         l.passes_beside.push_back(dots[off].at);
         return false;
       }

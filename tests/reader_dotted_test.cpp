@@ -420,7 +420,7 @@ TEST(ReaderDotted, TwoStrokesBentAtADotWithinAStrokeOfTheirChordAreTwoLines) {
   const PixelPoint h{150, 640}, f{700, 380}, a = beside(h, f, 45, 2.0);
   const Figure figure = {{{"H", h}, {"A", a}, {"F", f}, {"C", {420, 120}}, {"D", {620, 760}}},
                          {{"H", "A"}, {"A", "F"}, {"A", "C"}, {"C", "F"}, {"D", "A"}, {"D", "F"}}};
-  const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "bent_chord"), "bent_chord");
+  const PictureRead read = read_picture(dumped(draw(20, {}, std::nullopt, figure), "bent_at_dot"), "bent_at_dot");
   for (const auto& [p, q] : figure.segments) EXPECT_TRUE(joined(read.scene, p, q)) << p << q;
   EXPECT_FALSE(joined(read.scene, "H", "F")) << "H, A and F are not one line";
   // The same figure drawn straight, A on H–F: one line through all three.
@@ -428,7 +428,7 @@ TEST(ReaderDotted, TwoStrokesBentAtADotWithinAStrokeOfTheirChordAreTwoLines) {
   for (Dotted& d : straight.points)
     if (d.name == "A") d.at = beside(h, f, 45, 0);
   const PictureRead one =
-      read_picture(dumped(draw(20, {}, std::nullopt, straight), "straight_chord"), "straight_chord");
+      read_picture(dumped(draw(20, {}, std::nullopt, straight), "straight_at_dot"), "straight_at_dot");
   EXPECT_TRUE(joined(one.scene, "H", "F"));
   EXPECT_TRUE(joined(one.scene, "A", "F"));
 }

@@ -385,10 +385,10 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
   // a stroke of its own where the line's ink runs doubled up to that dot (two strokes fanning out
   // from one point at a slight angle): the line then passes beside the dot.
   const double apart = sheet.half + 0.5;
-  // Another line read (a longer one) ending at dot `off` at an angle to the line l (5° or more), within l's reach
-  // halfway along the stretch just before `off` (toward `on`) where fans_out looks for a second
-  // stroke, doubles l's ink there by itself (VisOnlyQA 00534noise_0: A–B arrives at B 12° off H–K,
-  // which passes B 1.8 px away). One nearly along l may be the second stroke itself.
+  // Another line read (a longer one) ending at dot `off` at an angle to the line l (5° or more),
+  // within l's reach halfway along the stretch just before `off` (toward `on`) where fans_out looks
+  // for a second stroke, doubles l's ink there by itself (VisOnlyQA 00534noise_0: A–B arrives at B
+  // 12° off H–K, which passes B 1.8 px away). One nearly along l may be the second stroke itself.
   constexpr double kAcross = 0.087;  // sin 5°
   auto doubled_by_another_line = [&](const Piece& l, std::size_t on, std::size_t off) {
     const double u = l.along(dots[off].at), u_on = l.along(dots[on].at), back = u_on < u ? -1 : 1;

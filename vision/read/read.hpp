@@ -170,6 +170,17 @@ void read_glyphs(Sheet& sheet, const Paper& paper, const cv::Mat& strokes);
 /// capital's thin or broken glyph is then no small letter or mark).
 bool lettered_in_capitals(const std::vector<LetterRead>& letters);
 
+/// The ink's centre across the line origin + t·dir (dir a unit vector), every `step` px from t0 to
+/// t1: the darkness-weighted mean offset (left of dir positive) of the darkness at `floor` or above
+/// within `band` px each side (half-pixel samples), and that darkness's sum. A position outside the
+/// sheet, under a letter, refused by `skip`, or with no such ink gives none. The line fits of
+/// read_pieces (a stroke refitted to its ink) and of the dotted figures' bends (bends_at) rest on it.
+struct InkCentre {
+  double t, offset, weight;
+};
+std::vector<InkCentre> ink_centres(const Sheet& sheet, P2 origin, P2 dir, double t0, double t1, double step,
+                                   double band, double floor, const std::function<bool(P2)>& skip = nullptr);
+
 /// Straight strokes: FastLineDetector segments grouped on one supporting line, each line refitted
 /// to its ink and walked end to end; every inked run long enough is a piece. Pieces that lie on
 /// `rounds` are left out.

@@ -97,11 +97,20 @@ double median_ink_across(const Sheet& sheet, const Piece& line, double from, dou
 // beside it, within its reach): the line's ink is 1.4 times as heavy or more just before `to` as
 // just past it (VisOnlyQA 00096: A–I along A–C, I 1.8 px off it; two strokes that far apart ink
 // twice one's width). One stroke through `to` inks both sides alike.
+// The stretch doubled_toward looks at before `to`: from `clear` px to `clear + span` px off its
+// centre toward `from`.
+struct Stretch {
+  double clear, span;
+};
+Stretch stretch_before(const Piece& line, const Dot& from, const Dot& to) {
+  return {to.radius + 1.5, std::min(20.0, 0.4 * std::abs(line.along(to.at) - line.along(from.at)))};
+}
+
 bool doubled_toward(const Sheet& sheet, const Piece& line, const Dot& from, const Dot& to) {
   constexpr double kDoubled = 1.4;
-  const double u = line.along(to.at), u_from = line.along(from.at), clear = to.radius + 1.5;
+  const double u = line.along(to.at), u_from = line.along(from.at);
+  const auto [clear, span] = stretch_before(line, from, to);
   const double back = u_from < u ? -1 : 1;  // toward `from`
-  const double span = std::min(20.0, 0.4 * std::abs(u - u_from));
   const double past = u - back * (clear + span);
   if (span < 4 || past < line.t0 + 2 || past > line.t1 - 2) return false;
   const double reach = sheet.half + std::abs(line.offset(to.at)) + 1.5;
@@ -136,29 +145,17 @@ struct InkFit {
 };
 std::optional<InkFit> ink_slope(const Sheet& sheet, const Piece& line, double u0, double u1,
                                 const std::vector<Dot>& dots) {
-  const P2 normal{-line.dir.y, line.dir.x};
-  const double reach = sheet.half + 2.5, faint = 0.5 * sheet.paper.ink_level;
-  std::vector<P2> samples;  // (along, across)
+  const std::vector<InkCentre> centres = ink_centres(
+      sheet, line.origin, line.dir, std::min(u0, u1), std::max(u0, u1), 0.5, sheet.half + 2.5,
+      0.5 * sheet.paper.ink_level, [&](P2 foot) {
+        return std::any_of(dots.begin(), dots.end(), [&](const Dot& d) { return dist(d.at, foot) <= d.radius + 2; });
+      });
   std::vector<double> weights;
-  for (double t = std::min(u0, u1); t <= std::max(u0, u1); t += 0.5) {
-    const P2 foot = line.at(t);
-    if (sheet.is_unknown(foot) ||
-        std::any_of(dots.begin(), dots.end(), [&](const Dot& d) { return dist(d.at, foot) <= d.radius + 2; }))
-      continue;
-    double weight = 0, moment = 0;
-    for (double s = -reach; s <= reach + 1e-9; s += 0.5) {
-      const double d = darkness_at(sheet.paper, {foot.x + s * normal.x, foot.y + s * normal.y});
-      if (d > faint) weight += d, moment += d * s;
-    }
-    if (weight > 0) samples.push_back({t, moment / weight}), weights.push_back(weight);
-  }
-  if (!weights.empty()) {
-    const double single = median_of(weights);
-    std::vector<P2> kept;
-    for (std::size_t k = 0; k < samples.size(); ++k)
-      if (weights[k] <= 1.4 * single) kept.push_back(samples[k]);
-    samples = std::move(kept);
-  }
+  for (const InkCentre& c : centres) weights.push_back(c.weight);
+  const double single = weights.empty() ? 0 : median_of(weights);
+  std::vector<P2> samples;  // (along, across)
+  for (const InkCentre& c : centres)
+    if (c.weight <= 1.4 * single) samples.push_back({c.t, c.offset});
   std::optional<InkFit> fit;
   for (int round = 0; round < 2; ++round) {
     if (samples.size() < 8) return std::nullopt;
@@ -391,9 +388,9 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
   // 12° off H–K, which passes B 1.8 px away). One nearly along l may be the second stroke itself.
   constexpr double kAcross = 0.087;  // sin 5°
   auto doubled_by_another_line = [&](const Piece& l, std::size_t on, std::size_t off) {
-    const double u = l.along(dots[off].at), u_on = l.along(dots[on].at), back = u_on < u ? -1 : 1;
-    // Halfway along doubled_toward's stretch.
-    const double d = dots[off].radius + 1.5 + std::min(10.0, 0.2 * std::abs(u - u_on));
+    const double u = l.along(dots[off].at), back = l.along(dots[on].at) < u ? -1 : 1;
+    const auto [clear, span] = stretch_before(l, dots[on], dots[off]);
+    const double d = clear + span / 2;  // halfway along it
     const double reach = sheet.half + std::abs(l.offset(dots[off].at)) + 1.5;
     for (std::size_t m = 0; m < lines.size(); ++m) {
       if (&lines[m] == &l || (ends[m].first != off && ends[m].second != off)) continue;

@@ -25,27 +25,14 @@ bool lies_along(const Piece& p, const Round& r, double tolerance) {
 }
 
 // Refits the line origin + t·dir over [t0, t1] to the ink across it: at every pixel along it the
-// darkness-weighted mean offset of the ink within `band`, then a least-squares line through those
-// means. False when there is too little ink to fit.
+// darkness-weighted mean offset of the ink within `band` (ink_centres), then a least-squares line
+// through those means. False when there is too little ink to fit.
 bool refit(const Sheet& sheet, P2& origin, P2& dir, double t0, double t1, double band) {
   const P2 n{-dir.y, dir.x};
   double sw = 0, st = 0, so = 0, stt = 0, sto = 0;
-  int used = 0;
-  for (double t = t0; t <= t1; t += 1) {
-    const P2 c{origin.x + t * dir.x, origin.y + t * dir.y};
-    if (!sheet.inside(c) || sheet.is_unknown(c)) continue;
-    double w = 0, wo = 0;
-    for (double k = -band; k <= band; k += 0.5) {
-      const double d = darkness_at(sheet.paper, {c.x + k * n.x, c.y + k * n.y});
-      if (d < sheet.paper.ink_level) continue;
-      w += d, wo += d * k;
-    }
-    if (w <= 0) continue;
-    const double o = wo / w;
-    sw += 1, st += t, so += o, stt += t * t, sto += t * o;
-    ++used;
-  }
-  if (used < 6) return false;
+  const std::vector<InkCentre> centres = ink_centres(sheet, origin, dir, t0, t1, 1, band, sheet.paper.ink_level);
+  for (const auto& [t, o, weight] : centres) sw += 1, st += t, so += o, stt += t * t, sto += t * o;
+  if (centres.size() < 6) return false;
   const double denom = sw * stt - st * st;
   if (std::abs(denom) < 1e-9) return false;
   const double beta = (sw * sto - st * so) / denom, alpha = (so - beta * st) / sw;
@@ -95,6 +82,24 @@ std::vector<Sample> walk_line(const Sheet& sheet, P2 origin, P2 dir, double lo, 
 }
 
 }  // namespace
+
+std::vector<InkCentre> ink_centres(const Sheet& sheet, P2 origin, P2 dir, double t0, double t1, double step,
+                                   double band, double floor, const std::function<bool(P2)>& skip) {
+  const P2 n{-dir.y, dir.x};
+  std::vector<InkCentre> out;
+  for (double t = t0; t <= t1; t += step) {
+    const P2 c{origin.x + t * dir.x, origin.y + t * dir.y};
+    if (!sheet.inside(c) || sheet.is_unknown(c) || (skip && skip(c))) continue;
+    double w = 0, wo = 0;
+    for (double k = -band; k <= band + 1e-9; k += 0.5) {
+      const double d = darkness_at(sheet.paper, {c.x + k * n.x, c.y + k * n.y});
+      if (d < floor) continue;
+      w += d, wo += d * k;
+    }
+    if (w > 0) out.push_back({t, wo / w, w});
+  }
+  return out;
+}
 
 double piece_distance(const Piece& piece, P2 p) {
   return distance_to_segment(p, piece.a(), piece.b());

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <geotruth/bands.hpp>
 #include <geotruth/counts.hpp>
 #include <geotruth/incidence.hpp>
 #include <limits>
@@ -21,6 +23,12 @@ using vision::Reason;
 
 double distance(PixelPoint a, PixelPoint b) {
   return std::hypot(a.x - b.x, a.y - b.y);
+}
+
+std::string pixels(double px) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f px", px);
+  return text;
 }
 
 std::string percent(double share) {
@@ -157,6 +165,16 @@ class Comparison {
 
   CountCheck run() {
     const Bands read_bands = picture_bands(read_, bands_).value_or(bands_);
+    // The band a bend must clear to be seen: the picture's, or the scene's where its rounded
+    // positions make it wider (the scene's band with its frame drawn at the picture's scale, so
+    // that ε_vis stands as far above ε_num in the picture's pixels as the run's band says).
+    Bands at_picture_scale = bands_;
+    at_picture_scale.render_size_px = 0;
+    Frame frame = scene_.frame;
+    if (check_.scale > 0 && std::isfinite(check_.scale)) frame.px_per_unit = Rational(check_.scale);
+    const double scene_eps_vis_px = FrameBands(at_picture_scale, frame).eps_vis_px();
+    eps_vis_px_ = std::max(read_bands.eps_vis_px, scene_eps_vis_px);
+    eps_vis_source_ = read_bands.eps_vis_px >= scene_eps_vis_px ? "picture's" : "scene's";
     const Counted scene_counted = count_scene(scene_, bands_);
     result_.scene = tally(scene_counted.counts);
     result_.picture = tally(count_scene(read_, read_bands).counts);
@@ -480,15 +498,34 @@ class Comparison {
       // Ink the scene's own strokes lay along the stretch, within the tolerance (two lines nearly in
       // line, a chord near its arc): the straight stroke read there may be the scene's strokes.
       const double along = along_scene_strokes(a, b);
-      if (along >= kDrawn && ink >= kUndrawn) {
+      const double farthest = farthest_from_scene_strokes(a, b);
+      if (ink >= kUndrawn && along >= kDrawn) {
+        detail += "; the scene's own strokes run along " + percent(along) + " of it";
         // Ink that bends with the scene's strokes where the reader merged them into one: its misread.
         // Judged along all the line it read, where a bend shows best.
         const auto [from, to] = read_line_span(s);
-        const bool shown = ink_shows_scene_strokes(from, to);
+        if (ink_shows_scene_strokes(from, to)) {
+          add("segment extra", s, detail + ", and its ink follows them rather than one straight stroke", Severity::note,
+              {a, b});
+          continue;
+        }
+      }
+      // Strokes that never leave the straight stretch by the visibility band (ε_vis: the picture's,
+      // from its own stroke and wobble, or the scene's where its rounded positions make it wider)
+      // bend where no one can see it: the scene and the picture agree at that precision, and the
+      // near-collinearity is the scene's own ambiguous fact (audit judges the questions on it).
+      if (ink >= kUndrawn && farthest < eps_vis_px_) {
         add("segment extra", s,
-            detail + "; the scene's own strokes run along " + percent(along) + " of it" +
-                (shown ? ", and its ink follows them rather than one straight stroke" : ": the picture cannot tell"),
-            shown ? Severity::note : Severity::doubtful, {a, b});
+            detail + "; the scene's strokes never leave it by more than " + pixels(farthest) + ", under the " +
+                eps_vis_source_ + " ε_vis of " + pixels(eps_vis_px_) + ": ambiguous at that band",
+            Severity::note, {a, b});
+        continue;
+      }
+      if (ink >= kUndrawn && along >= kDrawn) {
+        add("segment extra", s,
+            detail + ", up to " + pixels(farthest) +
+                " from it, yet its ink does not show the bend: the picture cannot tell",
+            Severity::doubtful, {a, b});
         continue;
       }
       if (const std::string t = with_side(s, extra_triangles); !t.empty()) detail += "; so also the triangles " + t;
@@ -591,6 +628,19 @@ class Comparison {
     for (int k = 0; k <= n; ++k)
       near += to_scene_strokes({a.x + (b.x - a.x) * k / n, a.y + (b.y - a.y) * k / n}, strokes, circles) <= tolerance;
     return static_cast<double>(near) / (n + 1);
+  }
+
+  // The greatest distance (pixels) of the straight stretch a–b from the scene's drawn lines and
+  // full circles, sampled every 1.5 px: how far the scene's strokes bend away from it.
+  double farthest_from_scene_strokes(PixelPoint a, PixelPoint b) const {
+    const auto strokes = scene_strokes();
+    const auto circles = scene_circles();
+    const int n = std::max(2, static_cast<int>(distance(a, b) / 1.5));
+    double farthest = 0;
+    for (int k = 0; k <= n; ++k)
+      farthest = std::max(farthest,
+                          to_scene_strokes({a.x + (b.x - a.x) * k / n, a.y + (b.y - a.y) * k / n}, strokes, circles));
+    return farthest;
   }
 
   // Whether the ink along the straight stretch a–b, which the scene's own strokes run along within
@@ -736,6 +786,8 @@ class Comparison {
   CountCheck result_;
   std::vector<Letter> scene_letters_, read_letters_;
   double letter_px_ = 12;
+  double eps_vis_px_ = 3;                        // the visibility band (picture pixels) a bend must clear to be seen
+  std::string eps_vis_source_;                   // whose band that is: the picture's or the scene's
   std::map<std::string, std::string> to_scene_;  // read id → scene id
   std::set<std::string> matched_scene_;          // scene letters with a read point
   std::set<std::string> doubted_;                // read ids the reader's own doubts name

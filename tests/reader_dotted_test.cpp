@@ -101,6 +101,7 @@ struct Figure {
   std::map<std::string, PixelPoint> written_at = {};
   std::map<std::string, std::string> written_as = {};  // a letter drawn for a point other than its name
   std::vector<SheetText> more_texts = {};              // written besides the points' letters
+  double stroke = 1.7;                                 // the strokes' width (px)
 };
 
 // Eight points; D lies on AB.
@@ -170,8 +171,8 @@ Image draw(double ring, const std::vector<std::pair<PixelPoint, PixelPoint>>& mo
            std::optional<PixelPoint> over = std::nullopt, const Figure& figure = kFigure) {
   Sheet sheet;
   sheet.width = 1000, sheet.height = 850;
-  for (const auto& [a, b] : figure.segments) sheet.strokes.push_back({{at(a, figure), at(b, figure)}, 1.7});
-  for (const auto& [a, b] : more) sheet.strokes.push_back({{a, b}, 1.7});
+  for (const auto& [a, b] : figure.segments) sheet.strokes.push_back({{at(a, figure), at(b, figure)}, figure.stroke});
+  for (const auto& [a, b] : more) sheet.strokes.push_back({{a, b}, figure.stroke});
   for (const Dotted& d : figure.points) {
     sheet.strokes.push_back(disc(d.at, 3.4));
     const double a = freest(d.name, figure);
@@ -390,6 +391,35 @@ TEST(ReaderDotted, TheChordOfTwoStrokesBentAtADotIsNoLine) {
   drawn.segments.push_back({"A", "C"});
   const PictureRead three = read_picture(dumped(draw(20, {}, std::nullopt, drawn), "bent_and_chord"), "bent_and_chord");
   for (const auto& [p, q] : drawn.segments) EXPECT_TRUE(joined(three.scene, p, q)) << p << q;
+}
+
+TEST(ReaderDotted, TheChordOfTwoStrokesBentAtADotBeyondAStrokeIsNoLine) {
+  // VisOnlyQA 00170's J–B–D as read: the strokes meet 2.45 px off the chord, and B's dot is read
+  // 0.9 px beyond that, 3.3 px off it. Drawn so here: A–B and B–C end where they meet, B's dot
+  // 0.9 px past it. In 00170 the chord is inked all along and its path lighter than J–B's by 0.29
+  // of the contrast only, under the half that drops a chord: the bend tells (the ink leans toward
+  // B on both sides, the sides meet in B's dot, and both strokes are read). This picture's crisper
+  // strokes leave the chord's path lighter by 0.78, which the older rule already drops: it keeps
+  // the reading (no line A–C) and, below, the drawn chord from the bend rule.
+  const PixelPoint a{600, 120}, c{700, 805}, meet = beside(a, c, 400, 2.45), b = beside(a, c, 400, 3.35);
+  const Figure figure = {{{"A", a}, {"B", b}, {"C", c}, {"D", {930, 470}}, {"E", {940, 760}}},
+                         {{"B", "D"}, {"D", "C"}, {"C", "E"}, {"E", "D"}},
+                         {{"A", {a.x - 22, a.y}}},  // beside its dot, clear of it
+                         {},
+                         {},
+                         2.0};  // 00170's strokes, 1.9 px
+  const PictureRead read = read_picture(
+      dumped(draw(20, {{a, meet}, {meet, c}}, std::nullopt, figure), "bent_chord_beyond"), "bent_chord_beyond");
+  for (const auto& [p, q] : figure.segments) EXPECT_TRUE(joined(read.scene, p, q)) << p << q;
+  EXPECT_TRUE(joined(read.scene, "A", "B"));
+  EXPECT_TRUE(joined(read.scene, "B", "C"));
+  EXPECT_FALSE(joined(read.scene, "A", "C")) << "no stroke runs from A to C";
+  // The chord drawn too (VisOnlyQA 00561: G–H beside G–K and K–H, K 4 px off it): its path is as
+  // dark as the strokes', and it stays a line.
+  const PictureRead three =
+      read_picture(dumped(draw(20, {{a, meet}, {meet, c}, {a, c}}, std::nullopt, figure), "bent_beyond_and_chord"),
+                   "bent_beyond_and_chord");
+  EXPECT_TRUE(joined(three.scene, "A", "C"));
 }
 
 TEST(ReaderDotted, TwoStrokesFanningOutFromADotAreTwoLines) {

@@ -144,10 +144,10 @@ struct InkFit {
   double at(double u) const { return at0 + slope * u; }
 };
 std::optional<InkFit> ink_slope(const Sheet& sheet, const Piece& line, double u0, double u1,
-                                const std::vector<Dot>& dots) {
+                                const std::vector<Dot>& dots, double band) {
   const std::vector<InkCentre> centres = ink_centres(
-      sheet, line.origin, line.dir, std::min(u0, u1), std::max(u0, u1), 0.5, sheet.half + 2.5,
-      0.5 * sheet.paper.ink_level, [&](P2 foot) {
+      sheet, line.origin, line.dir, std::min(u0, u1), std::max(u0, u1), 0.5, band, 0.5 * sheet.paper.ink_level,
+      [&](P2 foot) {
         return std::any_of(dots.begin(), dots.end(), [&](const Dot& d) { return dist(d.at, foot) <= d.radius + 2; });
       });
   std::vector<double> weights;
@@ -180,8 +180,12 @@ std::optional<InkFit> ink_slope(const Sheet& sheet, const Piece& line, double u0
 // into x's dot (within 0.75 px of its offset off the line at x, which is a pixel at least), each
 // side leaning toward x, and the two sides' slopes must differ by more than 0.7° and four standard
 // errors. A straight stroke beside x keeps its own offset there; a straight stroke through x, read
-// as a chord between two dots read off their places, leans one way on both sides.
-bool bends_at(const Sheet& sheet, const Piece& line, const Dot& x, const std::vector<Dot>& dots) {
+// as a chord between two dots read off their places, leans one way on both sides. With
+// `parts_read` (both strokes read as lines of their own, x beyond the line's stroke), the two sides
+// need only meet each other within x's dot (within 0.75 px of each other at x): a dot's centre may
+// lie a pixel off where its strokes meet (VisOnlyQA 00170's B, its strokes meeting 0.9 px from it).
+bool bends_at(const Sheet& sheet, const Piece& line, const Dot& x, const std::vector<Dot>& dots,
+              bool parts_read = false) {
   constexpr double kBend = 0.012, kIntoDot = 0.75;
   const double u = line.along(x.at), clear = x.radius + 2, off = line.offset(x.at);
   // Each side from x to the next dot on the line (the strokes may bend there too).
@@ -193,11 +197,16 @@ bool bends_at(const Sheet& sheet, const Piece& line, const Dot& x, const std::ve
     if (t > u && t < to) to = t;
   }
   if (u - clear - from < 8 || to - u - clear < 8) return false;
-  const auto before = ink_slope(sheet, line, from, u - clear, dots);
-  const auto after = ink_slope(sheet, line, u + clear, to, dots);
+  // Across the line far enough to take in the strokes' whole width where they reach x.
+  const double band = std::max(sheet.half + 2.5, std::abs(off) + sheet.half + 1.5);
+  const auto before = ink_slope(sheet, line, from, u - clear, dots, band);
+  const auto after = ink_slope(sheet, line, u + clear, to, dots, band);
   if (!before || !after) return false;
   const double difference = std::abs(before->slope - after->slope);
-  const bool into_dot = std::abs(before->at(u) - off) <= kIntoDot && std::abs(after->at(u) - off) <= kIntoDot;
+  const double meet = (before->at(u) + after->at(u)) / 2;
+  const bool into_dot = parts_read
+                            ? std::abs(before->at(u) - after->at(u)) <= kIntoDot && std::abs(meet - off) <= x.radius
+                            : std::abs(before->at(u) - off) <= kIntoDot && std::abs(after->at(u) - off) <= kIntoDot;
   const bool toward_x = before->slope * off > 0 && after->slope * off < 0;
   const bool bends =
       into_dot && toward_x && difference > kBend && difference > 4 * std::hypot(before->error, after->error);
@@ -212,9 +221,21 @@ bool bends_at(const Sheet& sheet, const Piece& line, const Dot& x, const std::ve
 // a–x, by half a–x's contrast, where the two run a pixel or more apart: its ink there is a–x's
 // (VisOnlyQA 00566: K–M beside K–J; 00131: C–E beside C–B, 2.3 px off B). Two strokes drawn both
 // ways so near each other darken each other's path alike (00131's D–F beside B–F, 2.3 px off B,
-// both drawn: lighter by 0.31 of the contrast).
+// both drawn: lighter by 0.31 of the contrast). Nor is it a stroke where the line x–b is read too,
+// its path is lighter all the same (by a fifth of the contrast), and the ink along a–b bends at x
+// (bends_at): two strokes meeting at x at a slight angle, whose chord runs within their ink all
+// along (VisOnlyQA 00170's J–B and B–D, B 3.3 px off J–D, whose path is lighter by 0.29 of the
+// contrast only: a stroke 2 px wide darkens it a pixel off). Where the chord is drawn as well its
+// path is as dark, and the ink's centre, between the strokes, bends too (00561's G–H beside G–K–H,
+// K 4 px off it: darker by 0.11).
 void drop_chords_beside_strokes(const Sheet& sheet, const std::vector<Dot>& dots, std::vector<Piece>& lines,
                                 std::vector<std::pair<std::size_t, std::size_t>>& ends, double within_ink) {
+  auto read_between = [&](std::size_t p, std::size_t q) {
+    return std::any_of(ends.begin(), ends.end(), [&](const auto& e) {
+      return (e.first == p && e.second == q) || (e.first == q && e.second == p);
+    });
+  };
+  constexpr double kLighter = 0.2;  // of a–x's contrast: the path a–b is lighter, not as dark (drawn)
   std::vector<bool> chord(lines.size(), false);
   for (std::size_t k = 0; k < lines.size(); ++k)
     for (std::size_t m = 0; m < lines.size() && !chord[k]; ++m) {
@@ -227,7 +248,10 @@ void drop_chords_beside_strokes(const Sheet& sheet, const std::vector<Dot>& dots
       if (x == a || x == b) continue;
       const double off = std::abs(lines[k].offset(dots[x].at)), t = lines[k].along(dots[x].at);
       if (off <= sheet.on_stroke() || off > within_ink || t < lines[k].t0 || t > lines[k].t1) continue;
-      chord[k] = darker_along_line(sheet, lines[k], dots[shared], dots[x]) < -0.5 * lines[m].contrast;
+      const std::size_t far = shared == a ? b : a;
+      const double darker = darker_along_line(sheet, lines[k], dots[shared], dots[x]);
+      chord[k] = darker < -0.5 * lines[m].contrast || (darker < -kLighter * lines[m].contrast && read_between(x, far) &&
+                                                       bends_at(sheet, lines[k], dots[x], dots, true));
     }
   for (std::size_t k = lines.size(); k-- > 0;)
     if (chord[k])

@@ -54,9 +54,10 @@ struct CountCheck {
 ///   (extra: conflict; missing: unconfirmed), < 50 % is not (missing: conflict; extra:
 ///   unconfirmed), between: doubtful; an extra segment the scene's own lines run along (≥ 85 % of
 ///   it within the tolerance: lines nearly in line) is unconfirmed where the ink follows the
-///   scene's bend, or where those lines never leave it by the picture's ε_vis (a bend no one can
-///   see at the picture's band: the scene's own ambiguous fact), else doubtful; circles alike,
-///   along the circle;
+///   scene's bend; any extra segment the scene's lines never leave by the visibility band (the
+///   picture's ε_vis, or the scene's at the picture's scale where its rounded positions make it
+///   wider: a bend no one can see, the scene's own ambiguous fact) is unconfirmed; the rest of
+///   those nearly in line are doubtful; circles alike, along the circle;
 /// - a letter read otherwise: the glyph (the reader's box joined with the cross-check's glyphs
 ///   overlapping it) is classified again: when it may be the scene's letter (confidence ≥ 0.2), or
 ///   is not the reader's letter either (< 0.2), or the reader read the scene's letter with a mark

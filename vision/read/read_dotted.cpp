@@ -216,6 +216,12 @@ bool bends_at(const Sheet& sheet, const Piece& line, const Dot& x, const std::ve
   return bends;
 }
 
+// Whether a line read runs between dots p and q (`ends`: each line's two dots).
+bool joins(const std::vector<std::pair<std::size_t, std::size_t>>& ends, std::size_t p, std::size_t q) {
+  return std::any_of(ends.begin(), ends.end(),
+                     [&](const auto& e) { return (e.first == p && e.second == q) || (e.first == q && e.second == p); });
+}
+
 // A line from dot a to dot b that passes beside a dot x (off it by more than a stroke's reach, within
 // its ink) where a line a–x is drawn is no stroke when the picture is lighter along it than along
 // a–x, by half a–x's contrast, where the two run a pixel or more apart: its ink there is a–x's
@@ -230,11 +236,6 @@ bool bends_at(const Sheet& sheet, const Piece& line, const Dot& x, const std::ve
 // K 4 px off it: darker by 0.11).
 void drop_chords_beside_strokes(const Sheet& sheet, const std::vector<Dot>& dots, std::vector<Piece>& lines,
                                 std::vector<std::pair<std::size_t, std::size_t>>& ends, double within_ink) {
-  auto read_between = [&](std::size_t p, std::size_t q) {
-    return std::any_of(ends.begin(), ends.end(), [&](const auto& e) {
-      return (e.first == p && e.second == q) || (e.first == q && e.second == p);
-    });
-  };
   constexpr double kLighter = 0.2;  // of a–x's contrast: the path a–b is lighter, not as dark (drawn)
   std::vector<bool> chord(lines.size(), false);
   for (std::size_t k = 0; k < lines.size(); ++k)
@@ -250,7 +251,7 @@ void drop_chords_beside_strokes(const Sheet& sheet, const std::vector<Dot>& dots
       if (off <= sheet.on_stroke() || off > within_ink || t < lines[k].t0 || t > lines[k].t1) continue;
       const std::size_t far = shared == a ? b : a;
       const double darker = darker_along_line(sheet, lines[k], dots[shared], dots[x]);
-      chord[k] = darker < -0.5 * lines[m].contrast || (darker < -kLighter * lines[m].contrast && read_between(x, far) &&
+      chord[k] = darker < -0.5 * lines[m].contrast || (darker < -kLighter * lines[m].contrast && joins(ends, x, far) &&
                                                        bends_at(sheet, lines[k], dots[x], dots, true));
     }
   for (std::size_t k = lines.size(); k-- > 0;)
@@ -479,11 +480,7 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
     }
     if (!covered) lines.push_back(line), ends.push_back({pair.i, pair.j}), bent.emplace_back();
   }
-  auto read_between = [&](std::size_t a, std::size_t b) {
-    return std::any_of(ends.begin(), ends.end(), [&](const auto& e) {
-      return (e.first == a && e.second == b) || (e.first == b && e.second == a);
-    });
-  };
+  auto read_between = [&](std::size_t a, std::size_t b) { return joins(ends, a, b); };
   std::vector<bool> bend(dots.size(), false);  // the dots where a chord was dropped
   for (std::size_t k = lines.size(); k-- > 0;) {
     const auto [a, b] = ends[k];

@@ -178,8 +178,11 @@ class Comparison {
     const Counted scene_counted = count_scene(scene_, bands_);
     result_.scene = tally(scene_counted.counts);
     result_.picture = tally(count_scene(read_, read_bands).counts);
-    for (const PictureDoubt& d : picture_doubts(read_))
+    for (const PictureDoubt& d : picture_doubts(read_)) {
       for (const std::string& e : d.finding.elements) doubted_.insert(e);
+      if (d.finding.kind == FindingKind::stroke_uncertain && d.finding.elements.size() == 2)
+        doubted_strokes_.insert(std::minmax(d.finding.elements[0], d.finding.elements[1]));
+    }
     unshown_letters_ = unshown_reason(scene_, "letters");
     match_letters();
     compare_segments_and_triangles(scene_counted, count_scene(with_scene_letters(), read_bands));
@@ -388,6 +391,16 @@ class Comparison {
         sure ? Severity::conflict : Severity::note, {r.at});
   }
 
+  // Whether the reader's own doubts name a stroke between the read points of scene letters p and q.
+  bool reader_doubts_stroke(const std::string& p, const std::string& q) const {
+    for (const auto& [read_p, read_q] : doubted_strokes_) {
+      const auto at_p = to_scene_.find(read_p), at_q = to_scene_.find(read_q);
+      if (at_p == to_scene_.end() || at_q == to_scene_.end()) continue;
+      if (std::minmax(at_p->second, at_q->second) == std::minmax(p, q)) return true;
+    }
+    return false;
+  }
+
   PixelPoint scene_at(const std::string& id) const {
     for (const Letter& l : scene_letters_)
       if (l.id == id) return l.at;
@@ -483,10 +496,14 @@ class Comparison {
                            percent(ink) + " of it)";
       if (const std::string t = with_side(s, missing_triangles); !t.empty())
         detail += "; so neither the triangles " + t;
+      // A stroke the reader itself doubts it missed (stroke_uncertain: inked along most of the
+      // stretch, yet no line read joins its points), half inked at least here too: its misread.
+      const bool reader_doubts = ink >= kUndrawn && reader_doubts_stroke(s[0], s[1]);
+      if (reader_doubts) detail += "; the reader doubts it missed that stroke (stroke_uncertain)";
       add("segment missing", s, detail,
-          ink < kUndrawn ? Severity::conflict
-          : ink < kDrawn ? Severity::doubtful
-                         : Severity::note,
+          ink < kUndrawn                   ? Severity::conflict
+          : ink < kDrawn && !reader_doubts ? Severity::doubtful
+                                           : Severity::note,
           {a, b});
     }
     for (const auto& s : read_segments) {
@@ -791,6 +808,7 @@ class Comparison {
   std::map<std::string, std::string> to_scene_;  // read id → scene id
   std::set<std::string> matched_scene_;          // scene letters with a read point
   std::set<std::string> doubted_;                // read ids the reader's own doubts name
+  std::set<std::pair<std::string, std::string>> doubted_strokes_;  // read id pairs of its stroke_uncertain doubts
   std::string unshown_letters_;  // why the picture may not letter every point the scene names (unshown_reason)
 };
 

@@ -52,7 +52,8 @@ struct CountCheck {
 /// one the pixels contradict is the reader's misread and goes to CountCheck::unconfirmed:
 /// - a segment: the straight stretch between the scene's two letters inked along ≥ 85 % is drawn
 ///   (extra: conflict; missing: unconfirmed), < 50 % is not (missing: conflict; extra:
-///   unconfirmed), between: doubtful; an extra segment the scene's own lines run along (≥ 85 % of
+///   unconfirmed), between: doubtful (a missing one unconfirmed where the reader's own
+///   stroke_uncertain doubt names that stroke); an extra segment the scene's own lines run along (≥ 85 % of
 ///   it within the tolerance: lines nearly in line) is unconfirmed where the ink follows the
 ///   scene's bend; any extra segment the scene's lines never leave by the visibility band (the
 ///   picture's ε_vis, or the scene's at the picture's scale where its rounded positions make it

@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <geotruth/audit.hpp>
 #include <geotruth/counts.hpp>
 #include <geotruth/diagram_findings.hpp>
@@ -10,6 +9,7 @@
 #include "batch/fnv1a.hpp"
 
 #include "core/exact_json.hpp"
+#include "core/px_text.hpp"
 #include "questions/picture_doubts.hpp"
 #include "questions/shapes.hpp"
 
@@ -42,12 +42,6 @@ std::string letters_of(const std::vector<std::size_t>& indices) {
   for (std::size_t k = 0; k < indices.size(); ++k)
     out += (k == 0 ? "" : k + 1 == indices.size() ? " and " : ", ") + option_letter(indices[k]);
   return out;
-}
-
-std::string px_text(double px) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f px", px);
-  return buffer;
 }
 
 // Checks of the question's own form, before any truth: empty when it is well formed.

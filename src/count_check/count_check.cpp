@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <geotruth/bands.hpp>
 #include <geotruth/counts.hpp>
 #include <geotruth/incidence.hpp>
@@ -13,6 +12,7 @@
 #include <set>
 
 #include "core/exact_json.hpp"
+#include "core/px_text.hpp"
 #include "questions/picture_doubts.hpp"
 
 namespace geotruth {
@@ -23,12 +23,6 @@ using vision::Reason;
 
 double distance(PixelPoint a, PixelPoint b) {
   return std::hypot(a.x - b.x, a.y - b.y);
-}
-
-std::string pixels(double px) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f px", px);
-  return text;
 }
 
 std::string percent(double share) {
@@ -514,8 +508,7 @@ class Comparison {
                            " of it), the scene has no line through " + s[0] + " and " + s[1];
       // Ink the scene's own strokes lay along the stretch, within the tolerance (two lines nearly in
       // line, a chord near its arc): the straight stroke read there may be the scene's strokes.
-      const double along = along_scene_strokes(a, b);
-      const double farthest = farthest_from_scene_strokes(a, b);
+      const auto [along, farthest] = along_scene_strokes(a, b);
       if (ink >= kUndrawn && along >= kDrawn) {
         detail += "; the scene's own strokes run along " + percent(along) + " of it";
         // Ink that bends with the scene's strokes where the reader merged them into one: its misread.
@@ -533,14 +526,14 @@ class Comparison {
       // near-collinearity is the scene's own ambiguous fact (audit judges the questions on it).
       if (ink >= kUndrawn && farthest < eps_vis_px_) {
         add("segment extra", s,
-            detail + "; the scene's strokes never leave it by more than " + pixels(farthest) + ", under the " +
-                eps_vis_source_ + " ε_vis of " + pixels(eps_vis_px_) + ": ambiguous at that band",
+            detail + "; the scene's strokes never leave it by more than " + px_text(farthest, 1) + ", under the " +
+                eps_vis_source_ + " ε_vis of " + px_text(eps_vis_px_, 1) + ": ambiguous at that band",
             Severity::note, {a, b});
         continue;
       }
       if (ink >= kUndrawn && along >= kDrawn) {
         add("segment extra", s,
-            detail + ", up to " + pixels(farthest) +
+            detail + ", up to " + px_text(farthest, 1) +
                 " from it, yet its ink does not show the bend: the picture cannot tell",
             Severity::doubtful, {a, b});
         continue;
@@ -634,30 +627,26 @@ class Comparison {
                         to_double(scene_.frame.height));
   }
 
-  // The share of the straight stretch a–b (pixels) within the tolerance of one of the scene's drawn
-  // lines or full circles.
-  double along_scene_strokes(PixelPoint a, PixelPoint b) const {
+  // How the scene's drawn lines and full circles lie along the straight stretch a–b (pixels),
+  // sampled every 1.5 px: the share of it within the tolerance of one of them, and its greatest
+  // distance from them (how far the scene's strokes bend away from it).
+  struct AlongScene {
+    double share = 0, farthest = 0;
+  };
+  AlongScene along_scene_strokes(PixelPoint a, PixelPoint b) const {
     const auto strokes = scene_strokes();
     const auto circles = scene_circles();
-    const double length = distance(a, b), tolerance = check_.picture.tolerance_px;
-    const int n = std::max(2, static_cast<int>(length / 1.5));
-    int near = 0;
-    for (int k = 0; k <= n; ++k)
-      near += to_scene_strokes({a.x + (b.x - a.x) * k / n, a.y + (b.y - a.y) * k / n}, strokes, circles) <= tolerance;
-    return static_cast<double>(near) / (n + 1);
-  }
-
-  // The greatest distance (pixels) of the straight stretch a–b from the scene's drawn lines and
-  // full circles, sampled every 1.5 px: how far the scene's strokes bend away from it.
-  double farthest_from_scene_strokes(PixelPoint a, PixelPoint b) const {
-    const auto strokes = scene_strokes();
-    const auto circles = scene_circles();
+    const double tolerance = check_.picture.tolerance_px;
     const int n = std::max(2, static_cast<int>(distance(a, b) / 1.5));
-    double farthest = 0;
-    for (int k = 0; k <= n; ++k)
-      farthest = std::max(farthest,
-                          to_scene_strokes({a.x + (b.x - a.x) * k / n, a.y + (b.y - a.y) * k / n}, strokes, circles));
-    return farthest;
+    AlongScene out;
+    int near = 0;
+    for (int k = 0; k <= n; ++k) {
+      const double d = to_scene_strokes({a.x + (b.x - a.x) * k / n, a.y + (b.y - a.y) * k / n}, strokes, circles);
+      near += d <= tolerance;
+      out.farthest = std::max(out.farthest, d);
+    }
+    out.share = static_cast<double>(near) / (n + 1);
+    return out;
   }
 
   // Whether the ink along the straight stretch a–b, which the scene's own strokes run along within

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "core/px_text.hpp"
 #include "geometry/estimates.hpp"
 #include "geometry/measures.hpp"
 #include "geometry/predicates.hpp"
@@ -35,12 +36,6 @@ struct Condition {
   std::optional<std::size_t> near_line;
   std::size_t near_point = 0;
 };
-
-std::string px_text(double px) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f px", px);
-  return buffer;
-}
 
 std::string joined(const std::vector<std::string>& names, const char* separator = ", ") {
   std::string out;

@@ -480,12 +480,11 @@ std::vector<Piece> dot_to_dot_pieces(const Sheet& sheet, const std::vector<Dot>&
     }
     if (!covered) lines.push_back(line), ends.push_back({pair.i, pair.j}), bent.emplace_back();
   }
-  auto read_between = [&](std::size_t a, std::size_t b) { return joins(ends, a, b); };
   std::vector<bool> bend(dots.size(), false);  // the dots where a chord was dropped
   for (std::size_t k = lines.size(); k-- > 0;) {
     const auto [a, b] = ends[k];
     const auto at = std::find_if(bent[k].begin(), bent[k].end(),
-                                 [&](std::size_t x) { return read_between(a, x) && read_between(x, b); });
+                                 [&](std::size_t x) { return joins(ends, a, x) && joins(ends, x, b); });
     if (at == bent[k].end()) continue;
     bend[*at] = true;
     lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k)),
